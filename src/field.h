@@ -1,0 +1,51 @@
+/* The padded grid: (ny + 2) rows of (nx + 2) doubles, row-major.  The ring
+   of cells around the nx x ny interior is the halo: it holds boundary
+   values, so the stencil reads its four neighbours without a branch.  */
+#ifndef HEATSIM_FIELD_H
+#define HEATSIM_FIELD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct field {
+  size_t nx, ny;    /* interior cells */
+  size_t stride;    /* nx + 2: distance between vertically adjacent cells */
+  double *data;     /* (ny + 2) * stride values, halo included */
+};
+
+/* Index of cell (i, j), where 0 and nx+1 (0 and ny+1) are halo cells.  */
+static inline size_t
+field_index (const struct field *f, size_t i, size_t j)
+{
+  return j * f->stride + i;
+}
+
+/* Number of doubles in the padded grid.  */
+static inline size_t
+field_cells (const struct field *f)
+{
+  return f->stride * (f->ny + 2);
+}
+
+/* Bytes of one padded nx x ny grid; false if that overflows size_t.  */
+bool field_bytes (size_t nx, size_t ny, size_t *bytes);
+
+/* Allocate a zeroed grid; returns false when memory is short.  */
+bool field_alloc (struct field *f, size_t nx, size_t ny);
+void field_free (struct field *f);
+
+/* Exchange two grids of the same shape (the pointer swap of the time loop).  */
+void field_swap (struct field *a, struct field *b);
+
+/* Copy every cell, halo included, of src into dst of the same shape.  */
+void field_copy (struct field *dst, const struct field *src);
+
+/* Sum of the interior cells.  */
+double field_sum (const struct field *f);
+
+/* Hash of the interior's bit patterns: equal fields, equal hashes.
+   Lets a user or a test see bitwise agreement without dumping the field.  */
+uint64_t field_checksum (const struct field *f);
+
+#endif

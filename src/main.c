@@ -1,0 +1,185 @@
+/* heatsim: the 2-D heat equation on a GPU through OpenMP offload.
+   main() is glue: parse options, pick the device, set up, run, report.
+   The time loop is in solver.c, the stencil in kernels.c, and the
+   offload strategies in strategies.c.  */
+#include <config.h>
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "problem.h"
+#include "report.h"
+#include "solver.h"
+#include "status.h"
+#include "strategy.h"
+#include "sysmem.h"
+
+static void
+print_version (void)
+{
+  printf ("%s %s\n"
+          "Device code: %s\n"
+          "Copyright (C) 2026 the heatsim developers.\n"
+          "License GPLv3+: GNU GPL version 3 or later "
+          "<https://gnu.org/licenses/gpl.html>.\n"
+          "This is free software: you are free to change and redistribute it.\n"
+          "There is NO WARRANTY, to the extent permitted by law.\n",
+          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH);
+}
+
+/* After a message about the command line, point to --help.  */
+static int
+usage_failure (void)
+{
+  fprintf (stderr, "Try '%s --help' for more information.\n", PACKAGE);
+  return HEATSIM_USAGE;
+}
+
+/* OMP_TARGET_OFFLOAD=MANDATORY turns a missing device into an abort inside
+   the runtime; heatsim reports it instead.  */
+static bool
+offload_mandatory (void)
+{
+  const char *v = getenv ("OMP_TARGET_OFFLOAD");
+  return v != NULL && strcasecmp (v, "MANDATORY") == 0;
+}
+
+static void
+list_devices (void)
+{
+  int n = omp_get_num_devices ();
+  printf ("OpenMP offload devices: %d", n);
+  if (n > 0)
+    printf (" (default device %d)", omp_get_default_device ());
+  printf ("\ndevice code in this binary: %s\n", HEATSIM_OFFLOAD_ARCH);
+  for (int d = 0; d < n; ++d)
+    printf ("  device %d: target regions run %s\n", d,
+            target_runs_on_host (d) ? "on the host (fallback)" : "on the device");
+  printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
+}
+
+/* Choose the device the target regions name, and find out from inside one
+   where they really run.  */
+static int
+place_kernels (const struct config *cfg, struct placement *where)
+{
+  where->num_devices = omp_get_num_devices ();
+  where->threads = omp_get_max_threads ();
+  where->device = cfg->device >= 0 ? cfg->device : omp_get_default_device ();
+  where->on_device = false;
+  if (!cfg->strategy->offload)
+    return HEATSIM_OK;
+
+  if (where->num_devices > 0 && where->device >= where->num_devices)
+    {
+      heatsim_error ("--device: %d: there %s only %d offload device%s "
+                     "(0 to %d)", where->device,
+                     where->num_devices == 1 ? "is" : "are",
+                     where->num_devices, where->num_devices == 1 ? "" : "s",
+                     where->num_devices - 1);
+      return HEATSIM_USAGE;
+    }
+  if (where->num_devices == 0 && (cfg->require_device || offload_mandatory ()))
+    {
+      heatsim_error ("--offload %s: no offload device is available (device "
+                     "code in this binary: %s)", cfg->strategy->name,
+                     HEATSIM_OFFLOAD_ARCH);
+      return HEATSIM_NO_DEVICE;
+    }
+  where->on_device = !target_runs_on_host (where->device);
+  if (!where->on_device && cfg->require_device)
+    {
+      heatsim_error ("--require-device: target regions on device %d run on "
+                     "the host", where->device);
+      return HEATSIM_NO_DEVICE;
+    }
+  return HEATSIM_OK;
+}
+
+/* Refuse a grid that cannot fit before touching any memory.  */
+static int
+check_memory (const struct config *cfg)
+{
+  size_t bytes, available;
+  if (!field_bytes (cfg->nx, cfg->ny, &bytes))
+    return HEATSIM_USAGE;   /* options_parse has already refused this */
+  if (host_memory_available (&available) && 2 * bytes > available)
+    {
+      heatsim_error ("--grid: %zux%zu needs %zu bytes for two grids; only %zu "
+                     "are available", cfg->nx, cfg->ny, 2 * bytes, available);
+      return HEATSIM_USAGE;
+    }
+  return HEATSIM_OK;
+}
+
+static int
+simulate (const struct config *cfg, struct run_report *report)
+{
+  int status = check_memory (cfg);
+  if (status == HEATSIM_OK)
+    status = place_kernels (cfg, &report->where);
+  if (status != HEATSIM_OK)
+    return status;
+
+  struct solver s;
+  double t0 = omp_get_wtime ();
+  status = solver_init (&s, cfg, report->where.device);
+  if (status != HEATSIM_OK)
+    return status;
+  report->times.setup = omp_get_wtime () - t0;
+
+  solver_run (&s, cfg, &report->times);
+
+  if (!problem_error (cfg, &s.u, cfg->end_time, &report->error))
+    status = HEATSIM_FAILURE;
+  report->heat = field_sum (&s.u) * config_dx (cfg) * config_dy (cfg);
+  report->checksum = field_checksum (&s.u);
+  solver_free (&s);
+  report->times.total = omp_get_wtime () - t0;
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct config cfg;
+  char err[512];
+
+  switch (options_parse (argc, argv, &cfg, err, sizeof err))
+    {
+    case OPTIONS_HELP:
+      options_usage (stdout);
+      return HEATSIM_OK;
+    case OPTIONS_VERSION:
+      print_version ();
+      return HEATSIM_OK;
+    case OPTIONS_LIST_DEVICES:
+      list_devices ();
+      return HEATSIM_OK;
+    case OPTIONS_ERROR:
+      heatsim_error ("%s", err);
+      return usage_failure ();
+    case OPTIONS_RUN:
+      break;
+    }
+
+  struct run_report report = { 0 };
+  int status = simulate (&cfg, &report);
+  if (status == HEATSIM_USAGE)
+    return usage_failure ();
+  if (status != HEATSIM_OK)
+    return status;
+  if (cfg.json)
+    report_json (stdout, &cfg, &report);
+  else
+    report_print (stdout, &cfg, &report);
+  if (fflush (stdout) != 0 || ferror (stdout))
+    {
+      heatsim_error ("cannot write the report to standard output");
+      return HEATSIM_FAILURE;
+    }
+  return HEATSIM_OK;
+}

@@ -1,0 +1,376 @@
+#include <config.h>
+
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "field.h"
+#include "strategy.h"
+
+/* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.  */
+#define DEFAULT_CELLS 1000
+#define DEFAULT_LENGTH 1000.0
+#define DEFAULT_ALPHA 0.1
+#define DEFAULT_STEPS 10
+#define DEFAULT_END_TIME 0.5
+#define STABILITY_LIMIT 0.5
+
+enum {
+  OPT_DT = CHAR_MAX + 1,
+  OPT_REQUIRE_DEVICE,
+  OPT_LIST_DEVICES,
+  OPT_JSON,
+};
+
+static const struct option long_options[] = {
+  {"grid", required_argument, NULL, 'g'},
+  {"length", required_argument, NULL, 'L'},
+  {"alpha", required_argument, NULL, 'a'},
+  {"steps", required_argument, NULL, 'n'},
+  {"dt", required_argument, NULL, OPT_DT},
+  {"end-time", required_argument, NULL, 'T'},
+  {"offload", required_argument, NULL, 'o'},
+  {"device", required_argument, NULL, 'd'},
+  {"require-device", no_argument, NULL, OPT_REQUIRE_DEVICE},
+  {"force", no_argument, NULL, 'f'},
+  {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
+  {"quiet", no_argument, NULL, 'q'},
+  {"json", no_argument, NULL, OPT_JSON},
+  {"help", no_argument, NULL, 'h'},
+  {"version", no_argument, NULL, 'V'},
+  {NULL, 0, NULL, 0}
+};
+
+static const char short_options[] = ":g:L:a:n:T:o:d:fqhV";
+
+void
+options_usage (FILE *out)
+{
+  fputs ("Usage: " PACKAGE " [OPTION]...\n"
+         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with an\n"
+         "explicit 5-point stencil, on a GPU through OpenMP offload or on CPU\n"
+         "threads, and report the error against the exact solution.\n"
+         "\n"
+         "Problem:\n"
+         "  -g, --grid=NX[xNY]       interior cells (default 1000x1000)\n"
+         "  -L, --length=LX[xLY]     domain size (default 1000x1000)\n"
+         "  -a, --alpha=ALPHA        thermal diffusivity (default 0.1)\n"
+         "  -n, --steps=N            time steps (default 10)\n"
+         "      --dt=DT              time step (default END_TIME / N)\n"
+         "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
+         "                           the steps are ceil(T / DT) and dt = T / steps\n"
+         "  -f, --force              run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2\n"
+         "\n"
+         "Execution:\n"
+         "  -o, --offload=STRATEGY   resident (default), map or host\n"
+         "  -d, --device=N           offload device (default: OpenMP default device)\n"
+         "      --require-device     fail (status 3) instead of running target\n"
+         "                           regions on the host when no device is there\n"
+         "      --list-devices       list offload devices and exit\n"
+         "\n"
+         "Output:\n"
+         "  -q, --quiet              no progress messages on stderr\n"
+         "      --json               print the report as one JSON object\n"
+         "  -h, --help               display this help and exit\n"
+         "  -V, --version            output version information and exit\n"
+         "\n"
+         "Offload strategies:\n", out);
+  for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
+    fprintf (out, "  %-10s %s\n", (*s)->name, (*s)->summary);
+  fputs ("\n"
+         "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
+         "3 no offload device with --require-device.\n"
+         "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
+         "Full documentation: man heatsim\n", out);
+}
+
+double
+config_stability (const struct config *c)
+{
+  const double dx = config_dx (c), dy = config_dy (c);
+  return c->alpha * c->dt * (1.0 / (dx * dx) + 1.0 / (dy * dy));
+}
+
+/* Parsing state: the message buffer, so helpers can fail with one call.  */
+struct parser {
+  char *err;
+  size_t errlen;
+};
+
+static bool
+fail (struct parser *p, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (p->err, p->errlen, fmt, ap);
+  va_end (ap);
+  return false;
+}
+
+/* A whole number in [min, max], read from text up to end (NULL: the whole
+   string).  Signs, spaces and trailing text are errors: strtoull alone
+   would take " -1" for a huge number.  */
+static bool
+parse_whole (struct parser *p, const char *opt, const char *text,
+             const char *end, unsigned long long min, unsigned long long max,
+             unsigned long long *value)
+{
+  const char *stop = end ? end : text + strlen (text);
+  int len = (int) (stop - text);
+  if (stop == text || !isdigit ((unsigned char) text[0]))
+    return fail (p, "%s: '%.*s' is not a whole number", opt, len, text);
+  errno = 0;
+  char *tail;
+  unsigned long long v = strtoull (text, &tail, 10);
+  if (tail != stop)
+    return fail (p, "%s: '%.*s' is not a whole number", opt, len, text);
+  if (errno == ERANGE || v > max)
+    return fail (p, "%s: '%.*s' is too large (at most %llu)", opt, len, text,
+                 max);
+  if (v < min)
+    return fail (p, "%s: '%.*s' must be at least %llu", opt, len, text, min);
+  *value = v;
+  return true;
+}
+
+/* A count of cells or steps: at least 1.  */
+static bool
+parse_count (struct parser *p, const char *opt, const char *text,
+             const char *end, size_t *value)
+{
+  unsigned long long v;
+  if (!parse_whole (p, opt, text, end, 1, SIZE_MAX, &v))
+    return false;
+  *value = (size_t) v;
+  return true;
+}
+
+/* A finite real number > 0.  */
+static bool
+parse_positive (struct parser *p, const char *opt, const char *text,
+                const char *end, double *value)
+{
+  const char *stop = end ? end : text + strlen (text);
+  int len = (int) (stop - text);
+  if (stop == text || isspace ((unsigned char) text[0]))
+    return fail (p, "%s: '%.*s' is not a number", opt, len, text);
+  errno = 0;
+  char *tail;
+  double v = strtod (text, &tail);
+  if (tail != stop)
+    return fail (p, "%s: '%.*s' is not a number", opt, len, text);
+  if (errno == ERANGE || !isfinite (v))
+    return fail (p, "%s: '%.*s' is out of range", opt, len, text);
+  if (!(v > 0.0))
+    return fail (p, "%s: '%.*s' must be greater than zero", opt, len, text);
+  *value = v;
+  return true;
+}
+
+/* "N" or "NxM" (also "NXM"): a pair of counts, the second defaulting to the
+   first.  */
+static bool
+parse_count_pair (struct parser *p, const char *opt, const char *text,
+                  size_t *a, size_t *b)
+{
+  const char *x = strpbrk (text, "xX");
+  if (x == NULL)
+    {
+      if (!parse_count (p, opt, text, NULL, a))
+        return false;
+      *b = *a;
+      return true;
+    }
+  if (!parse_count (p, opt, text, x, a) || !parse_count (p, opt, x + 1, NULL, b))
+    return fail (p, "%s: '%s' is not of the form N or NXxNY, with whole "
+                 "numbers of at least 1", opt, text);
+  return true;
+}
+
+static bool
+parse_length_pair (struct parser *p, const char *opt, const char *text,
+                   double *a, double *b)
+{
+  /* 'x' cannot occur in a decimal number (hex floats aside, which a length
+     has no business being), so the first one separates the two.  */
+  const char *x = strpbrk (text, "xX");
+  if (x == NULL)
+    {
+      if (!parse_positive (p, opt, text, NULL, a))
+        return false;
+      *b = *a;
+      return true;
+    }
+  if (!parse_positive (p, opt, text, x, a)
+      || !parse_positive (p, opt, x + 1, NULL, b))
+    return fail (p, "%s: '%s' is not of the form L or LXxLY, with numbers "
+                 "greater than zero", opt, text);
+  return true;
+}
+
+static bool
+parse_device (struct parser *p, const char *text, int *device)
+{
+  unsigned long long v;
+  if (!parse_whole (p, "--device", text, NULL, 0, INT_MAX, &v))
+    return false;
+  *device = (int) v;
+  return true;
+}
+
+/* Which of --steps, --dt, --end-time the user gave.  */
+struct time_options {
+  bool steps, dt, end_time;
+};
+
+/* Derive the two time quantities the user did not give from the ones they
+   did, then check that the grid fits in memory and the step is stable.  */
+static bool
+finish_config (struct parser *p, struct config *c, struct time_options given)
+{
+  size_t bytes;
+  if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
+    return fail (p, "--grid: %zux%zu cells need more memory than this "
+                 "machine can address", c->nx, c->ny);
+
+  if (given.steps && given.dt && given.end_time)
+    return fail (p, "--steps, --dt, --end-time: give at most two of them");
+  if (given.dt && given.end_time)
+    {
+      double n = ceil (c->end_time / c->dt * (1.0 - 1e-12));
+      if (!(n >= 1.0) || n > 1e15)
+        return fail (p, "--end-time %g / --dt %g: %g steps is not a usable "
+                     "step count", c->end_time, c->dt, n);
+      c->steps = (size_t) n;
+      c->dt = c->end_time / (double) c->steps;
+    }
+  else if (given.dt)
+    c->end_time = c->dt * (double) c->steps;
+  else
+    c->dt = c->end_time / (double) c->steps;
+  if (!(c->dt > 0.0) || !isfinite (c->end_time))
+    return fail (p, "--dt %g with %zu steps: time step or end time out of "
+                 "range", c->dt, c->steps);
+
+  double r = config_stability (c);
+  if (!(r <= STABILITY_LIMIT) && !c->force)
+    {
+      double dt_max = c->dt * STABILITY_LIMIT / r;
+      return fail (p, "--dt: time step %g is unstable on this grid: "
+                   "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
+                   "(more --steps) or --force", c->dt, r, STABILITY_LIMIT,
+                   dt_max);
+    }
+  return true;
+}
+
+static void
+config_defaults (struct config *c)
+{
+  *c = (struct config) {
+    .nx = DEFAULT_CELLS, .ny = DEFAULT_CELLS,
+    .lx = DEFAULT_LENGTH, .ly = DEFAULT_LENGTH,
+    .alpha = DEFAULT_ALPHA,
+    .steps = DEFAULT_STEPS,
+    .end_time = DEFAULT_END_TIME,
+    .strategy = heatsim_strategies[0],
+    .device = -1,
+  };
+}
+
+enum options_action
+options_parse (int argc, char **argv, struct config *cfg, char *err,
+               size_t errlen)
+{
+  struct parser p = { err, errlen };
+  struct time_options given = { false, false, false };
+  bool ok = true;
+  enum options_action action = OPTIONS_RUN;
+
+  config_defaults (cfg);
+  err[0] = '\0';
+  optind = 0;          /* glibc: full reset, so tests may parse repeatedly */
+  opterr = 0;          /* our messages, not getopt's */
+
+  int c;
+  int last_optind = 1;
+  while (ok && (c = getopt_long (argc, argv, short_options, long_options,
+                                 NULL)) != -1)
+    {
+      switch (c)
+        {
+        case 'g':
+          ok = parse_count_pair (&p, "--grid", optarg, &cfg->nx, &cfg->ny);
+          break;
+        case 'L':
+          ok = parse_length_pair (&p, "--length", optarg, &cfg->lx, &cfg->ly);
+          break;
+        case 'a':
+          ok = parse_positive (&p, "--alpha", optarg, NULL, &cfg->alpha);
+          break;
+        case 'n':
+          ok = parse_count (&p, "--steps", optarg, NULL, &cfg->steps);
+          given.steps = true;
+          break;
+        case OPT_DT:
+          ok = parse_positive (&p, "--dt", optarg, NULL, &cfg->dt);
+          given.dt = true;
+          break;
+        case 'T':
+          ok = parse_positive (&p, "--end-time", optarg, NULL, &cfg->end_time);
+          given.end_time = true;
+          break;
+        case 'o':
+          cfg->strategy = strategy_find (optarg);
+          if (cfg->strategy == NULL)
+            ok = fail (&p, "--offload: unknown strategy '%s' (choose "
+                       "resident, map or host)", optarg);
+          break;
+        case 'd':
+          ok = parse_device (&p, optarg, &cfg->device);
+          break;
+        case OPT_REQUIRE_DEVICE:
+          cfg->require_device = true;
+          break;
+        case 'f':
+          cfg->force = true;
+          break;
+        case OPT_LIST_DEVICES:
+          action = OPTIONS_LIST_DEVICES;
+          break;
+        case 'q':
+          cfg->quiet = true;
+          break;
+        case OPT_JSON:
+          cfg->json = true;
+          break;
+        case 'h':
+          return OPTIONS_HELP;
+        case 'V':
+          return OPTIONS_VERSION;
+        case ':':
+          ok = fail (&p, "%s: missing argument", argv[last_optind]);
+          break;
+        default:
+          if (optopt != 0)
+            ok = fail (&p, "unrecognized option '-%c'", optopt);
+          else
+            ok = fail (&p, "unrecognized option '%s'", argv[last_optind]);
+          break;
+        }
+      last_optind = optind;
+    }
+  if (ok && optind < argc)
+    ok = fail (&p, "unexpected argument '%s'", argv[optind]);
+  if (ok && action == OPTIONS_RUN)
+    ok = finish_config (&p, cfg, given);
+  return ok ? action : OPTIONS_ERROR;
+}

@@ -1,0 +1,58 @@
+/* Everything heatsim tells its user: error messages, progress on stderr,
+   and the summary of a run on stdout (text, or JSON for scripts).  */
+#ifndef HEATSIM_REPORT_H
+#define HEATSIM_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "problem.h"
+#include "solver.h"
+
+struct config;
+
+/* "heatsim: <message>" on stderr.  */
+void heatsim_error (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+
+/* Progress of a long run, on stderr, at most every few seconds.  */
+struct progress {
+  bool enabled;
+  size_t steps;
+  double start, last;
+};
+
+void progress_start (struct progress *p, bool enabled, size_t steps);
+void progress_update (struct progress *p, size_t step);
+void progress_finish (const struct progress *p);
+
+/* Where the kernels ran, as found out at run time.  */
+struct placement {
+  bool on_device;          /* false: host threads, by choice or fallback */
+  int device;              /* the device number the target regions named */
+  int num_devices;
+  int threads;             /* OpenMP threads on the host */
+};
+
+struct run_report {
+  struct placement where;
+  struct run_times times;
+  struct error_norms error;
+  double heat;              /* sum of u dx dy over the interior */
+  uint64_t checksum;
+};
+
+void report_print (FILE *out, const struct config *cfg,
+                   const struct run_report *r);
+void report_json (FILE *out, const struct config *cfg,
+                  const struct run_report *r);
+
+/* Cell updates per second and effective memory bandwidth (one read and one
+   write of a double per cell update) of a run.  */
+double report_updates_per_second (const struct config *cfg,
+                                  const struct run_times *t);
+double report_bandwidth (const struct config *cfg, const struct run_times *t);
+
+#endif

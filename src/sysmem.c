@@ -1,0 +1,33 @@
+#include <config.h>
+
+#include "sysmem.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <unistd.h>
+
+bool
+host_memory_available (size_t *bytes)
+{
+  /* MemAvailable counts reclaimable page cache, which free pages do not.  */
+  FILE *f = fopen ("/proc/meminfo", "r");
+  if (f != NULL)
+    {
+      char line[128];
+      unsigned long long kib;
+      bool found = false;
+      while (!found && fgets (line, sizeof line, f) != NULL)
+        found = sscanf (line, "MemAvailable: %llu kB", &kib) == 1;
+      fclose (f);
+      if (found)
+        {
+          *bytes = kib > SIZE_MAX / 1024 ? SIZE_MAX : (size_t) kib * 1024;
+          return true;
+        }
+    }
+  long pages = sysconf (_SC_AVPHYS_PAGES), size = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0)
+    return false;
+  *bytes = (size_t) pages * (size_t) size;
+  return true;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Every class of bad input: exit status 2, one line naming the option and
+# the value, a hint to --help, and nothing on stdout.
+. "${srcdir:-.}/tests/testlib.sh"
+
+refused () {
+  want=$1
+  shift
+  if expect_status 2 "$HEATSIM" -q "$@"; then
+    grep -q -e "$want" "$workdir/err" \
+      || fail "'$*': stderr lacks '$want': $(cat "$workdir/err")"
+    [ "$(head -n 1 "$workdir/err" | cut -c1-9)" = "heatsim: " ] \
+      || fail "'$*': message does not start with 'heatsim: '"
+    grep -q -e "--help" "$workdir/err" || fail "'$*': no hint to --help"
+    [ -s "$workdir/out" ] && fail "'$*': wrote to stdout"
+  fi
+}
+
+refused "--steps: '10x' is not a whole number" --steps 10x
+refused "--steps: 'abc'" --steps abc
+refused "--steps: '-3'" --steps -3
+refused "--steps: '0' must be at least 1" --steps 0
+refused "--steps: '.*' is too large" --steps 123456789012345678901234567890
+refused "--grid: '0'" --grid 0
+refused "--grid: '64x'" --grid 64x
+refused "--grid: '-8'" --grid -8
+refused "--grid: .*memory" --grid 4294967296x4294967296
+refused "--grid: 1000000x1000000 needs" --grid 1000000x1000000 --force
+refused "--alpha: 'nan'" --alpha nan
+refused "--alpha: '-0.1'" --alpha -0.1
+refused "--alpha: '0'" --alpha 0
+refused "--alpha: '1e400' is out of range" --alpha 1e400
+refused "--length: '1x0'" --length 1x0
+refused "--dt: 'fast'" --dt fast
+refused "--end-time: '-1'" --end-time -1
+refused "at most two" --steps 5 --dt 0.1 --end-time 1
+refused "--offload: unknown strategy 'cuda'" --offload cuda
+refused "--device: 'gpu0'" --device gpu0
+refused "--dt: time step .* is unstable" --grid 64 --length 65 --alpha 1 --dt 0.3
+refused "unrecognized option '--colour'" --colour
+refused "--steps: missing argument" --steps
+refused "unexpected argument 'foo'" foo
+
+# A stable run is accepted and --force overrides the stability rule.
+expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.25
+expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.3 --force
+finish

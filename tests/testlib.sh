@@ -1,0 +1,49 @@
+# Shared helpers of heatsim's shell tests.  Source it; it sets up a scratch
+# directory removed at exit and counts checks.  The Automake harness gives
+# HEATSIM (the binary) and srcdir.
+
+: "${HEATSIM:?HEATSIM must name the heatsim binary}"
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/heatsim-test.XXXXXX") || exit 99
+trap 'rm -rf "$workdir"' EXIT
+checks=0
+failures=0
+
+fail () {
+  failures=$((failures + 1))
+  echo "FAIL: $*" >&2
+}
+
+pass () {
+  checks=$((checks + 1))
+}
+
+# expect_status WANT CMD...: run CMD, keep its output in $workdir/out and
+# $workdir/err, and check its exit status.
+expect_status () {
+  _want=$1
+  shift
+  "$@" >"$workdir/out" 2>"$workdir/err"
+  _got=$?
+  checks=$((checks + 1))
+  if [ "$_got" -ne "$_want" ]; then
+    fail "'$*' exited $_got, expected $_want; stderr: $(cat "$workdir/err")"
+    return 1
+  fi
+  return 0
+}
+
+# json_field NAME FILE: the value of a top-level field of heatsim --json.
+json_field () {
+  sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$2"
+}
+
+# close_to A B RELTOL: |A - B| <= RELTOL * |B|
+close_to () {
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+    d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'
+}
+
+finish () {
+  echo "$checks checks, $failures failed"
+  [ "$failures" -eq 0 ]
+}

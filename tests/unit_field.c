@@ -1,0 +1,122 @@
+/* Unit tests of the padded grid and of the stencil kernels: layout,
+   overflow checks, and one step compared with values worked by hand.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdint.h>
+
+#include "../src/field.h"
+#include "../src/kernels.h"
+#include "unit.h"
+
+static void
+test_layout (void)
+{
+  struct field f;
+  CHECK (field_alloc (&f, 5, 3));
+  CHECK (f.stride == 7);
+  CHECK (field_cells (&f) == 7 * 5);
+  CHECK (field_index (&f, 0, 0) == 0);
+  CHECK (field_index (&f, 1, 1) == 8);           /* first interior cell */
+  CHECK (field_index (&f, 5, 3) == 3 * 7 + 5);   /* last interior cell */
+  CHECK (field_index (&f, 6, 4) == field_cells (&f) - 1);
+  bool zero = true;
+  for (size_t k = 0; k < field_cells (&f); ++k)
+    zero = zero && f.data[k] == 0.0;
+  CHECK (zero);
+  CHECK ((uintptr_t) f.data % 64 == 0);
+  field_free (&f);
+  CHECK (f.data == NULL);
+}
+
+static void
+test_bytes (void)
+{
+  size_t bytes;
+  CHECK (field_bytes (1000, 1000, &bytes) && bytes == 1002 * 1002 * 8);
+  CHECK (field_bytes (8192, 8192, &bytes) && bytes == (size_t) 8194 * 8194 * 8);
+  CHECK (!field_bytes (SIZE_MAX, 1, &bytes));
+  CHECK (!field_bytes (SIZE_MAX - 2, 1, &bytes));
+  CHECK (!field_bytes ((size_t) 1 << 32, (size_t) 1 << 32, &bytes));
+  CHECK (!field_bytes ((size_t) 1 << 31, (size_t) 1 << 30, &bytes));
+}
+
+static void
+test_swap_and_checksum (void)
+{
+  struct field a, b;
+  CHECK (field_alloc (&a, 4, 4) && field_alloc (&b, 4, 4));
+  double *pa = a.data;
+  a.data[field_index (&a, 2, 2)] = 1.0;
+  uint64_t ha = field_checksum (&a), hb = field_checksum (&b);
+  CHECK (ha != hb);
+  field_swap (&a, &b);
+  CHECK (b.data == pa && field_checksum (&b) == ha);
+  /* The halo is not part of the checksum or the sum.  */
+  b.data[0] = 42.0;
+  CHECK (field_checksum (&b) == ha);
+  CHECK (field_sum (&b) == 1.0);
+  /* One bit of difference shows.  */
+  b.data[field_index (&b, 2, 2)] = nextafter (1.0, 2.0);
+  CHECK (field_checksum (&b) != ha);
+  field_copy (&a, &b);
+  CHECK (field_checksum (&a) == field_checksum (&b) && a.data[0] == 42.0);
+  field_free (&a);
+  field_free (&b);
+}
+
+/* One step on a 3 x 2 interior with a non-zero halo, against the 5-point
+   formula written out for each cell.  */
+static void
+test_stencil (void)
+{
+  struct field u, h, t;
+  CHECK (field_alloc (&u, 3, 2) && field_alloc (&h, 3, 2)
+         && field_alloc (&t, 3, 2));
+  for (size_t k = 0; k < field_cells (&u); ++k)
+    u.data[k] = (double) (k * k % 17);
+  const struct stencil s = { .nx = 3, .ny = 2, .stride = 5,
+                             .rx = 0.125, .ry = 0.0625,
+                             .rc = 1.0 - 2.0 * (0.125 + 0.0625) };
+  heat_step_host (&s, u.data, h.data);
+  bool all = true;
+  for (size_t j = 1; j <= 2; ++j)
+    for (size_t i = 1; i <= 3; ++i)
+      {
+        double c = u.data[field_index (&u, i, j)];
+        double e = u.data[field_index (&u, i + 1, j)];
+        double w = u.data[field_index (&u, i - 1, j)];
+        double n = u.data[field_index (&u, i, j + 1)];
+        double so = u.data[field_index (&u, i, j - 1)];
+        double want = c + 0.125 * (e - 2 * c + w) + 0.0625 * (n - 2 * c + so);
+        all = all && fabs (h.data[field_index (&h, i, j)] - want) < 1e-13;
+      }
+  CHECK (all);
+  /* The halo of the output is untouched.  */
+  CHECK (h.data[0] == 0.0 && h.data[field_cells (&h) - 1] == 0.0);
+
+  /* The target kernel, wherever it runs, agrees (bitwise on the host).  */
+  double *ud = u.data, *td = t.data;
+  size_t n = field_cells (&u);
+#pragma omp target data map(to: ud[0:n]) map(tofrom: td[0:n])
+  heat_step_target (&s, ud, td, 0);
+  bool same = true;
+  for (size_t k = 0; k < n; ++k)
+    same = same && fabs (td[k] - h.data[k]) <= 1e-15 * fabs (h.data[k]);
+  CHECK (same);
+  if (target_runs_on_host (0))
+    CHECK (field_checksum (&t) == field_checksum (&h));
+  field_free (&u);
+  field_free (&h);
+  field_free (&t);
+}
+
+int
+main (void)
+{
+  test_layout ();
+  test_bytes ();
+  test_swap_and_checksum ();
+  test_stencil ();
+  return unit_exit ();
+}

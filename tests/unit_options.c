@@ -1,0 +1,171 @@
+/* Unit tests of option parsing, time-step derivation and the stability
+   rule: every class of bad input is refused with a message naming the
+   option, and valid input gives exactly the configuration asked for.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "../src/options.h"
+#include "../src/strategy.h"
+#include "unit.h"
+
+static char err[512];
+
+/* Parse a NULL-terminated list of arguments.  */
+static enum options_action
+parse (struct config *cfg, ...)
+{
+  char *argv[32] = { (char *) "heatsim" };
+  int argc = 1;
+  va_list ap;
+  va_start (ap, cfg);
+  for (char *a; (a = va_arg (ap, char *)) != NULL && argc < 31;)
+    argv[argc++] = a;
+  va_end (ap);
+  argv[argc] = NULL;
+  return options_parse (argc, argv, cfg, err, sizeof err);
+}
+
+/* The argument list is refused, and the message names `want`.  */
+#define REFUSED(want, ...)                                                 \
+  do {                                                                     \
+    struct config c_;                                                      \
+    CHECK (parse (&c_, __VA_ARGS__, (char *) NULL) == OPTIONS_ERROR);      \
+    CHECK (strstr (err, want) != NULL);                                    \
+  } while (0)
+
+static void
+test_defaults (void)
+{
+  struct config c;
+  CHECK (parse (&c, (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.nx == 1000 && c.ny == 1000);
+  CHECK (c.lx == 1000.0 && c.ly == 1000.0);
+  CHECK (c.alpha == 0.1);
+  CHECK (c.steps == 10);
+  CHECK (c.dt == 0.5 / 10);
+  CHECK (c.end_time == 0.5);
+  CHECK (strcmp (c.strategy->name, "resident") == 0);
+  CHECK (c.device == -1);
+  CHECK (!c.force && !c.quiet && !c.json && !c.require_device);
+}
+
+static void
+test_valid (void)
+{
+  struct config c;
+  CHECK (parse (&c, "--grid", "4096x2048", "-L", "2x1.5", "--alpha=2.5e-3",
+                "-n", "7", "-o", "host", "-d", "0", "-q", "--json", "-f",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.nx == 4096 && c.ny == 2048);
+  CHECK (c.lx == 2.0 && c.ly == 1.5);
+  CHECK (c.alpha == 2.5e-3);
+  CHECK (c.steps == 7);
+  CHECK (strcmp (c.strategy->name, "host") == 0);
+  CHECK (c.device == 0 && c.quiet && c.json);
+
+  CHECK (parse (&c, "-g", "64", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.nx == 64 && c.ny == 64);
+  CHECK (parse (&c, "--offload", "map", (char *) NULL) == OPTIONS_RUN);
+  CHECK (strcmp (c.strategy->name, "map") == 0);
+  for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
+    CHECK (strategy_find ((*s)->name) == *s);
+
+  CHECK (parse (&c, "--help", (char *) NULL) == OPTIONS_HELP);
+  CHECK (parse (&c, "-V", (char *) NULL) == OPTIONS_VERSION);
+  CHECK (parse (&c, "--list-devices", (char *) NULL) == OPTIONS_LIST_DEVICES);
+}
+
+static void
+test_time (void)
+{
+  struct config c;
+  /* --dt alone: steps default, end time follows.  */
+  CHECK (parse (&c, "--dt", "0.01", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.dt == 0.01 && c.steps == 10 && fabs (c.end_time - 0.1) < 1e-15);
+  /* --end-time and --steps.  */
+  CHECK (parse (&c, "-T", "2", "-n", "8", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.dt == 0.25 && c.steps == 8 && c.end_time == 2.0);
+  /* --end-time and --dt: the steps cover the end time exactly.  */
+  CHECK (parse (&c, "-T", "1", "--dt", "0.3", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.steps == 4 && c.dt == 0.25 && c.end_time == 1.0);
+  CHECK (parse (&c, "-T", "1", "--dt", "0.25", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.steps == 4 && c.dt == 0.25);
+  REFUSED ("at most two", "-T", "1", "--dt", "0.1", "-n", "10");
+}
+
+static void
+test_stability (void)
+{
+  struct config c;
+  /* dx = dy = 1 (L = cells + 1), alpha = 1: r = 2 dt, stable iff dt <= 1/4. */
+  CHECK (parse (&c, "-g", "9", "-L", "10", "-a", "1", "--dt", "0.25",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (config_stability (&c) == 0.5);
+  REFUSED ("unstable", "-g", "9", "-L", "10", "-a", "1", "--dt", "0.2500001");
+  REFUSED ("--dt", "-g", "9", "-L", "10", "-a", "1", "--dt", "0.3");
+  CHECK (parse (&c, "-g", "9", "-L", "10", "-a", "1", "--dt", "0.3", "--force",
+                (char *) NULL) == OPTIONS_RUN);
+  /* Non-square spacing: dx = 1, dy = 1/2, r = dt (1 + 4) <= 1/2.  */
+  CHECK (parse (&c, "-g", "9x19", "-L", "10", "-a", "1", "--dt", "0.1",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (fabs (config_stability (&c) - 0.5) < 1e-15);
+  REFUSED ("unstable", "-g", "9x19", "-L", "10", "-a", "1", "--dt", "0.11");
+  /* The 1-D limit r < 1/2 per direction is not enough in 2-D.  */
+  REFUSED ("unstable", "-g", "9", "-L", "10", "-a", "1", "--dt", "0.24",
+           "-L", "10x10", "-g", "9x9", "--dt", "0.4");
+  /* The tutorial's 8000 x 8000, 10 step case violates the 2-D rule.  */
+  REFUSED ("unstable", "-g", "8000");
+}
+
+static void
+test_bad_input (void)
+{
+  REFUSED ("--steps: '10x'", "--steps", "10x");
+  REFUSED ("--steps: 'ten'", "--steps", "ten");
+  REFUSED ("--steps: '-5'", "--steps", "-5");
+  REFUSED ("--steps: '0'", "--steps", "0");
+  REFUSED ("--steps: ' 5'", "--steps", " 5");
+  REFUSED ("--steps: ''", "--steps=");
+  REFUSED ("too large", "--steps", "99999999999999999999999");
+  REFUSED ("--grid: '0'", "--grid", "0");
+  REFUSED ("--grid", "--grid", "64x");
+  REFUSED ("--grid", "--grid", "x64");
+  REFUSED ("--grid", "--grid", "64x0");
+  REFUSED ("--grid", "--grid", "-64");
+  REFUSED ("--grid", "--grid", "64x64x64");
+  REFUSED ("--grid", "--grid", "4294967296x4294967296");
+  REFUSED ("--grid", "--grid", "18446744073709551615");
+  REFUSED ("--alpha: 'abc'", "--alpha", "abc");
+  REFUSED ("--alpha: '0'", "--alpha", "0");
+  REFUSED ("--alpha: '-1'", "--alpha", "-1");
+  REFUSED ("--alpha: 'nan'", "--alpha", "nan");
+  REFUSED ("--alpha: 'inf'", "--alpha", "inf");
+  REFUSED ("--alpha: '1e999'", "--alpha", "1e999");
+  REFUSED ("--alpha: '0.1s'", "--alpha", "0.1s");
+  REFUSED ("--dt: '-0.1'", "--dt", "-0.1");
+  REFUSED ("--end-time: '0'", "--end-time", "0");
+  REFUSED ("--length", "--length", "1x");
+  REFUSED ("--length: '-2'", "--length", "-2");
+  REFUSED ("--offload: unknown strategy 'gpu'", "--offload", "gpu");
+  REFUSED ("--device: 'one'", "--device", "one");
+  REFUSED ("--device: '-1'", "--device", "-1");
+  REFUSED ("--device: '3000000000'", "--device", "3000000000");
+  REFUSED ("unrecognized option '--frobnicate'", "--frobnicate");
+  REFUSED ("unrecognized option '-z'", "-z");
+  REFUSED ("--steps: missing argument", "--steps");
+  REFUSED ("unexpected argument 'extra'", "extra");
+}
+
+int
+main (void)
+{
+  test_defaults ();
+  test_valid ();
+  test_time ();
+  test_stability ();
+  test_bad_input ();
+  return unit_exit ();
+}
