@@ -2,6 +2,7 @@
 
 #include "field.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,23 @@ void
 field_copy (struct field *dst, const struct field *src)
 {
   memcpy (dst->data, src->data, field_cells (src) * sizeof (double));
+}
+
+void
+field_range (const struct field *f, double *min, double *max)
+{
+  const double *data = f->data;
+  const size_t nx = f->nx, ny = f->ny, stride = f->stride;
+  double lo = data[stride + 1], hi = lo;
+#pragma omp parallel for schedule(static) reduction(min: lo) reduction(max: hi)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        lo = fmin (lo, data[j * stride + i]);
+        hi = fmax (hi, data[j * stride + i]);
+      }
+  *min = lo;
+  *max = hi;
 }
 
 double

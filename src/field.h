@@ -41,6 +41,9 @@ void field_swap (struct field *a, struct field *b);
 /* Copy every cell, halo included, of src into dst of the same shape.  */
 void field_copy (struct field *dst, const struct field *src);
 
+/* Smallest and largest interior value.  */
+void field_range (const struct field *f, double *min, double *max);
+
 /* Sum of the interior cells.  */
 double field_sum (const struct field *f);
 

@@ -1,26 +1,46 @@
 /* The explicit 5-point update of the heat equation,
      u'(i,j) = rc u(i,j) + rx (u(i+1,j) + u(i-1,j)) + ry (u(i,j+1) + u(i,j-1))
    with rx = alpha dt / dx^2, ry = alpha dt / dy^2, rc = 1 - 2 (rx + ry),
-   on the host and in a target region.  */
+   on the host and in a target region.  With rc = 0 the same update is a
+   Jacobi sweep for the steady state (Laplace's equation).
+
+   Boundaries live in the halo ring.  Dirichlet values sit there for good;
+   zero-flux and periodic boundaries copy an interior row or column into the
+   halo before each update, so the update itself never branches.  */
 #ifndef HEATSIM_KERNELS_H
 #define HEATSIM_KERNELS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-struct stencil {
-  size_t nx, ny, stride;   /* interior size and row length of the fields */
-  double rx, ry, rc;       /* weights of x neighbours, y neighbours, centre */
+/* Which interior column (row) each halo column (row) copies before a step:
+   1 and nx for zero flux (a mirror), nx and 1 for periodic (the far side).  */
+struct halo {
+  bool refresh;              /* false: Dirichlet, the halo never changes */
+  size_t west, east;         /* source columns of halo columns 0 and nx+1 */
+  size_t south, north;       /* source rows of halo rows 0 and ny+1 */
 };
 
-/* One step with host threads.  */
-void heat_step_host (const struct stencil *s, const double *restrict u,
+struct stencil {
+  size_t nx, ny, stride;     /* interior size and row length of the fields */
+  double rx, ry, rc;         /* weights of x neighbours, y neighbours, centre */
+  struct halo halo;
+};
+
+/* One step with host threads: halo refresh, then the update u -> unew.  */
+void heat_step_host (const struct stencil *s, double *restrict u,
                      double *restrict unew);
 
-/* One step in a target region on device; u and unew must already be
-   present there (or the region falls back to the host).  */
-void heat_step_target (const struct stencil *s, const double *u,
-                       double *unew, int device);
+/* The same step, also returning the largest |unew - u| of any cell.  */
+double heat_step_residual_host (const struct stencil *s, double *restrict u,
+                                double *restrict unew);
+
+/* One step in target regions on device; u and unew must already be
+   present there (or the regions fall back to the host).  */
+void heat_step_target (const struct stencil *s, double *u, double *unew,
+                       int device);
+double heat_step_residual_target (const struct stencil *s, double *u,
+                                  double *unew, int device);
 
 /* True when a target region on device executes on the host, asked from
    inside such a region: OpenMP falls back silently, so never assume.  */

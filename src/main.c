@@ -115,6 +115,19 @@ check_memory (const struct config *cfg)
   return HEATSIM_OK;
 }
 
+/* Everything that is known about the final field.  */
+static void
+measure (const struct config *cfg, const struct field *u,
+         struct run_report *report)
+{
+  report->has_exact = problem_has_exact (cfg);
+  if (report->has_exact)
+    problem_error (cfg, u, cfg->steady ? 0.0 : cfg->end_time, &report->error);
+  report->heat = field_sum (u) * config_dx (cfg) * config_dy (cfg);
+  field_range (u, &report->min, &report->max);
+  report->checksum = field_checksum (u);
+}
+
 static int
 simulate (const struct config *cfg, struct run_report *report)
 {
@@ -129,17 +142,21 @@ simulate (const struct config *cfg, struct run_report *report)
   status = solver_init (&s, cfg, report->where.device);
   if (status != HEATSIM_OK)
     return status;
-  report->times.setup = omp_get_wtime () - t0;
+  report->heat_initial = field_sum (&s.u) * config_dx (cfg) * config_dy (cfg);
+  report->run.setup = omp_get_wtime () - t0;
 
-  solver_run (&s, cfg, &report->times);
-
-  if (!problem_error (cfg, &s.u, cfg->end_time, &report->error))
-    status = HEATSIM_FAILURE;
-  report->heat = field_sum (&s.u) * config_dx (cfg) * config_dy (cfg);
-  report->checksum = field_checksum (&s.u);
+  solver_run (&s, cfg, &report->run);
+  measure (cfg, &s.u, report);
   solver_free (&s);
-  report->times.total = omp_get_wtime () - t0;
-  return status;
+  report->run.total = omp_get_wtime () - t0;
+  if (cfg->steady && !report->run.converged)
+    {
+      heatsim_error ("warning: --steady: largest change %g still above --tol "
+                     "%g after --max-steps %zu sweeps", report->run.residual,
+                     cfg->tol, cfg->max_steps);
+      return HEATSIM_NOT_CONVERGED;
+    }
+  return HEATSIM_OK;
 }
 
 int
@@ -170,7 +187,7 @@ main (int argc, char **argv)
   int status = simulate (&cfg, &report);
   if (status == HEATSIM_USAGE)
     return usage_failure ();
-  if (status != HEATSIM_OK)
+  if (status != HEATSIM_OK && status != HEATSIM_NOT_CONVERGED)
     return status;
   if (cfg.json)
     report_json (stdout, &cfg, &report);
@@ -181,5 +198,5 @@ main (int argc, char **argv)
       heatsim_error ("cannot write the report to standard output");
       return HEATSIM_FAILURE;
     }
-  return HEATSIM_OK;
+  return status;
 }

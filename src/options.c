@@ -22,15 +22,29 @@
 #define DEFAULT_STEPS 10
 #define DEFAULT_END_TIME 0.5
 #define STABILITY_LIMIT 0.5
+#define DEFAULT_TOL 0.01
+#define DEFAULT_MAX_STEPS 1000000
+#define DEFAULT_RESIDUAL_EVERY 10
+#define DEFAULT_DISK_INSIDE 100.0
+#define DEFAULT_DISK_OUTSIDE 0.0
 
 enum {
   OPT_DT = CHAR_MAX + 1,
+  OPT_EDGES,
+  OPT_DISK,
+  OPT_TOL,
+  OPT_MAX_STEPS,
+  OPT_RESIDUAL_EVERY,
   OPT_REQUIRE_DEVICE,
   OPT_LIST_DEVICES,
   OPT_JSON,
 };
 
 static const struct option long_options[] = {
+  {"problem", required_argument, NULL, 'p'},
+  {"boundary", required_argument, NULL, 'b'},
+  {"edges", required_argument, NULL, OPT_EDGES},
+  {"disk", required_argument, NULL, OPT_DISK},
   {"grid", required_argument, NULL, 'g'},
   {"length", required_argument, NULL, 'L'},
   {"alpha", required_argument, NULL, 'a'},
@@ -41,6 +55,10 @@ static const struct option long_options[] = {
   {"device", required_argument, NULL, 'd'},
   {"require-device", no_argument, NULL, OPT_REQUIRE_DEVICE},
   {"force", no_argument, NULL, 'f'},
+  {"steady", no_argument, NULL, 's'},
+  {"tol", required_argument, NULL, OPT_TOL},
+  {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
+  {"residual-every", required_argument, NULL, OPT_RESIDUAL_EVERY},
   {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
   {"quiet", no_argument, NULL, 'q'},
   {"json", no_argument, NULL, OPT_JSON},
@@ -49,7 +67,7 @@ static const struct option long_options[] = {
   {NULL, 0, NULL, 0}
 };
 
-static const char short_options[] = ":g:L:a:n:T:o:d:fqhV";
+static const char short_options[] = ":p:b:g:L:a:n:T:fso:d:qhV";
 
 void
 options_usage (FILE *out)
@@ -60,6 +78,13 @@ options_usage (FILE *out)
          "threads, and report the error against the exact solution.\n"
          "\n"
          "Problem:\n"
+         "  -p, --problem=NAME       mms (default), plate or disk (see below)\n"
+         "  -b, --boundary=KIND      dirichlet (default), neumann (zero flux) or\n"
+         "                           periodic\n"
+         "      --edges=L,R,B,T      fixed (Dirichlet) values of the left, right,\n"
+         "                           bottom and top edges, instead of the problem's\n"
+         "      --disk=R[,IN[,OUT]]  disk radius and temperatures (default\n"
+         "                           min(LX,LY)/4, 100, 0)\n"
          "  -g, --grid=NX[xNY]       interior cells (default 1000x1000)\n"
          "  -L, --length=LX[xLY]     domain size (default 1000x1000)\n"
          "  -a, --alpha=ALPHA        thermal diffusivity (default 0.1)\n"
@@ -68,6 +93,13 @@ options_usage (FILE *out)
          "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
          "                           the steps are ceil(T / DT) and dt = T / steps\n"
          "  -f, --force              run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2\n"
+         "\n"
+         "Steady state:\n"
+         "  -s, --steady             Jacobi iteration to the steady state\n"
+         "      --tol=TOL            stop when no cell changes by more than TOL in\n"
+         "                           one sweep (default 0.01)\n"
+         "      --max-steps=N        give up after N sweeps, status 4 (default 1000000)\n"
+         "      --residual-every=K   check the change every K sweeps (default 10)\n"
          "\n"
          "Execution:\n"
          "  -o, --offload=STRATEGY   resident (default), map or host\n"
@@ -82,12 +114,16 @@ options_usage (FILE *out)
          "  -h, --help               display this help and exit\n"
          "  -V, --version            output version information and exit\n"
          "\n"
-         "Offload strategies:\n", out);
+         "Problems:\n", out);
+  for (const struct problem *const *p = heatsim_problems; *p; ++p)
+    fprintf (out, "  %-10s %s\n", (*p)->name, (*p)->summary);
+  fputs ("\nOffload strategies:\n", out);
   for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
     fprintf (out, "  %-10s %s\n", (*s)->name, (*s)->summary);
   fputs ("\n"
          "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
-         "3 no offload device with --require-device.\n"
+         "3 no offload device with --require-device, 4 steady state not\n"
+         "reached within --max-steps.\n"
          "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
          "Full documentation: man heatsim\n", out);
 }
@@ -153,10 +189,11 @@ parse_count (struct parser *p, const char *opt, const char *text,
   return true;
 }
 
-/* A finite real number > 0.  */
+/* A finite real number, read from text up to end (NULL: the whole
+   string).  Subnormal underflow is out of range too.  */
 static bool
-parse_positive (struct parser *p, const char *opt, const char *text,
-                const char *end, double *value)
+parse_real (struct parser *p, const char *opt, const char *text,
+            const char *end, double *value)
 {
   const char *stop = end ? end : text + strlen (text);
   int len = (int) (stop - text);
@@ -169,10 +206,44 @@ parse_positive (struct parser *p, const char *opt, const char *text,
     return fail (p, "%s: '%.*s' is not a number", opt, len, text);
   if (errno == ERANGE || !isfinite (v))
     return fail (p, "%s: '%.*s' is out of range", opt, len, text);
-  if (!(v > 0.0))
-    return fail (p, "%s: '%.*s' must be greater than zero", opt, len, text);
   *value = v;
   return true;
+}
+
+/* A finite real number > 0.  */
+static bool
+parse_positive (struct parser *p, const char *opt, const char *text,
+                const char *end, double *value)
+{
+  if (!parse_real (p, opt, text, end, value))
+    return false;
+  if (!(*value > 0.0))
+    return fail (p, "%s: '%.*s' must be greater than zero", opt,
+                 (int) ((end ? end : text + strlen (text)) - text), text);
+  return true;
+}
+
+/* Between min and max comma-separated real numbers; returns how many, or
+   0 after an error.  */
+static size_t
+parse_reals (struct parser *p, const char *opt, const char *text,
+             size_t min, size_t max, double *values)
+{
+  size_t n = 0;
+  for (const char *item = text;; ++n)
+    {
+      const char *comma = strchr (item, ',');
+      if (n == max)
+        return fail (p, "%s: '%s' has more than %zu values", opt, text, max);
+      if (!parse_real (p, opt, item, comma, &values[n]))
+        return 0;
+      if (comma == NULL)
+        break;
+      item = comma + 1;
+    }
+  if (++n < min)
+    return fail (p, "%s: '%s' has fewer than %zu values", opt, text, min);
+  return n;
 }
 
 /* "N" or "NxM" (also "NXM"): a pair of counts, the second defaulting to the
@@ -226,20 +297,78 @@ parse_device (struct parser *p, const char *text, int *device)
   return true;
 }
 
-/* Which of --steps, --dt, --end-time the user gave.  */
-struct time_options {
-  bool steps, dt, end_time;
+/* Which options the user gave, where that changes what the others mean.  */
+struct given {
+  bool steps, dt, end_time, force, disk;
+  bool tol, max_steps, residual_every;
 };
+
+static bool
+parse_disk (struct parser *p, const char *text, struct config *c)
+{
+  double v[3];
+  size_t n = parse_reals (p, "--disk", text, 1, 3, v);
+  if (n == 0)
+    return false;
+  if (!(v[0] > 0.0))
+    return fail (p, "--disk: radius '%g' must be greater than zero", v[0]);
+  c->disk_radius = v[0];
+  if (n > 1)
+    c->disk_inside = v[1];
+  if (n > 2)
+    c->disk_outside = v[2];
+  return true;
+}
+
+/* Options that belong to one mode or problem, given without it.  */
+static bool
+check_combinations (struct parser *p, const struct config *c,
+                    struct given g)
+{
+  if (c->steady)
+    {
+      if (g.steps)
+        return fail (p, "--steps: with --steady, give --max-steps instead");
+      if (g.dt || g.end_time)
+        return fail (p, "--%s: not used with --steady (it iterates to the "
+                     "steady state)", g.dt ? "dt" : "end-time");
+      if (g.force)
+        return fail (p, "--force: not used with --steady (its sweeps are "
+                     "always stable)");
+    }
+  else if (g.tol || g.max_steps || g.residual_every)
+    return fail (p, "--%s: only with --steady", g.tol ? "tol"
+                 : g.max_steps ? "max-steps" : "residual-every");
+  if (g.disk && strcmp (c->problem->name, "disk") != 0)
+    return fail (p, "--disk: only with --problem disk");
+  if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
+    return fail (p, "--edges: fixed edge values need --boundary dirichlet");
+  return true;
+}
 
 /* Derive the two time quantities the user did not give from the ones they
    did, then check that the grid fits in memory and the step is stable.  */
 static bool
-finish_config (struct parser *p, struct config *c, struct time_options given)
+finish_config (struct parser *p, struct config *c, struct given given)
 {
   size_t bytes;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return fail (p, "--grid: %zux%zu cells need more memory than this "
                  "machine can address", c->nx, c->ny);
+  if (!check_combinations (p, c, given))
+    return false;
+  if (!given.disk)
+    c->disk_radius = 0.25 * fmin (c->lx, c->ly);
+  if (c->steady)
+    {
+      /* A Jacobi sweep is the explicit step with the largest stable dt:
+         rc = 0.  dt, steps and end time then count sweeps, not time.  */
+      const double dx = config_dx (c), dy = config_dy (c);
+      c->dt = STABILITY_LIMIT / (c->alpha * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
+      c->steps = c->max_steps;
+      c->end_time = c->dt * (double) c->steps;
+      return true;
+    }
 
   if (given.steps && given.dt && given.end_time)
     return fail (p, "--steps, --dt, --end-time: give at most two of them");
@@ -283,6 +412,13 @@ config_defaults (struct config *c)
     .end_time = DEFAULT_END_TIME,
     .strategy = heatsim_strategies[0],
     .device = -1,
+    .problem = heatsim_problems[0],
+    .boundary = BOUNDARY_DIRICHLET,
+    .disk_inside = DEFAULT_DISK_INSIDE,
+    .disk_outside = DEFAULT_DISK_OUTSIDE,
+    .tol = DEFAULT_TOL,
+    .max_steps = DEFAULT_MAX_STEPS,
+    .residual_every = DEFAULT_RESIDUAL_EVERY,
   };
 }
 
@@ -291,7 +427,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
                size_t errlen)
 {
   struct parser p = { err, errlen };
-  struct time_options given = { false, false, false };
+  struct given given = { 0 };
   bool ok = true;
   enum options_action action = OPTIONS_RUN;
 
@@ -307,6 +443,42 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
     {
       switch (c)
         {
+        case 'p':
+          cfg->problem = problem_find (optarg);
+          if (cfg->problem == NULL)
+            ok = fail (&p, "--problem: unknown problem '%s' (choose mms, "
+                       "plate or disk)", optarg);
+          break;
+        case 'b':
+          if (!boundary_find (optarg, &cfg->boundary))
+            ok = fail (&p, "--boundary: unknown kind '%s' (choose dirichlet, "
+                       "neumann or periodic)", optarg);
+          break;
+        case OPT_EDGES:
+          ok = parse_reals (&p, "--edges", optarg, EDGE_COUNT, EDGE_COUNT,
+                            cfg->edges) == EDGE_COUNT;
+          cfg->edges_given = true;
+          break;
+        case OPT_DISK:
+          ok = parse_disk (&p, optarg, cfg);
+          given.disk = true;
+          break;
+        case 's':
+          cfg->steady = true;
+          break;
+        case OPT_TOL:
+          ok = parse_positive (&p, "--tol", optarg, NULL, &cfg->tol);
+          given.tol = true;
+          break;
+        case OPT_MAX_STEPS:
+          ok = parse_count (&p, "--max-steps", optarg, NULL, &cfg->max_steps);
+          given.max_steps = true;
+          break;
+        case OPT_RESIDUAL_EVERY:
+          ok = parse_count (&p, "--residual-every", optarg, NULL,
+                            &cfg->residual_every);
+          given.residual_every = true;
+          break;
         case 'g':
           ok = parse_count_pair (&p, "--grid", optarg, &cfg->nx, &cfg->ny);
           break;
@@ -342,6 +514,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case 'f':
           cfg->force = true;
+          given.force = true;
           break;
         case OPT_LIST_DEVICES:
           action = OPTIONS_LIST_DEVICES;

@@ -7,9 +7,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "problem.h"
+
 struct strategy;
 
 struct config {
+  const struct problem *problem;
+  enum boundary_kind boundary;
+  bool edges_given;       /* Dirichlet values from --edges, not the problem */
+  double edges[EDGE_COUNT];
+  double disk_radius, disk_inside, disk_outside;   /* --problem disk */
   size_t nx, ny;          /* interior cells in x and y */
   double lx, ly;          /* domain lengths; spacing is length / (cells + 1) */
   double alpha;           /* thermal diffusivity */
@@ -20,6 +27,10 @@ struct config {
   int device;             /* offload device, or -1 for the OpenMP default */
   bool require_device;    /* fail rather than fall back to the host */
   bool force;             /* run even if the time step is unstable */
+  bool steady;            /* iterate to the steady state instead */
+  double tol;             /* steady: stop when no cell changes by more */
+  size_t max_steps;       /* steady: give up after this many sweeps */
+  size_t residual_every;  /* steady: read the largest change this often */
   bool quiet;             /* no progress on stderr */
   bool json;              /* machine-readable report on stdout */
 };

@@ -1,98 +1,245 @@
-/* The manufactured solution of the OpenMP GPU tutorial:
-     u0 = sin(pi x / Lx) sin(pi y / Ly) on (0,Lx) x (0,Ly), u = 0 on the edge,
-     u(t) = exp(-alpha pi^2 (1/Lx^2 + 1/Ly^2) t) u0.
-   Cell (i, j) of the interior sits at x = i dx, y = j dy (i, j from 1), and
-   the halo ring at x = 0, Lx and y = 0, Ly holds the zero boundary.  */
+/* Problems.  Cell (i, j) sits at x = i dx, y = j dy; the interior is
+   1 <= i <= nx, 1 <= j <= ny, and the halo ring lies on the domain's edge
+   x = 0, Lx and y = 0, Ly.  y grows with j: row 0 is the bottom edge.  */
 #include <config.h>
 
 #include "problem.h"
 
 #include <math.h>
-#include <stdlib.h>
+#include <string.h>
 
+#include "kernels.h"
 #include "options.h"
 
-/* sin(pi x_i / length) for the n interior cells, x_i = i * d.  The field is
-   separable, so n + m sines serve n * m cells.  */
-static double *
-sine_profile (size_t n, double d, double length)
+static bool
+is_halo (const struct config *c, size_t i, size_t j)
 {
-  double *s = malloc (n * sizeof *s);
-  if (s != NULL)
-    for (size_t i = 0; i < n; ++i)
-      s[i] = sin (M_PI * ((double) (i + 1) * d) / length);
-  return s;
+  return i == 0 || j == 0 || i == c->nx + 1 || j == c->ny + 1;
 }
-
-struct profiles {
-  double *sx, *sy;
-};
 
 static bool
-profiles_make (const struct config *cfg, struct profiles *p)
+dirichlet_from_problem (const struct config *c)
 {
-  p->sx = sine_profile (cfg->nx, config_dx (cfg), cfg->lx);
-  p->sy = sine_profile (cfg->ny, config_dy (cfg), cfg->ly);
-  return p->sx != NULL && p->sy != NULL;
+  return c->boundary == BOUNDARY_DIRICHLET && !c->edges_given;
 }
 
-static void
-profiles_free (struct profiles *p)
+/* mms: the manufactured solution of the OpenMP GPU tutorial,
+     u0 = sin(pi x / Lx) sin(pi y / Ly), zero on the edge,
+     u(t) = exp(-alpha pi^2 (1/Lx^2 + 1/Ly^2) t) u0.
+   The evaluation order matches the tutorial's:
+   exp(...) * sin(pi x / L) * sin(pi y / L), with x = i dx exactly.  */
+
+static double
+mms_sine (size_t i, size_t n, double d, double length)
 {
-  free (p->sx);
-  free (p->sy);
+  if (i == 0 || i == n + 1)
+    return 0.0;          /* exactly: sin(pi) is not */
+  return sin (M_PI * ((double) i * d) / length);
+}
+
+static double
+mms_exact (const struct config *c, size_t i, size_t j, double t)
+{
+  const double a = c->alpha * M_PI * M_PI * t;
+  /* -(a/Lx^2 + a/Ly^2) is bitwise the tutorial's -2 a / L^2 when Lx = Ly. */
+  const double decay = exp (-(a / (c->lx * c->lx) + a / (c->ly * c->ly)));
+  return decay * mms_sine (i, c->nx, config_dx (c), c->lx)
+         * mms_sine (j, c->ny, config_dy (c), c->ly);
+}
+
+static double
+mms_initial (const struct config *c, size_t i, size_t j)
+{
+  return mms_sine (i, c->nx, config_dx (c), c->lx)
+         * mms_sine (j, c->ny, config_dy (c), c->ly);
+}
+
+static bool
+mms_has_exact (const struct config *c)
+{
+  return dirichlet_from_problem (c) && !c->steady;
+}
+
+/* plate: the heated plate of the OpenACC case study.  The interior starts
+   at 0; the left and top edges are held at 0; the right and bottom edges
+   rise linearly to PLATE_HOT at the bottom-right corner.  Its steady state
+   is the bilinear u = PLATE_HOT (x / Lx) (1 - y / Ly), which the 5-point
+   stencil reproduces exactly.  */
+
+#define PLATE_HOT 100.0
+
+static double
+plate_exact (const struct config *c, size_t i, size_t j, double t)
+{
+  (void) t;
+  const double x = (double) i * config_dx (c), y = (double) j * config_dy (c);
+  return PLATE_HOT * (x / c->lx) * (1.0 - y / c->ly);
+}
+
+static double
+plate_initial (const struct config *c, size_t i, size_t j)
+{
+  return is_halo (c, i, j) ? plate_exact (c, i, j, 0.0) : 0.0;
+}
+
+static bool
+plate_has_exact (const struct config *c)
+{
+  return dirichlet_from_problem (c) && c->steady;
+}
+
+/* disk: a disk of radius R at the centre of the domain at temperature
+   inside, everything else, the edge included, at temperature outside.  */
+
+static double
+disk_initial (const struct config *c, size_t i, size_t j)
+{
+  if (is_halo (c, i, j))
+    return c->disk_outside;
+  const double x = (double) i * config_dx (c) - 0.5 * c->lx;
+  const double y = (double) j * config_dy (c) - 0.5 * c->ly;
+  return x * x + y * y <= c->disk_radius * c->disk_radius
+         ? c->disk_inside : c->disk_outside;
+}
+
+static bool
+no_exact (const struct config *c)
+{
+  (void) c;
+  return false;
+}
+
+static const struct problem mms_problem = {
+  .name = "mms",
+  .summary = "sin(pi x/Lx) sin(pi y/Ly), zero edges; exact solution known",
+  .initial = mms_initial, .exact = mms_exact, .has_exact = mms_has_exact,
+};
+
+static const struct problem plate_problem = {
+  .name = "plate",
+  .summary = "cold plate; right and bottom edges rise to 100 at their corner",
+  .initial = plate_initial, .exact = plate_exact, .has_exact = plate_has_exact,
+};
+
+static const struct problem disk_problem = {
+  .name = "disk",
+  .summary = "hot disk (--disk R,INSIDE,OUTSIDE) in a cold domain",
+  .initial = disk_initial, .exact = NULL, .has_exact = no_exact,
+};
+
+const struct problem *const heatsim_problems[] = {
+  &mms_problem, &plate_problem, &disk_problem, NULL
+};
+
+static const char *const boundary_names[] = {
+  [BOUNDARY_DIRICHLET] = "dirichlet",
+  [BOUNDARY_NEUMANN] = "neumann",
+  [BOUNDARY_PERIODIC] = "periodic",
+};
+
+const char *
+boundary_name (enum boundary_kind kind)
+{
+  return boundary_names[kind];
 }
 
 bool
-problem_init (const struct config *cfg, struct field *u)
+boundary_find (const char *name, enum boundary_kind *kind)
 {
-  struct profiles p;
-  bool ok = profiles_make (cfg, &p);
-  if (ok)
-    {
-      const double *sx = p.sx, *sy = p.sy;
-      const size_t nx = u->nx, ny = u->ny, stride = u->stride;
-      double *data = u->data;
-      /* The halo stays at zero from field_alloc: the Dirichlet boundary.  */
+  for (size_t k = 0; k < sizeof boundary_names / sizeof boundary_names[0]; ++k)
+    if (strcmp (name, boundary_names[k]) == 0)
+      {
+        *kind = (enum boundary_kind) k;
+        return true;
+      }
+  return false;
+}
+
+const struct problem *
+problem_find (const char *name)
+{
+  for (const struct problem *const *p = heatsim_problems; *p; ++p)
+    if (strcmp ((*p)->name, name) == 0)
+      return *p;
+  return NULL;
+}
+
+static double
+edge_value (const struct config *c, size_t i, size_t j, double interior)
+{
+  if (i == 0)
+    return c->edges[EDGE_LEFT];
+  if (i == c->nx + 1)
+    return c->edges[EDGE_RIGHT];
+  if (j == 0)
+    return c->edges[EDGE_BOTTOM];
+  if (j == c->ny + 1)
+    return c->edges[EDGE_TOP];
+  return interior;
+}
+
+void
+problem_init (const struct config *c, struct field *u)
+{
+  const struct problem *p = c->problem;
+  const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+  double *data = u->data;
+  const bool edges = c->edges_given;
 #pragma omp parallel for schedule(static)
-      for (size_t j = 1; j <= ny; ++j)
-        for (size_t i = 1; i <= nx; ++i)
-          data[j * stride + i] = sx[i - 1] * sy[j - 1];
-    }
-  profiles_free (&p);
-  return ok;
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      {
+        const double v = p->initial (c, i, j);
+        data[j * stride + i] = edges ? edge_value (c, i, j, v) : v;
+      }
 }
 
 bool
-problem_error (const struct config *cfg, const struct field *u, double t,
+problem_has_exact (const struct config *c)
+{
+  return c->problem->exact != NULL && c->problem->has_exact (c);
+}
+
+void
+problem_error (const struct config *c, const struct field *u, double t,
                struct error_norms *e)
 {
-  struct profiles p;
-  bool ok = profiles_make (cfg, &p);
-  if (ok)
-    {
-      const double *sx = p.sx, *sy = p.sy;
-      const size_t nx = u->nx, ny = u->ny, stride = u->stride;
-      const double *data = u->data;
-      const double a = cfg->alpha * M_PI * M_PI * t;
-      const double decay = exp (-(a / (cfg->lx * cfg->lx)
-                                  + a / (cfg->ly * cfg->ly)));
-      double sq_diff = 0.0, sq_exact = 0.0, max = 0.0;
+  const struct problem *p = c->problem;
+  const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+  const double *data = u->data;
+  double sq_diff = 0.0, sq_exact = 0.0, max = 0.0;
 #pragma omp parallel for schedule(static) \
   reduction(+: sq_diff, sq_exact) reduction(max: max)
-      for (size_t j = 1; j <= ny; ++j)
-        for (size_t i = 1; i <= nx; ++i)
-          {
-            const double exact = decay * sx[i - 1] * sy[j - 1];
-            const double diff = data[j * stride + i] - exact;
-            sq_diff += diff * diff;
-            sq_exact += exact * exact;
-            max = fmax (max, fabs (diff));
-          }
-      e->l2 = sqrt (sq_diff);
-      e->relative = sq_exact > 0.0 ? e->l2 / sqrt (sq_exact) : 0.0;
-      e->max = max;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const double exact = p->exact (c, i, j, t);
+        const double diff = data[j * stride + i] - exact;
+        sq_diff += diff * diff;
+        sq_exact += exact * exact;
+        max = fmax (max, fabs (diff));
+      }
+  e->l2 = sqrt (sq_diff);
+  e->relative = sq_exact > 0.0 ? e->l2 / sqrt (sq_exact) : 0.0;
+  e->max = max;
+}
+
+void
+problem_halo (const struct config *c, struct halo *h)
+{
+  const size_t nx = c->nx, ny = c->ny;
+  switch (c->boundary)
+    {
+    case BOUNDARY_DIRICHLET:
+      *h = (struct halo) { .refresh = false };
+      break;
+    case BOUNDARY_NEUMANN:
+      *h = (struct halo) { .refresh = true, .west = 1, .east = nx,
+                           .south = 1, .north = ny };
+      break;
+    case BOUNDARY_PERIODIC:
+      *h = (struct halo) { .refresh = true, .west = nx, .east = 1,
+                           .south = ny, .north = 1 };
+      break;
     }
-  profiles_free (&p);
-  return ok;
 }

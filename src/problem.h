@@ -1,11 +1,40 @@
-/* The problem being solved: its initial field, boundary values and, where
-   one is known, its exact solution.  */
+/* The problem catalogue: each problem gives the initial field, the
+   boundary values in the halo and, where one is known, the exact
+   solution.  */
 #ifndef HEATSIM_PROBLEM_H
 #define HEATSIM_PROBLEM_H
 
 #include "field.h"
 
 struct config;
+
+enum boundary_kind {
+  BOUNDARY_DIRICHLET,      /* fixed values in the halo */
+  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
+  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
+};
+
+const char *boundary_name (enum boundary_kind kind);
+/* The kind called name; false if there is none.  */
+bool boundary_find (const char *name, enum boundary_kind *kind);
+
+/* Edges in the order --edges takes their values.  */
+enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
+
+struct problem {
+  const char *name;
+  const char *summary;
+  /* Initial value of cell (i, j), halo included (0 <= i <= nx + 1).  */
+  double (*initial) (const struct config *cfg, size_t i, size_t j);
+  /* Exact value of interior cell (i, j) at time t, or NULL if none is
+     known; valid only where has_exact says so.  */
+  double (*exact) (const struct config *cfg, size_t i, size_t j, double t);
+  bool (*has_exact) (const struct config *cfg);
+};
+
+/* All problems, NULL-terminated; the first is the default.  */
+extern const struct problem *const heatsim_problems[];
+const struct problem *problem_find (const char *name);
 
 /* Distance between the computed field and the exact solution.  */
 struct error_norms {
@@ -14,13 +43,19 @@ struct error_norms {
   double max;        /* largest |u - exact| */
 };
 
-/* Fill u (interior and halo) with the initial condition of cfg.
-   Returns false when memory for scratch arrays is short.  */
-bool problem_init (const struct config *cfg, struct field *u);
+/* Fill u (interior and halo) with the initial condition of cfg, with the
+   --edges values, if given, in the halo.  */
+void problem_init (const struct config *cfg, struct field *u);
 
-/* Compare u with the exact solution at time t.  Returns false when memory
-   for scratch arrays is short.  */
-bool problem_error (const struct config *cfg, const struct field *u,
+/* Whether cfg's problem has an exact solution under cfg's boundaries.  */
+bool problem_has_exact (const struct config *cfg);
+
+/* Compare u with the exact solution at time t (problem_has_exact).  */
+void problem_error (const struct config *cfg, const struct field *u,
                     double t, struct error_norms *e);
+
+/* The halo refresh that cfg's boundary kind needs before each step.  */
+struct halo;
+void problem_halo (const struct config *cfg, struct halo *h);
 
 #endif

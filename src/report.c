@@ -31,7 +31,7 @@ progress_start (struct progress *p, bool enabled, size_t steps)
 }
 
 void
-progress_update (struct progress *p, size_t step)
+progress_update (struct progress *p, size_t step, double residual)
 {
   if (!p->enabled)
     return;
@@ -40,32 +40,37 @@ progress_update (struct progress *p, size_t step)
     return;
   p->last = now;
   double elapsed = now - p->start;
-  double left = elapsed / (double) step * (double) (p->steps - step);
-  fprintf (stderr, PACKAGE ": step %zu of %zu (%.0f%%), %.1f s elapsed, "
-           "about %.1f s left\n", step, p->steps,
-           100.0 * (double) step / (double) p->steps, elapsed, left);
+  if (residual >= 0.0)
+    fprintf (stderr, PACKAGE ": sweep %zu, largest change %.3e, %.1f s "
+             "elapsed\n", step, residual, elapsed);
+  else
+    fprintf (stderr, PACKAGE ": step %zu of %zu (%.0f%%), %.1f s elapsed, "
+             "about %.1f s left\n", step, p->steps,
+             100.0 * (double) step / (double) p->steps, elapsed,
+             elapsed / (double) step * (double) (p->steps - step));
 }
 
 void
 progress_finish (const struct progress *p)
 {
-  /* Close a progress display with the final count, if one was shown.  */
+  /* Close a progress display with the final time, if one was shown.  */
   if (p->enabled && p->last > p->start)
-    fprintf (stderr, PACKAGE ": step %zu of %zu done in %.1f s\n",
-             p->steps, p->steps, omp_get_wtime () - p->start);
+    fprintf (stderr, PACKAGE ": done in %.1f s\n", omp_get_wtime () - p->start);
 }
 
-double
-report_updates_per_second (const struct config *cfg, const struct run_times *t)
+/* Cell updates per second of the solve, and the effective bandwidth: one
+   read and one write of a double per cell update.  */
+static double
+updates_per_second (const struct config *cfg, const struct run_result *r)
 {
-  double updates = (double) cfg->nx * (double) cfg->ny * (double) cfg->steps;
-  return t->solve > 0.0 ? updates / t->solve : 0.0;
+  double updates = (double) cfg->nx * (double) cfg->ny * (double) r->steps;
+  return r->solve > 0.0 ? updates / r->solve : 0.0;
 }
 
-double
-report_bandwidth (const struct config *cfg, const struct run_times *t)
+static double
+bandwidth_gb_s (const struct config *cfg, const struct run_result *r)
 {
-  return 2.0 * sizeof (double) * report_updates_per_second (cfg, t);
+  return 1e-9 * 2.0 * sizeof (double) * updates_per_second (cfg, r);
 }
 
 static void
@@ -82,63 +87,110 @@ describe_placement (char *buf, size_t len, const struct config *cfg,
     snprintf (buf, len, "host, %d threads", w->threads);
 }
 
+static void
+print_run (FILE *out, const struct config *cfg, const struct run_result *r)
+{
+  if (cfg->steady)
+    fprintf (out,
+             "  steady state  %s after %zu Jacobi sweeps: largest change %E "
+             "(tol %g, checked every %zu)\n",
+             r->converged ? "reached" : "NOT reached", r->steps, r->residual,
+             cfg->tol, cfg->residual_every);
+  else
+    fprintf (out,
+             "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
+             "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (limit 0.5)\n",
+             cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
+             config_stability (cfg));
+}
+
 void
 report_print (FILE *out, const struct config *cfg, const struct run_report *r)
 {
   char where[160];
   describe_placement (where, sizeof where, cfg, &r->where);
-  const struct run_times *t = &r->times;
+  const struct run_result *run = &r->run;
   fprintf (out,
            "heatsim %s: 2-D heat equation, explicit 5-point stencil\n"
-           "  grid          %zu x %zu cells, domain %g x %g, dx %E, dy %E\n"
-           "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
-           "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (limit 0.5)\n"
+           "  problem       %s, %s boundaries\n"
+           "  grid          %zu x %zu cells, domain %g x %g, dx %E, dy %E\n",
+           PACKAGE_VERSION, cfg->problem->name, boundary_name (cfg->boundary),
+           cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
+           config_dy (cfg));
+  print_run (out, cfg, run);
+  fprintf (out,
            "  strategy      %s\n"
            "  ran on        %s\n"
-           "Results\n"
-           "  L2 error      %E (sqrt of the sum over cells of (u - exact)^2)\n"
-           "  rel. error    %E\n"
-           "  max error     %E\n"
-           "  total heat    %.15E\n"
+           "Results\n", cfg->strategy->name, where);
+  if (r->has_exact)
+    fprintf (out,
+             "  L2 error      %E (sqrt of the sum over cells of (u - exact)^2)\n"
+             "  rel. error    %E\n"
+             "  max error     %E\n",
+             r->error.l2, r->error.relative, r->error.max);
+  else
+    fprintf (out, "  error         no exact solution for this problem\n");
+  fprintf (out,
+           "  total heat    %.15E (initially %.15E)\n"
+           "  range         %E to %E\n"
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  transfer out %.6f  "
            "total %.6f\n"
            "  %.4g cell updates/s, %.2f GB/s effective (16 bytes per update)\n",
-           PACKAGE_VERSION, cfg->nx, cfg->ny, cfg->lx, cfg->ly,
-           config_dx (cfg), config_dy (cfg), cfg->alpha, cfg->dt, cfg->steps,
-           cfg->end_time, config_stability (cfg), cfg->strategy->name, where,
-           r->error.l2, r->error.relative, r->error.max, r->heat, r->checksum,
-           t->setup, t->transfer_in, t->solve, t->transfer_out, t->total,
-           report_updates_per_second (cfg, t),
-           1e-9 * report_bandwidth (cfg, t));
+           r->heat, r->heat_initial, r->min, r->max, r->checksum, run->setup,
+           run->transfer_in,
+           run->solve, run->transfer_out, run->total,
+           updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+}
+
+/* A JSON number, or null for "not applicable".  */
+static void
+json_number (FILE *out, const char *name, bool known, double v)
+{
+  if (known)
+    fprintf (out, "\"%s\": %.17g, ", name, v);
+  else
+    fprintf (out, "\"%s\": null, ", name);
 }
 
 void
 report_json (FILE *out, const struct config *cfg, const struct run_report *r)
 {
-  const struct run_times *t = &r->times;
+  const struct run_result *run = &r->run;
   const struct placement *w = &r->where;
   fprintf (out,
-           "{\"version\": \"%s\", \"problem\": \"mms\", "
+           "{\"version\": \"%s\", \"problem\": \"%s\", \"boundary\": \"%s\", "
            "\"nx\": %zu, \"ny\": %zu, \"lx\": %.17g, \"ly\": %.17g, "
-           "\"dx\": %.17g, \"dy\": %.17g, \"alpha\": %.17g, \"dt\": %.17g, "
-           "\"steps\": %zu, \"end_time\": %.17g, \"stability\": %.17g, "
+           "\"dx\": %.17g, \"dy\": %.17g, \"alpha\": %.17g, ",
+           PACKAGE_VERSION, cfg->problem->name, boundary_name (cfg->boundary),
+           cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
+           config_dy (cfg), cfg->alpha);
+  json_number (out, "dt", !cfg->steady, cfg->dt);
+  json_number (out, "end_time", !cfg->steady, cfg->end_time);
+  json_number (out, "stability", !cfg->steady, config_stability (cfg));
+  fprintf (out, "\"steady\": %s, \"steps\": %zu, ",
+           cfg->steady ? "true" : "false", run->steps);
+  json_number (out, "residual", cfg->steady, run->residual);
+  fprintf (out, "\"converged\": %s, ", !cfg->steady ? "null"
+           : run->converged ? "true" : "false");
+  fprintf (out,
            "\"strategy\": \"%s\", \"on_device\": %s, \"device\": %d, "
            "\"num_devices\": %d, \"host_threads\": %d, "
-           "\"offload_arch\": \"%s\", "
-           "\"l2_error\": %.17g, \"relative_error\": %.17g, "
-           "\"max_error\": %.17g, \"heat\": %.17g, \"checksum\": \"%016" PRIx64 "\", "
+           "\"offload_arch\": \"%s\", ",
+           cfg->strategy->name, w->on_device ? "true" : "false", w->device,
+           w->num_devices, w->threads, HEATSIM_OFFLOAD_ARCH);
+  json_number (out, "l2_error", r->has_exact, r->error.l2);
+  json_number (out, "relative_error", r->has_exact, r->error.relative);
+  json_number (out, "max_error", r->has_exact, r->error.max);
+  fprintf (out,
+           "\"heat_initial\": %.17g, \"heat\": %.17g, \"min\": %.17g, \"max\": %.17g, "
+           "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "
            "\"time_solve\": %.9f, \"time_transfer_out\": %.9f, "
            "\"time_total\": %.9f, \"cell_updates_per_s\": %.6g, "
            "\"bandwidth_gb_s\": %.6g}\n",
-           PACKAGE_VERSION, cfg->nx, cfg->ny, cfg->lx, cfg->ly,
-           config_dx (cfg), config_dy (cfg), cfg->alpha, cfg->dt, cfg->steps,
-           cfg->end_time, config_stability (cfg), cfg->strategy->name,
-           w->on_device ? "true" : "false", w->device, w->num_devices,
-           w->threads, HEATSIM_OFFLOAD_ARCH, r->error.l2, r->error.relative,
-           r->error.max, r->heat, r->checksum, t->setup, t->transfer_in, t->solve,
-           t->transfer_out, t->total, report_updates_per_second (cfg, t),
-           1e-9 * report_bandwidth (cfg, t));
+           r->heat_initial, r->heat, r->min, r->max, r->checksum, run->setup,
+           run->transfer_in, run->solve, run->transfer_out, run->total,
+           updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
 }

@@ -25,7 +25,8 @@ struct progress {
 };
 
 void progress_start (struct progress *p, bool enabled, size_t steps);
-void progress_update (struct progress *p, size_t step);
+/* residual < 0: none known (time-dependent runs).  */
+void progress_update (struct progress *p, size_t step, double residual);
 void progress_finish (const struct progress *p);
 
 /* Where the kernels ran, as found out at run time.  */
@@ -38,9 +39,12 @@ struct placement {
 
 struct run_report {
   struct placement where;
-  struct run_times times;
+  struct run_result run;
+  bool has_exact;          /* error holds the distance to the exact solution */
   struct error_norms error;
-  double heat;              /* sum of u dx dy over the interior */
+  double heat_initial;     /* sum of u dx dy over the interior at the start */
+  double heat;             /* the same at the end */
+  double min, max;         /* range of the final field's interior */
   uint64_t checksum;
 };
 
@@ -48,11 +52,5 @@ void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
 void report_json (FILE *out, const struct config *cfg,
                   const struct run_report *r);
-
-/* Cell updates per second and effective memory bandwidth (one read and one
-   write of a double per cell update) of a run.  */
-double report_updates_per_second (const struct config *cfg,
-                                  const struct run_times *t);
-double report_bandwidth (const struct config *cfg, const struct run_times *t);
 
 #endif

@@ -15,12 +15,16 @@ solver_init (struct solver *s, const struct config *cfg, int device)
 {
   s->strategy = cfg->strategy;
   s->device = device;
-  const double rx = cfg->alpha * cfg->dt / (config_dx (cfg) * config_dx (cfg));
-  const double ry = cfg->alpha * cfg->dt / (config_dy (cfg) * config_dy (cfg));
+  const double dx = config_dx (cfg), dy = config_dy (cfg);
+  const double rx = cfg->alpha * cfg->dt / (dx * dx);
+  const double ry = cfg->alpha * cfg->dt / (dy * dy);
   s->stencil = (struct stencil) {
     .nx = cfg->nx, .ny = cfg->ny, .stride = cfg->nx + 2,
-    .rx = rx, .ry = ry, .rc = 1.0 - 2.0 * (rx + ry),
+    .rx = rx, .ry = ry,
+    /* Steady sweeps are Jacobi: the centre weight is exactly zero.  */
+    .rc = cfg->steady ? 0.0 : 1.0 - 2.0 * (rx + ry),
   };
+  problem_halo (cfg, &s->stencil.halo);
   if (!field_alloc (&s->u, cfg->nx, cfg->ny)
       || !field_alloc (&s->unew, cfg->nx, cfg->ny))
     {
@@ -28,44 +32,75 @@ solver_init (struct solver *s, const struct config *cfg, int device)
       solver_free (s);
       return HEATSIM_FAILURE;
     }
-  if (!problem_init (cfg, &s->u))
-    {
-      heatsim_error ("out of memory while setting up the initial field");
-      solver_free (s);
-      return HEATSIM_FAILURE;
-    }
+  problem_init (cfg, &s->u);
   /* The kernel writes only the interior; both fields carry the boundary.  */
   field_copy (&s->unew, &s->u);
   return HEATSIM_OK;
 }
 
-void
-solver_run (struct solver *s, const struct config *cfg,
-            struct run_times *times)
+/* A time-dependent run: cfg->steps steps.  */
+static void
+run_steps (struct solver *s, const struct config *cfg, struct run_result *r)
 {
-  const struct strategy *strategy = s->strategy;
   struct progress progress;
-
-  double t0 = omp_get_wtime ();
-  strategy->enter (s);
-  double t1 = omp_get_wtime ();
-
   progress_start (&progress, !cfg->quiet, cfg->steps);
   for (size_t n = 0; n < cfg->steps; ++n)
     {
-      strategy->step (s);
+      s->strategy->step (s);
       field_swap (&s->u, &s->unew);
-      progress_update (&progress, n + 1);
+      progress_update (&progress, n + 1, -1.0);
     }
   progress_finish (&progress);
-  double t2 = omp_get_wtime ();
+  r->steps = cfg->steps;
+}
 
-  strategy->leave (s);
+/* A steady-state run: sweeps until the largest change of a cell is at most
+   tol.  The change is computed (fused into the sweep) and read by the host
+   only every residual_every sweeps, so most sweeps cost no round trip.  */
+static void
+run_to_steady_state (struct solver *s, const struct config *cfg,
+                     struct run_result *r)
+{
+  struct progress progress;
+  progress_start (&progress, !cfg->quiet, cfg->max_steps);
+  r->converged = false;
+  r->residual = -1.0;
+  size_t n = 0;
+  while (n < cfg->max_steps && !r->converged)
+    {
+      ++n;
+      if (n % cfg->residual_every == 0 || n == cfg->max_steps)
+        {
+          r->residual = s->strategy->step_residual (s);
+          r->converged = r->residual <= cfg->tol;
+        }
+      else
+        s->strategy->step (s);
+      field_swap (&s->u, &s->unew);
+      progress_update (&progress, n, r->residual);
+    }
+  progress_finish (&progress);
+  r->steps = n;
+}
+
+void
+solver_run (struct solver *s, const struct config *cfg,
+            struct run_result *r)
+{
+  double t0 = omp_get_wtime ();
+  s->strategy->enter (s);
+  double t1 = omp_get_wtime ();
+  if (cfg->steady)
+    run_to_steady_state (s, cfg, r);
+  else
+    run_steps (s, cfg, r);
+  double t2 = omp_get_wtime ();
+  s->strategy->leave (s);
   double t3 = omp_get_wtime ();
 
-  times->transfer_in = t1 - t0;
-  times->solve = t2 - t1;
-  times->transfer_out = t3 - t2;
+  r->transfer_in = t1 - t0;
+  r->solve = t2 - t1;
+  r->transfer_out = t3 - t2;
 }
 
 void

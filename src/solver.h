@@ -3,6 +3,8 @@
 #ifndef HEATSIM_SOLVER_H
 #define HEATSIM_SOLVER_H
 
+#include <stdbool.h>
+
 #include "field.h"
 #include "kernels.h"
 
@@ -17,8 +19,11 @@ struct solver {
   const struct strategy *strategy;
 };
 
-/* Seconds spent in each phase of a run.  */
-struct run_times {
+/* What a run did and how long each phase took (seconds).  */
+struct run_result {
+  size_t steps;            /* steps (sweeps) taken */
+  double residual;         /* steady: largest change in the last checked sweep */
+  bool converged;          /* steady: residual <= tol */
   double setup;            /* allocation and initial field */
   double transfer_in;      /* fields to the device */
   double solve;            /* the time loop */
@@ -30,9 +35,10 @@ struct run_times {
    Returns 0 or a heatsim_status.  */
 int solver_init (struct solver *s, const struct config *cfg, int device);
 
-/* Run cfg->steps steps; afterwards s->u on the host holds the last one.  */
+/* Run the steps of cfg (to the steady state with cfg->steady); afterwards
+   s->u on the host holds the last step.  */
 void solver_run (struct solver *s, const struct config *cfg,
-                 struct run_times *times);
+                 struct run_result *result);
 
 void solver_free (struct solver *s);
 

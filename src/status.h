@@ -7,7 +7,8 @@ enum heatsim_status {
   HEATSIM_OK = 0,          /* the run completed */
   HEATSIM_FAILURE = 1,     /* a run-time failure: memory, I/O */
   HEATSIM_USAGE = 2,       /* bad command line */
-  HEATSIM_NO_DEVICE = 3    /* an offload device was required but absent */
+  HEATSIM_NO_DEVICE = 3,   /* an offload device was required but absent */
+  HEATSIM_NOT_CONVERGED = 4  /* --steady: --max-steps reached first */
 };
 
 #endif

@@ -22,12 +22,18 @@ host_step (struct solver *s)
   heat_step_host (&s->stencil, s->u.data, s->unew.data);
 }
 
+static double
+host_step_residual (struct solver *s)
+{
+  return heat_step_residual_host (&s->stencil, s->u.data, s->unew.data);
+}
+
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false,
   .enter = no_transfer, .step = host_step,
-  .fetch = no_transfer, .leave = no_transfer,
+  .step_residual = host_step_residual, .fetch = no_transfer, .leave = no_transfer,
 };
 
 /* map: the naive port; both fields cross to the device and back every
@@ -42,12 +48,22 @@ map_step (struct solver *s)
   heat_step_target (&s->stencil, u, unew, s->device);
 }
 
+static double
+map_step_residual (struct solver *s)
+{
+  double *u = s->u.data, *unew = s->unew.data, change;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) device(s->device)
+  change = heat_step_residual_target (&s->stencil, u, unew, s->device);
+  return change;
+}
+
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true,
   .enter = no_transfer, .step = map_step,
-  .fetch = no_transfer, .leave = no_transfer,
+  .step_residual = map_step_residual, .fetch = no_transfer, .leave = no_transfer,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
@@ -66,6 +82,13 @@ static void
 resident_step (struct solver *s)
 {
   heat_step_target (&s->stencil, s->u.data, s->unew.data, s->device);
+}
+
+static double
+resident_step_residual (struct solver *s)
+{
+  return heat_step_residual_target (&s->stencil, s->u.data, s->unew.data,
+                                    s->device);
 }
 
 static void
@@ -92,7 +115,7 @@ static const struct strategy resident_strategy = {
   .summary = "enter data once, kernels without maps, pointer swap (default)",
   .offload = true,
   .enter = resident_enter, .step = resident_step,
-  .fetch = resident_fetch, .leave = resident_leave,
+  .step_residual = resident_step_residual, .fetch = resident_fetch, .leave = resident_leave,
 };
 
 const struct strategy *const heatsim_strategies[] = {

@@ -14,6 +14,8 @@ struct strategy {
   bool offload;                       /* kernels run in target regions */
   void (*enter) (struct solver *);    /* put both fields where kernels run */
   void (*step) (struct solver *);     /* one time step: s->u -> s->unew */
+  double (*step_residual) (struct solver *);  /* the same, returning the
+                                                 largest change of a cell */
   void (*fetch) (struct solver *);    /* make the host copy of s->u current */
   void (*leave) (struct solver *);    /* newest field to the host; release */
 };

@@ -111,6 +111,53 @@ test_stencil (void)
   field_free (&t);
 }
 
+/* Zero-flux and periodic halos: after a step the halo holds the mirrored
+   or the opposite interior edge, so the update saw those neighbours.  */
+static void
+test_halo (void)
+{
+  const size_t nx = 4, ny = 3;
+  struct field u, v;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&v, nx, ny));
+  struct stencil s = { .nx = nx, .ny = ny, .stride = nx + 2,
+                       .rx = 0.1, .ry = 0.1, .rc = 0.6 };
+  for (int kind = 0; kind < 2; ++kind)
+    {
+      bool periodic = kind == 1;
+      s.halo = (struct halo) { .refresh = true,
+                               .west = periodic ? nx : 1,
+                               .east = periodic ? 1 : nx,
+                               .south = periodic ? ny : 1,
+                               .north = periodic ? 1 : ny };
+      for (size_t k = 0; k < field_cells (&u); ++k)
+        u.data[k] = (double) k;
+      heat_step_host (&s, u.data, v.data);
+      bool ok = true;
+      for (size_t j = 1; j <= ny; ++j)
+        ok = ok && u.data[field_index (&u, 0, j)]
+                   == u.data[field_index (&u, s.halo.west, j)]
+                && u.data[field_index (&u, nx + 1, j)]
+                   == u.data[field_index (&u, s.halo.east, j)];
+      for (size_t i = 1; i <= nx; ++i)
+        ok = ok && u.data[field_index (&u, i, 0)]
+                   == u.data[field_index (&u, i, s.halo.south)]
+                && u.data[field_index (&u, i, ny + 1)]
+                   == u.data[field_index (&u, i, s.halo.north)];
+      CHECK (ok);
+      /* Corner cell (1,1): west and south neighbours come from the halo.  */
+      double c = u.data[field_index (&u, 1, 1)];
+      double w = u.data[field_index (&u, periodic ? nx : 1, 1)];
+      double so = u.data[field_index (&u, 1, periodic ? ny : 1)];
+      double want = 0.6 * c + 0.1 * u.data[field_index (&u, 2, 1)] + 0.1 * w
+                    + 0.1 * u.data[field_index (&u, 1, 2)] + 0.1 * so;
+      CHECK (v.data[field_index (&v, 1, 1)] == want);
+      /* Heat is conserved: the interior sum does not change.  */
+      CHECK (fabs (field_sum (&v) - field_sum (&u)) < 1e-12 * field_sum (&u));
+    }
+  field_free (&u);
+  field_free (&v);
+}
+
 int
 main (void)
 {
@@ -118,5 +165,6 @@ main (void)
   test_bytes ();
   test_swap_and_checksum ();
   test_stencil ();
+  test_halo ();
   return unit_exit ();
 }

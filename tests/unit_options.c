@@ -157,6 +157,61 @@ test_bad_input (void)
   REFUSED ("unrecognized option '-z'", "-z");
   REFUSED ("--steps: missing argument", "--steps");
   REFUSED ("unexpected argument 'extra'", "extra");
+  REFUSED ("--problem: unknown problem 'lava'", "--problem", "lava");
+  REFUSED ("--boundary: unknown kind 'open'", "--boundary", "open");
+  REFUSED ("--edges: '1,2,3' has fewer than 4", "--edges", "1,2,3");
+  REFUSED ("--edges: '1,2,3,4,5' has more than 4", "--edges", "1,2,3,4,5");
+  REFUSED ("--edges: 'x'", "--edges", "1,x,3,4");
+  REFUSED ("--edges: ''", "--edges", "1,,3,4");
+  REFUSED ("--edges: 'nan'", "--edges", "1,nan,3,4");
+  REFUSED ("--edges: fixed edge values need --boundary dirichlet",
+           "--edges", "1,2,3,4", "--boundary", "periodic");
+  REFUSED ("--disk: radius '0'", "-p", "disk", "--disk", "0");
+  REFUSED ("--disk: '1,2,3,4' has more than 3", "-p", "disk", "--disk",
+           "1,2,3,4");
+  REFUSED ("--disk: only with --problem disk", "--disk", "1");
+  REFUSED ("--tol: '0'", "--steady", "--tol", "0");
+  REFUSED ("--tol: only with --steady", "--tol", "1e-3");
+  REFUSED ("--max-steps: only with --steady", "--max-steps", "10");
+  REFUSED ("--residual-every: only with --steady", "--residual-every", "10");
+  REFUSED ("--residual-every: '0'", "-s", "--residual-every", "0");
+  REFUSED ("--steps: with --steady", "--steady", "--steps", "10");
+  REFUSED ("--dt: not used with --steady", "--steady", "--dt", "0.1");
+  REFUSED ("--end-time: not used with --steady", "-s", "-T", "1");
+  REFUSED ("--force: not used with --steady", "-s", "-f");
+}
+
+static void
+test_problems (void)
+{
+  struct config c;
+  CHECK (parse (&c, "-p", "plate", "-b", "neumann", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (strcmp (c.problem->name, "plate") == 0);
+  CHECK (c.boundary == BOUNDARY_NEUMANN && !c.edges_given);
+  CHECK (parse (&c, "--edges", "0,-1.5,2e3,7", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.edges_given && c.edges[EDGE_LEFT] == 0.0
+         && c.edges[EDGE_RIGHT] == -1.5 && c.edges[EDGE_BOTTOM] == 2e3
+         && c.edges[EDGE_TOP] == 7.0);
+  CHECK (parse (&c, "-p", "disk", "-L", "4x2", "-f", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.disk_radius == 0.5 && c.disk_inside == 100.0
+         && c.disk_outside == 0.0);
+  CHECK (parse (&c, "-p", "disk", "--disk", "0.1,-3", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (c.disk_radius == 0.1 && c.disk_inside == -3.0
+         && c.disk_outside == 0.0);
+  for (const struct problem *const *p = heatsim_problems; *p; ++p)
+    CHECK (problem_find ((*p)->name) == *p);
+
+  /* Steady: a Jacobi sweep, the explicit step at the stability limit.  */
+  CHECK (parse (&c, "-s", "-g", "9x19", "-L", "10", "--tol", "1e-4",
+                "--max-steps", "77", "--residual-every", "3", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (c.steady && c.tol == 1e-4 && c.max_steps == 77 && c.steps == 77
+         && c.residual_every == 3);
+  CHECK (fabs (config_stability (&c) - 0.5) < 1e-15);
+  CHECK (parse (&c, "-s", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.tol == 0.01 && c.max_steps == 1000000 && c.residual_every == 10);
 }
 
 int
@@ -167,5 +222,6 @@ main (void)
   test_time ();
   test_stability ();
   test_bad_input ();
+  test_problems ();
   return unit_exit ();
 }
