@@ -4,12 +4,16 @@
    offload strategies in strategies.c.  */
 #include <config.h>
 
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5io.h"
 #include "options.h"
+#include "output.h"
+#include "png_io.h"
 #include "problem.h"
 #include "report.h"
 #include "solver.h"
@@ -115,6 +119,84 @@ check_memory (const struct config *cfg)
   return HEATSIM_OK;
 }
 
+static int
+apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
+{
+  const char *path = cfg->restart;
+  cfg->problem = problem_find (m->problem);
+  if (cfg->problem == NULL || !boundary_find (m->boundary, &cfg->boundary))
+    {
+      heatsim_error ("--restart: %s: unknown problem '%s' or boundary '%s'",
+                     path, m->problem, m->boundary);
+      return HEATSIM_USAGE;
+    }
+  if (m->steady != cfg->steady)
+    {
+      heatsim_error ("--restart: %s is from a %s run; %s --steady",
+                     path, m->steady ? "--steady" : "time-dependent",
+                     m->steady ? "add" : "drop");
+      return HEATSIM_USAGE;
+    }
+  cfg->lx = m->lx;
+  cfg->ly = m->ly;
+  cfg->alpha = m->alpha;
+  cfg->dt = m->dt;
+  cfg->start_step = m->step;
+  return HEATSIM_OK;
+}
+
+/* Read the initial field named by --restart or --init into u and complete
+   cfg from it.  Returns 0 or a heatsim_status.  */
+static int
+load_initial (struct config *cfg, struct field *u)
+{
+  struct checkpoint_meta meta;
+  const char *path = cfg->restart ? cfg->restart : cfg->init;
+  bool ok;
+  if (cfg->restart != NULL)
+    ok = h5_read_checkpoint (path, &meta, u)
+         && apply_checkpoint (cfg, &meta) == HEATSIM_OK;
+  else
+    switch (h5_is_hdf5 (path))
+      {
+      case 1:
+        if (cfg->init_dataset == NULL && h5_is_checkpoint (path))
+          ok = h5_read_checkpoint (path, &meta, u);
+        else
+          ok = h5_read_dataset (path, cfg->init_dataset ? cfg->init_dataset
+                                : "field", u);
+        break;
+      case 0:
+        if (png_is_png (path))
+          ok = png_read_field (path, cfg->init_range[0], cfg->init_range[1],
+                               u);
+        else
+          {
+            heatsim_error ("--init: %s: neither an HDF5 file nor a PNG image",
+                           path);
+            ok = false;
+          }
+        break;
+      default:
+        heatsim_error ("--init: %s: cannot open: %s", path, strerror (errno));
+        ok = false;
+        break;
+      }
+  if (!ok)
+    {
+      field_free (u);
+      return HEATSIM_USAGE;
+    }
+  char err[512];
+  if (!options_finish_with_grid (cfg, u->nx, u->ny, err, sizeof err))
+    {
+      heatsim_error ("%s", err);
+      field_free (u);
+      return HEATSIM_USAGE;
+    }
+  return HEATSIM_OK;
+}
+
 /* Everything that is known about the final field.  */
 static void
 measure (const struct config *cfg, const struct field *u,
@@ -122,41 +204,52 @@ measure (const struct config *cfg, const struct field *u,
 {
   report->has_exact = problem_has_exact (cfg);
   if (report->has_exact)
-    problem_error (cfg, u, cfg->steady ? 0.0 : cfg->end_time, &report->error);
+    problem_error (cfg, u, cfg->steady ? 0.0
+                   : (double) (cfg->start_step + report->run.steps) * cfg->dt,
+                   &report->error);
   report->heat = field_sum (u) * config_dx (cfg) * config_dy (cfg);
   field_range (u, &report->min, &report->max);
   report->checksum = field_checksum (u);
 }
 
 static int
-simulate (const struct config *cfg, struct run_report *report)
+simulate (struct config *cfg, struct run_report *report)
 {
-  int status = check_memory (cfg);
+  struct field initial = { 0 };
+  double t0 = omp_get_wtime ();
+  int status = HEATSIM_OK;
+  if (cfg->restart != NULL || cfg->init != NULL)
+    status = load_initial (cfg, &initial);
+  if (status == HEATSIM_OK)
+    status = check_memory (cfg);
   if (status == HEATSIM_OK)
     status = place_kernels (cfg, &report->where);
+  struct solver s;
+  if (status == HEATSIM_OK)
+    status = solver_init (&s, cfg, report->where.device, &initial);
+  field_free (&initial);
   if (status != HEATSIM_OK)
     return status;
 
-  struct solver s;
-  double t0 = omp_get_wtime ();
-  status = solver_init (&s, cfg, report->where.device);
-  if (status != HEATSIM_OK)
-    return status;
+  struct output out;
+  status = output_open (&out, cfg, &s.u);
   report->heat_initial = field_sum (&s.u) * config_dx (cfg) * config_dy (cfg);
   report->run.setup = omp_get_wtime () - t0;
-
-  solver_run (&s, cfg, &report->run);
-  measure (cfg, &s.u, report);
+  if (status == HEATSIM_OK)
+    status = solver_run (&s, cfg, &out, &report->run);
+  output_close (&out);
+  if (status == HEATSIM_OK)
+    measure (cfg, &s.u, report);
   solver_free (&s);
   report->run.total = omp_get_wtime () - t0;
-  if (cfg->steady && !report->run.converged)
+  if (status == HEATSIM_OK && cfg->steady && !report->run.converged)
     {
       heatsim_error ("warning: --steady: largest change %g still above --tol "
                      "%g after --max-steps %zu sweeps", report->run.residual,
                      cfg->tol, cfg->max_steps);
       return HEATSIM_NOT_CONVERGED;
     }
-  return HEATSIM_OK;
+  return status;
 }
 
 int

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "colormap.h"
 #include "field.h"
+#include "output.h"
 #include "strategy.h"
 
 /* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.  */
@@ -35,6 +37,19 @@ enum {
   OPT_TOL,
   OPT_MAX_STEPS,
   OPT_RESIDUAL_EVERY,
+  OPT_OUTPUT_DIR,
+  OPT_PNG_EVERY,
+  OPT_PNG_NAME,
+  OPT_COLORMAP,
+  OPT_RANGE,
+  OPT_PNG_DEPTH,
+  OPT_CHECKPOINT_EVERY,
+  OPT_CHECKPOINT_NAME,
+  OPT_COMPRESS,
+  OPT_RESTART,
+  OPT_INIT,
+  OPT_INIT_DATASET,
+  OPT_INIT_RANGE,
   OPT_REQUIRE_DEVICE,
   OPT_LIST_DEVICES,
   OPT_JSON,
@@ -60,6 +75,19 @@ static const struct option long_options[] = {
   {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
   {"residual-every", required_argument, NULL, OPT_RESIDUAL_EVERY},
   {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
+  {"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
+  {"png-every", required_argument, NULL, OPT_PNG_EVERY},
+  {"png-name", required_argument, NULL, OPT_PNG_NAME},
+  {"colormap", required_argument, NULL, OPT_COLORMAP},
+  {"range", required_argument, NULL, OPT_RANGE},
+  {"png-depth", required_argument, NULL, OPT_PNG_DEPTH},
+  {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
+  {"checkpoint-name", required_argument, NULL, OPT_CHECKPOINT_NAME},
+  {"compress", required_argument, NULL, OPT_COMPRESS},
+  {"restart", required_argument, NULL, OPT_RESTART},
+  {"init", required_argument, NULL, OPT_INIT},
+  {"init-dataset", required_argument, NULL, OPT_INIT_DATASET},
+  {"init-range", required_argument, NULL, OPT_INIT_RANGE},
   {"quiet", no_argument, NULL, 'q'},
   {"json", no_argument, NULL, OPT_JSON},
   {"help", no_argument, NULL, 'h'},
@@ -78,7 +106,7 @@ options_usage (FILE *out)
          "threads, and report the error against the exact solution.\n"
          "\n"
          "Problem:\n"
-         "  -p, --problem=NAME       mms (default), plate or disk (see below)\n"
+         "  -p, --problem=NAME       mms (default), plate, disk or file (see below)\n"
          "  -b, --boundary=KIND      dirichlet (default), neumann (zero flux) or\n"
          "                           periodic\n"
          "      --edges=L,R,B,T      fixed (Dirichlet) values of the left, right,\n"
@@ -108,6 +136,23 @@ options_usage (FILE *out)
          "                           regions on the host when no device is there\n"
          "      --list-devices       list offload devices and exit\n"
          "\n"
+         "Fields in and out:\n"
+         "      --output-dir=DIR     where images and checkpoints go (default .)\n"
+         "      --png-every=K        PNG snapshot every K steps and at the end\n"
+         "      --png-name=PATTERN   snapshot names (default heatsim-%06d.png)\n"
+         "      --colormap=NAME      viridis (default), inferno, cividis or gray\n"
+         "      --range=LO,HI        values at the ends of the colour map\n"
+         "                           (default: range of the initial field)\n"
+         "      --png-depth=BITS     8: colour (default); 16: linear grayscale\n"
+         "      --checkpoint-every=K HDF5 checkpoint every K steps and at the end\n"
+         "      --checkpoint-name=PATTERN  names (default heatsim-%06d.h5)\n"
+         "      --compress=LEVEL     deflate checkpoints, 0-9 (default 0: off)\n"
+         "      --restart=FILE       continue from a checkpoint for --steps more\n"
+         "      --init=FILE          initial field from an HDF5 or PNG file; its\n"
+         "                           outer ring is the boundary (problem 'file')\n"
+         "      --init-dataset=NAME  HDF5 dataset for --init (default /field)\n"
+         "      --init-range=LO,HI   PNG gray 0 and white map to LO, HI (default 0,1)\n"
+         "\n"
          "Output:\n"
          "  -q, --quiet              no progress messages on stderr\n"
          "      --json               print the report as one JSON object\n"
@@ -124,6 +169,10 @@ options_usage (FILE *out)
          "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
          "3 no offload device with --require-device, 4 steady state not\n"
          "reached within --max-steps.\n"
+         "Colour maps:", out);
+  for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
+    fprintf (out, " %s", (*m)->name);
+  fputs ("\n"
          "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
          "Full documentation: man heatsim\n", out);
 }
@@ -297,12 +346,6 @@ parse_device (struct parser *p, const char *text, int *device)
   return true;
 }
 
-/* Which options the user gave, where that changes what the others mean.  */
-struct given {
-  bool steps, dt, end_time, force, disk;
-  bool tol, max_steps, residual_every;
-};
-
 static bool
 parse_disk (struct parser *p, const char *text, struct config *c)
 {
@@ -320,10 +363,30 @@ parse_disk (struct parser *p, const char *text, struct config *c)
   return true;
 }
 
+static bool
+parse_pattern (struct parser *p, const char *opt, const char *text)
+{
+  return output_pattern_ok (text)
+         || fail (p, "%s: '%s' needs exactly one step field such as %%d or "
+                  "%%06d, '%%%%' for a percent sign, and no '/'", opt, text);
+}
+
+/* LO,HI with LO < HI.  */
+static bool
+parse_range (struct parser *p, const char *opt, const char *text,
+             double range[2])
+{
+  if (parse_reals (p, opt, text, 2, 2, range) != 2)
+    return false;
+  return range[0] < range[1]
+         || fail (p, "%s: '%s': the first value must be below the second",
+                  opt, text);
+}
+
 /* Options that belong to one mode or problem, given without it.  */
 static bool
 check_combinations (struct parser *p, const struct config *c,
-                    struct given g)
+                    struct given_options g)
 {
   if (c->steady)
     {
@@ -341,6 +404,32 @@ check_combinations (struct parser *p, const struct config *c,
                  : g.max_steps ? "max-steps" : "residual-every");
   if (g.disk && strcmp (c->problem->name, "disk") != 0)
     return fail (p, "--disk: only with --problem disk");
+  if (c->restart != NULL)
+    {
+      static const char *const fixed[] = { "grid", "length", "alpha", "dt",
+                                           "end-time", "problem", "boundary",
+                                           "disk", "force" };
+      const bool set[] = { g.grid, g.length, g.alpha, g.dt, g.end_time,
+                           g.problem, g.boundary, g.disk, g.force };
+      for (size_t k = 0; k < sizeof set / sizeof set[0]; ++k)
+        if (set[k])
+          return fail (p, "--%s: not allowed with --restart (the checkpoint "
+                       "fixes it)", fixed[k]);
+      if (c->init != NULL || c->edges_given)
+        return fail (p, "--%s: not allowed with --restart",
+                     c->init ? "init" : "edges");
+    }
+  if (c->init != NULL && (g.grid || g.problem))
+    return fail (p, "--%s: not allowed with --init (the file gives the "
+                 "initial field and its size)", g.grid ? "grid" : "problem");
+  if (c->init == NULL && c->problem->initial == NULL)
+    return fail (p, "--problem %s: needs --init FILE", c->problem->name);
+  if (c->init == NULL && (c->init_dataset != NULL))
+    return fail (p, "--init-dataset: only with --init");
+  if (c->png_every == 0 && (g.range || c->png_depth != 8
+                            || c->colormap != heatsim_colormaps[0]))
+    return fail (p, "--%s: only with --png-every", g.range ? "range"
+                 : c->png_depth != 8 ? "png-depth" : "colormap");
   if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
     return fail (p, "--edges: fixed edge values need --boundary dirichlet");
   return true;
@@ -349,14 +438,20 @@ check_combinations (struct parser *p, const struct config *c,
 /* Derive the two time quantities the user did not give from the ones they
    did, then check that the grid fits in memory and the step is stable.  */
 static bool
-finish_config (struct parser *p, struct config *c, struct given given)
+finish_config (struct parser *p, struct config *c, struct given_options given)
 {
   size_t bytes;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return fail (p, "--grid: %zux%zu cells need more memory than this "
                  "machine can address", c->nx, c->ny);
-  if (!check_combinations (p, c, given))
-    return false;
+  if (c->restart != NULL)
+    {
+      /* dt comes from the checkpoint; --steps counts the steps to add.  */
+      c->end_time = c->dt * (double) (c->start_step + c->steps);
+      if (c->steady)
+        c->steps = c->max_steps;
+      return true;
+    }
   if (!given.disk)
     c->disk_radius = 0.25 * fmin (c->lx, c->ly);
   if (c->steady)
@@ -419,6 +514,12 @@ config_defaults (struct config *c)
     .tol = DEFAULT_TOL,
     .max_steps = DEFAULT_MAX_STEPS,
     .residual_every = DEFAULT_RESIDUAL_EVERY,
+    .output_dir = ".",
+    .png_name = "heatsim-%06d.png",
+    .colormap = heatsim_colormaps[0],
+    .png_depth = 8,
+    .checkpoint_name = "heatsim-%06d.h5",
+    .init_range = { 0.0, 1.0 },
   };
 }
 
@@ -427,7 +528,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
                size_t errlen)
 {
   struct parser p = { err, errlen };
-  struct given given = { 0 };
+  struct given_options given = { 0 };
   bool ok = true;
   enum options_action action = OPTIONS_RUN;
 
@@ -447,12 +548,14 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           cfg->problem = problem_find (optarg);
           if (cfg->problem == NULL)
             ok = fail (&p, "--problem: unknown problem '%s' (choose mms, "
-                       "plate or disk)", optarg);
+                       "plate, disk or file)", optarg);
+          given.problem = true;
           break;
         case 'b':
           if (!boundary_find (optarg, &cfg->boundary))
             ok = fail (&p, "--boundary: unknown kind '%s' (choose dirichlet, "
                        "neumann or periodic)", optarg);
+          given.boundary = true;
           break;
         case OPT_EDGES:
           ok = parse_reals (&p, "--edges", optarg, EDGE_COUNT, EDGE_COUNT,
@@ -481,12 +584,15 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case 'g':
           ok = parse_count_pair (&p, "--grid", optarg, &cfg->nx, &cfg->ny);
+          given.grid = true;
           break;
         case 'L':
           ok = parse_length_pair (&p, "--length", optarg, &cfg->lx, &cfg->ly);
+          given.length = true;
           break;
         case 'a':
           ok = parse_positive (&p, "--alpha", optarg, NULL, &cfg->alpha);
+          given.alpha = true;
           break;
         case 'n':
           ok = parse_count (&p, "--steps", optarg, NULL, &cfg->steps);
@@ -519,6 +625,62 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case OPT_LIST_DEVICES:
           action = OPTIONS_LIST_DEVICES;
           break;
+        case OPT_OUTPUT_DIR:
+          cfg->output_dir = optarg;
+          if (optarg[0] == '\0')
+            ok = fail (&p, "--output-dir: empty directory name");
+          break;
+        case OPT_PNG_EVERY:
+          ok = parse_count (&p, "--png-every", optarg, NULL, &cfg->png_every);
+          break;
+        case OPT_PNG_NAME:
+          cfg->png_name = optarg;
+          ok = parse_pattern (&p, "--png-name", optarg);
+          break;
+        case OPT_COLORMAP:
+          cfg->colormap = colormap_find (optarg);
+          if (cfg->colormap == NULL)
+            ok = fail (&p, "--colormap: unknown colour map '%s' (choose "
+                       "viridis, inferno, cividis or gray)", optarg);
+          break;
+        case OPT_RANGE:
+          ok = parse_range (&p, "--range", optarg, cfg->range);
+          cfg->range_given = given.range = true;
+          break;
+        case OPT_PNG_DEPTH:
+          if (strcmp (optarg, "8") == 0 || strcmp (optarg, "16") == 0)
+            cfg->png_depth = atoi (optarg);
+          else
+            ok = fail (&p, "--png-depth: '%s' is not 8 or 16", optarg);
+          break;
+        case OPT_CHECKPOINT_EVERY:
+          ok = parse_count (&p, "--checkpoint-every", optarg, NULL,
+                            &cfg->checkpoint_every);
+          break;
+        case OPT_CHECKPOINT_NAME:
+          cfg->checkpoint_name = optarg;
+          ok = parse_pattern (&p, "--checkpoint-name", optarg);
+          break;
+        case OPT_COMPRESS:
+          {
+            unsigned long long level;
+            ok = parse_whole (&p, "--compress", optarg, NULL, 0, 9, &level);
+            cfg->compress = (int) level;
+          }
+          break;
+        case OPT_RESTART:
+          cfg->restart = optarg;
+          break;
+        case OPT_INIT:
+          cfg->init = optarg;
+          cfg->problem = problem_find ("file");
+          break;
+        case OPT_INIT_DATASET:
+          cfg->init_dataset = optarg;
+          break;
+        case OPT_INIT_RANGE:
+          ok = parse_range (&p, "--init-range", optarg, cfg->init_range);
+          break;
         case 'q':
           cfg->quiet = true;
           break;
@@ -543,7 +705,21 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
     }
   if (ok && optind < argc)
     ok = fail (&p, "unexpected argument '%s'", argv[optind]);
+  cfg->given = given;
   if (ok && action == OPTIONS_RUN)
+    ok = check_combinations (&p, cfg, given);
+  /* With a file, the grid is known only once it is read.  */
+  if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
     ok = finish_config (&p, cfg, given);
   return ok ? action : OPTIONS_ERROR;
+}
+
+bool
+options_finish_with_grid (struct config *cfg, size_t nx, size_t ny,
+                          char *err, size_t errlen)
+{
+  struct parser p = { err, errlen };
+  cfg->nx = nx;
+  cfg->ny = ny;
+  return finish_config (&p, cfg, cfg->given);
 }

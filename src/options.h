@@ -9,7 +9,14 @@
 
 #include "problem.h"
 
+struct colormap;
 struct strategy;
+
+/* Which options the user gave, where that changes what others mean.  */
+struct given_options {
+  bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
+  bool boundary, tol, max_steps, residual_every, range;
+};
 
 struct config {
   const struct problem *problem;
@@ -33,6 +40,28 @@ struct config {
   size_t residual_every;  /* steady: read the largest change this often */
   bool quiet;             /* no progress on stderr */
   bool json;              /* machine-readable report on stdout */
+
+  /* Output: PNG snapshots and HDF5 checkpoints, every K steps and at the
+     end (0: none).  */
+  const char *output_dir;
+  size_t png_every;
+  const char *png_name;   /* file-name pattern with one %d for the step */
+  const struct colormap *colormap;
+  int png_depth;          /* 8 (colour) or 16 (grayscale) */
+  bool range_given;
+  double range[2];        /* values at the ends of the colour map */
+  size_t checkpoint_every;
+  const char *checkpoint_name;
+  int compress;           /* HDF5 deflate level, 0 for none */
+
+  /* Input: a checkpoint to continue, or an initial field from a file.  */
+  const char *restart;
+  const char *init;       /* HDF5 or PNG file */
+  const char *init_dataset;   /* HDF5 dataset, or NULL: /field */
+  double init_range[2];   /* PNG gray levels 0 and max map to these */
+  size_t start_step;      /* step number of the initial field */
+
+  struct given_options given;
 };
 
 enum options_action {
@@ -47,6 +76,13 @@ enum options_action {
    option and value were wrong.  */
 enum options_action options_parse (int argc, char **argv, struct config *cfg,
                                    char *err, size_t errlen);
+
+/* For --init and --restart: the grid (and, from a checkpoint, the time
+   step) is known only once the file is read.  Set it, then derive and check
+   what depends on it, as options_parse does otherwise.  Returns false with
+   a message in err.  */
+bool options_finish_with_grid (struct config *cfg, size_t nx, size_t ny,
+                               char *err, size_t errlen);
 
 /* The --help text.  */
 void options_usage (FILE *out);

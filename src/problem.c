@@ -127,8 +127,15 @@ static const struct problem disk_problem = {
   .initial = disk_initial, .exact = NULL, .has_exact = no_exact,
 };
 
+/* file: the initial field, halo included, is read from --init FILE.  */
+static const struct problem file_problem = {
+  .name = "file",
+  .summary = "initial field from --init FILE, edges from its outer ring",
+  .initial = NULL, .exact = NULL, .has_exact = no_exact,
+};
+
 const struct problem *const heatsim_problems[] = {
-  &mms_problem, &plate_problem, &disk_problem, NULL
+  &mms_problem, &plate_problem, &disk_problem, &file_problem, NULL
 };
 
 static const char *const boundary_names[] = {
@@ -184,14 +191,22 @@ problem_init (const struct config *c, struct field *u)
   const struct problem *p = c->problem;
   const size_t nx = u->nx, ny = u->ny, stride = u->stride;
   double *data = u->data;
-  const bool edges = c->edges_given;
 #pragma omp parallel for schedule(static)
   for (size_t j = 0; j <= ny + 1; ++j)
     for (size_t i = 0; i <= nx + 1; ++i)
-      {
-        const double v = p->initial (c, i, j);
-        data[j * stride + i] = edges ? edge_value (c, i, j, v) : v;
-      }
+      data[j * stride + i] = p->initial (c, i, j);
+  problem_set_edges (c, u);
+}
+
+void
+problem_set_edges (const struct config *c, struct field *u)
+{
+  if (!c->edges_given)
+    return;
+  for (size_t j = 0; j <= u->ny + 1; ++j)
+    for (size_t i = 0; i <= u->nx + 1; ++i)
+      u->data[field_index (u, i, j)]
+        = edge_value (c, i, j, u->data[field_index (u, i, j)]);
 }
 
 bool

@@ -24,7 +24,8 @@ enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
 struct problem {
   const char *name;
   const char *summary;
-  /* Initial value of cell (i, j), halo included (0 <= i <= nx + 1).  */
+  /* Initial value of cell (i, j), halo included (0 <= i <= nx + 1);
+     NULL when the initial field comes from a file.  */
   double (*initial) (const struct config *cfg, size_t i, size_t j);
   /* Exact value of interior cell (i, j) at time t, or NULL if none is
      known; valid only where has_exact says so.  */
@@ -44,8 +45,11 @@ struct error_norms {
 };
 
 /* Fill u (interior and halo) with the initial condition of cfg, with the
-   --edges values, if given, in the halo.  */
+   --edges values, if given, in the halo.  Not for the file problem.  */
 void problem_init (const struct config *cfg, struct field *u);
+
+/* Put the --edges values, if given, into the halo of u.  */
+void problem_set_edges (const struct config *cfg, struct field *u);
 
 /* Whether cfg's problem has an exact solution under cfg's boundaries.  */
 bool problem_has_exact (const struct config *cfg);

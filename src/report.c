@@ -135,12 +135,12 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  range         %E to %E\n"
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
-           "  setup %.6f  transfer in %.6f  solve %.6f  transfer out %.6f  "
-           "total %.6f\n"
+           "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
+           "files)  transfer out %.6f  total %.6f\n"
            "  %.4g cell updates/s, %.2f GB/s effective (16 bytes per update)\n",
            r->heat, r->heat_initial, r->min, r->max, r->checksum, run->setup,
            run->transfer_in,
-           run->solve, run->transfer_out, run->total,
+           run->solve, run->output, run->files, run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
 }
 
@@ -169,8 +169,8 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
   json_number (out, "dt", !cfg->steady, cfg->dt);
   json_number (out, "end_time", !cfg->steady, cfg->end_time);
   json_number (out, "stability", !cfg->steady, config_stability (cfg));
-  fprintf (out, "\"steady\": %s, \"steps\": %zu, ",
-           cfg->steady ? "true" : "false", run->steps);
+  fprintf (out, "\"steady\": %s, \"start_step\": %zu, \"steps\": %zu, ",
+           cfg->steady ? "true" : "false", cfg->start_step, run->steps);
   json_number (out, "residual", cfg->steady, run->residual);
   fprintf (out, "\"converged\": %s, ", !cfg->steady ? "null"
            : run->converged ? "true" : "false");
@@ -187,10 +187,12 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
            "\"heat_initial\": %.17g, \"heat\": %.17g, \"min\": %.17g, \"max\": %.17g, "
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "
-           "\"time_solve\": %.9f, \"time_transfer_out\": %.9f, "
+           "\"time_solve\": %.9f, \"time_output\": %.9f, \"files\": %zu, "
+           "\"time_transfer_out\": %.9f, "
            "\"time_total\": %.9f, \"cell_updates_per_s\": %.6g, "
            "\"bandwidth_gb_s\": %.6g}\n",
            r->heat_initial, r->heat, r->min, r->max, r->checksum, run->setup,
-           run->transfer_in, run->solve, run->transfer_out, run->total,
+           run->transfer_in, run->solve, run->output, run->files,
+           run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
 }

@@ -9,6 +9,7 @@
 #include "kernels.h"
 
 struct config;
+struct output;
 struct strategy;
 
 struct solver {
@@ -26,19 +27,24 @@ struct run_result {
   bool converged;          /* steady: residual <= tol */
   double setup;            /* allocation and initial field */
   double transfer_in;      /* fields to the device */
-  double solve;            /* the time loop */
+  double solve;            /* the time loop, output excluded */
+  double output;           /* fetching and writing fields */
+  size_t files;            /* files written */
   double transfer_out;     /* newest field back to the host */
   double total;
 };
 
-/* Allocate both fields for cfg and fill them with the initial condition.
-   Returns 0 or a heatsim_status.  */
-int solver_init (struct solver *s, const struct config *cfg, int device);
+/* Set up both fields for cfg: from initial (taken over, freed with the
+   solver) when it holds data, else from cfg's problem.  Returns 0 or a
+   heatsim_status.  */
+int solver_init (struct solver *s, const struct config *cfg, int device,
+                 struct field *initial);
 
-/* Run the steps of cfg (to the steady state with cfg->steady); afterwards
-   s->u on the host holds the last step.  */
-void solver_run (struct solver *s, const struct config *cfg,
-                 struct run_result *result);
+/* Run the steps of cfg (to the steady state with cfg->steady), writing
+   output as it falls due; afterwards s->u on the host holds the last step.
+   Returns 0 or a heatsim_status (an output failure ends the run).  */
+int solver_run (struct solver *s, const struct config *cfg,
+                struct output *out, struct run_result *result);
 
 void solver_free (struct solver *s);
 

@@ -1,0 +1,26 @@
+/* Files that appear whole or not at all: data goes to a temporary file in
+   the target's directory, is flushed to disk, and is renamed over the
+   target.  A crash leaves at worst a hidden temporary file, never a
+   truncated file under the final name, and the previous version of the
+   file survives until the new one is complete.  */
+#ifndef HEATSIM_ATOMIC_H
+#define HEATSIM_ATOMIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Create an empty temporary file beside path ("DIR/.NAME.XXXXXX") and put
+   its name in tmp (len bytes).  False, with errno set, on failure.  */
+bool atomic_temp (const char *path, char *tmp, size_t len);
+
+/* Flush tmp to disk and rename it to path, then flush the directory.
+   False, with errno set, on failure (tmp is then removed).  */
+bool atomic_commit (const char *tmp, const char *path);
+
+/* Remove tmp after a failed write.  */
+void atomic_abort (const char *tmp);
+
+/* Create dir and its missing parents (mode 0777 less umask).  */
+bool make_directories (const char *dir);
+
+#endif

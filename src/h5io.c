@@ -1,0 +1,504 @@
+#include <config.h>
+
+#include "h5io.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic.h"
+#include "report.h"
+
+#define CHECKPOINT_FORMAT "heatsim-checkpoint-1"
+enum { CHUNK = 256 };
+
+/* HDF5 prints a stack trace on every error by default; heatsim prints one
+   line of its own instead.  */
+static void
+quiet_hdf5 (void)
+{
+  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+}
+
+/* ----------------------------------------------------------- writing */
+
+static bool
+put_attr (hid_t loc, const char *name, hid_t type, const void *value)
+{
+  hid_t space = H5Screate (H5S_SCALAR);
+  hid_t attr = H5Acreate2 (loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  bool ok = attr >= 0 && H5Awrite (attr, type, value) >= 0;
+  if (attr >= 0)
+    H5Aclose (attr);
+  H5Sclose (space);
+  return ok;
+}
+
+static bool
+put_double (hid_t loc, const char *name, double v)
+{
+  return put_attr (loc, name, H5T_NATIVE_DOUBLE, &v);
+}
+
+static bool
+put_count (hid_t loc, const char *name, size_t v)
+{
+  uint64_t w = v;
+  return put_attr (loc, name, H5T_NATIVE_UINT64, &w);
+}
+
+static bool
+put_string (hid_t loc, const char *name, const char *s)
+{
+  hid_t type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (type, strlen (s) + 1);
+  H5Tset_strpad (type, H5T_STR_NULLTERM);
+  bool ok = put_attr (loc, name, type, s);
+  H5Tclose (type);
+  return ok;
+}
+
+static bool
+put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
+{
+  char sum[17];
+  snprintf (sum, sizeof sum, "%016" PRIx64, checksum);
+  uint8_t steady = m->steady;
+  return put_string (file, "format", CHECKPOINT_FORMAT)
+         && put_string (file, "heatsim_version", PACKAGE_VERSION)
+         && put_string (file, "problem", m->problem)
+         && put_string (file, "boundary", m->boundary)
+         && put_count (file, "step", m->step)
+         && put_double (file, "time", m->time)
+         && put_double (file, "dt", m->dt)
+         && put_double (file, "alpha", m->alpha)
+         && put_count (file, "nx", m->nx)
+         && put_count (file, "ny", m->ny)
+         && put_double (file, "dx", m->lx / (double) (m->nx + 1))
+         && put_double (file, "dy", m->ly / (double) (m->ny + 1))
+         && put_double (file, "lx", m->lx)
+         && put_double (file, "ly", m->ly)
+         && put_attr (file, "steady", H5T_NATIVE_UINT8, &steady)
+         && put_string (file, "checksum", sum);
+}
+
+/* Write a 1-D or 2-D double dataset from memory laid out with the given
+   stride (in doubles) between rows.  */
+static bool
+put_array (hid_t loc, const char *name, const double *data, size_t rows,
+           size_t cols, size_t stride, hid_t dcpl)
+{
+  hsize_t dims[2] = { rows, cols }, mdims[2] = { rows, stride };
+  int rank = rows == 1 ? 1 : 2;
+  if (rank == 1)
+    dims[0] = cols, mdims[0] = stride;
+  hid_t fspace = H5Screate_simple (rank, dims, NULL);
+  hid_t mspace = H5Screate_simple (rank, mdims, NULL);
+  hsize_t start[2] = { 0, 0 };
+  H5Sselect_hyperslab (mspace, H5S_SELECT_SET, start, NULL, dims, NULL);
+  hid_t set = H5Dcreate2 (loc, name, H5T_IEEE_F64LE, fspace, H5P_DEFAULT,
+                          dcpl, H5P_DEFAULT);
+  bool ok = set >= 0 && H5Dwrite (set, H5T_NATIVE_DOUBLE, mspace, fspace,
+                                  H5P_DEFAULT, data) >= 0;
+  if (set >= 0)
+    ok = H5Dclose (set) >= 0 && ok;
+  H5Sclose (mspace);
+  H5Sclose (fspace);
+  return ok;
+}
+
+/* A halo column as a contiguous array.  */
+static double *
+halo_column (const struct field *u, size_t i)
+{
+  double *col = malloc (u->ny * sizeof *col);
+  if (col != NULL)
+    for (size_t j = 1; j <= u->ny; ++j)
+      col[j - 1] = u->data[field_index (u, i, j)];
+  return col;
+}
+
+static bool
+put_field (hid_t file, const struct field *u, int compress)
+{
+  hsize_t chunk[2] = { u->ny < CHUNK ? u->ny : CHUNK,
+                       u->nx < CHUNK ? u->nx : CHUNK };
+  hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
+  bool ok = H5Pset_chunk (dcpl, 2, chunk) >= 0
+            && (compress == 0 || H5Pset_deflate (dcpl, (unsigned) compress) >= 0)
+            && put_array (file, "field", &u->data[field_index (u, 1, 1)],
+                          u->ny, u->nx, u->stride, dcpl);
+  H5Pclose (dcpl);
+
+  hid_t group = ok ? H5Gcreate2 (file, "boundary", H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT) : -1;
+  double *left = halo_column (u, 0), *right = halo_column (u, u->nx + 1);
+  ok = ok && group >= 0 && left != NULL && right != NULL
+       && put_array (group, "left", left, 1, u->ny, u->ny, H5P_DEFAULT)
+       && put_array (group, "right", right, 1, u->ny, u->ny, H5P_DEFAULT)
+       && put_array (group, "bottom", &u->data[field_index (u, 1, 0)], 1,
+                     u->nx, u->nx, H5P_DEFAULT)
+       && put_array (group, "top", &u->data[field_index (u, 1, u->ny + 1)], 1,
+                     u->nx, u->nx, H5P_DEFAULT);
+  free (left);
+  free (right);
+  if (group >= 0)
+    H5Gclose (group);
+  return ok;
+}
+
+bool
+h5_write_checkpoint (const char *path, const struct field *u,
+                     const struct checkpoint_meta *m, int compress)
+{
+  quiet_hdf5 ();
+  char tmp[4096];
+  if (!atomic_temp (path, tmp, sizeof tmp))
+    {
+      heatsim_error ("%s: cannot create: %s", path, strerror (errno));
+      return false;
+    }
+  errno = 0;
+  hid_t file = H5Fcreate (tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  bool ok = file >= 0 && put_meta (file, m, field_checksum (u))
+            && put_field (file, u, compress);
+  if (file >= 0)
+    ok = H5Fclose (file) >= 0 && ok;
+  int e = errno;
+  if (ok && atomic_commit (tmp, path))
+    return true;
+  if (ok)
+    e = errno;
+  else
+    atomic_abort (tmp);
+  heatsim_error ("%s: cannot write the checkpoint%s%s", path,
+                 e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
+  return false;
+}
+
+/* ----------------------------------------------------------- reading */
+
+/* Errors while reading: the first message wins.  */
+struct reader {
+  const char *path;
+  char msg[256];
+};
+
+static bool
+bad (struct reader *r, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static bool
+bad (struct reader *r, const char *fmt, ...)
+{
+  if (r->msg[0] == '\0')
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (r->msg, sizeof r->msg, fmt, ap);
+      va_end (ap);
+    }
+  return false;
+}
+
+static bool
+get_attr (struct reader *r, hid_t file, const char *name, hid_t type,
+          void *value)
+{
+  if (H5Aexists (file, name) <= 0)
+    return bad (r, "attribute '%s' is missing", name);
+  hid_t attr = H5Aopen (file, name, H5P_DEFAULT);
+  hid_t space = attr >= 0 ? H5Aget_space (attr) : -1;
+  bool ok = space >= 0 && H5Sget_simple_extent_npoints (space) == 1
+            && H5Aread (attr, type, value) >= 0;
+  if (space >= 0)
+    H5Sclose (space);
+  if (attr >= 0)
+    H5Aclose (attr);
+  return ok || bad (r, "attribute '%s' is unreadable", name);
+}
+
+static bool
+get_double (struct reader *r, hid_t file, const char *name, double *v)
+{
+  if (!get_attr (r, file, name, H5T_NATIVE_DOUBLE, v))
+    return false;
+  return isfinite (*v) || bad (r, "attribute '%s' is not finite", name);
+}
+
+static bool
+get_count (struct reader *r, hid_t file, const char *name, size_t *v)
+{
+  uint64_t w;
+  if (!get_attr (r, file, name, H5T_NATIVE_UINT64, &w))
+    return false;
+  if (w > SIZE_MAX)
+    return bad (r, "attribute '%s' is too large", name);
+  *v = (size_t) w;
+  return true;
+}
+
+static bool
+get_string (struct reader *r, hid_t file, const char *name, char *buf,
+            size_t len)
+{
+  hid_t type = H5Tcopy (H5T_C_S1);
+  H5Tset_size (type, len);
+  H5Tset_strpad (type, H5T_STR_NULLTERM);
+  memset (buf, 0, len);
+  bool ok = get_attr (r, file, name, type, buf);
+  H5Tclose (type);
+  buf[len - 1] = '\0';
+  return ok;
+}
+
+/* Open a dataset that must be a float array of the given shape (rank 1 if
+   rows == 0); rows/cols of 0 in *shape mean "any", and are filled in.  */
+static hid_t
+open_array (struct reader *r, hid_t loc, const char *name, int rank,
+            hsize_t shape[2])
+{
+  if (H5Lexists (loc, name, H5P_DEFAULT) <= 0)
+    return bad (r, "dataset '%s' is missing", name), -1;
+  hid_t set = H5Dopen2 (loc, name, H5P_DEFAULT);
+  if (set < 0)
+    return bad (r, "dataset '%s' is unreadable", name), -1;
+  hid_t type = H5Dget_type (set), space = H5Dget_space (set);
+  hsize_t dims[2] = { 0, 0 };
+  int got = H5Sget_simple_extent_ndims (space);
+  bool ok = true;
+  if (H5Tget_class (type) != H5T_FLOAT)
+    ok = bad (r, "dataset '%s' is not floating point", name);
+  else if (got != rank)
+    ok = bad (r, "dataset '%s' has rank %d, expected %d", name, got, rank);
+  else
+    {
+      H5Sget_simple_extent_dims (space, dims, NULL);
+      for (int k = 0; k < rank && ok; ++k)
+        if (shape[k] != 0 && dims[k] != shape[k])
+          ok = bad (r, "dataset '%s' has %llu x %llu values, expected "
+                    "%llu x %llu", name, (unsigned long long) dims[0],
+                    (unsigned long long) (rank == 2 ? dims[1] : 1),
+                    (unsigned long long) shape[0],
+                    (unsigned long long) (rank == 2 ? shape[1] : 1));
+        else
+          shape[k] = dims[k];
+    }
+  H5Tclose (type);
+  H5Sclose (space);
+  if (!ok)
+    {
+      H5Dclose (set);
+      return -1;
+    }
+  return set;
+}
+
+/* Read a dataset into memory rows of the given stride (in doubles).  */
+static bool
+read_into (struct reader *r, hid_t set, const char *name, double *dst,
+           hsize_t rows, hsize_t cols, size_t stride, int rank)
+{
+  hsize_t mdims[2] = { rows, stride }, count[2] = { rows, cols };
+  hsize_t start[2] = { 0, 0 };
+  if (rank == 1)
+    mdims[0] = stride, count[0] = cols;
+  hid_t mspace = H5Screate_simple (rank, mdims, NULL);
+  H5Sselect_hyperslab (mspace, H5S_SELECT_SET, start, NULL, count, NULL);
+  bool ok = H5Dread (set, H5T_NATIVE_DOUBLE, mspace, H5S_ALL, H5P_DEFAULT,
+                     dst) >= 0;
+  H5Sclose (mspace);
+  return ok || bad (r, "dataset '%s' could not be read (truncated or "
+                    "damaged file?)", name);
+}
+
+/* Every cell, halo included, is finite.  */
+static bool
+check_finite (struct reader *r, const struct field *u)
+{
+  for (size_t j = 0; j <= u->ny + 1; ++j)
+    for (size_t i = 0; i <= u->nx + 1; ++i)
+      if (!isfinite (u->data[field_index (u, i, j)]))
+        return bad (r, "value %g at cell (%zu, %zu) is not finite",
+                    u->data[field_index (u, i, j)], i, j);
+  return true;
+}
+
+static hid_t
+open_file (struct reader *r)
+{
+  quiet_hdf5 ();
+  FILE *fp = fopen (r->path, "rb");
+  if (fp == NULL)
+    return bad (r, "cannot open: %s", strerror (errno)), -1;
+  fclose (fp);
+  if (H5Fis_hdf5 (r->path) <= 0)
+    return bad (r, "not an HDF5 file"), -1;
+  hid_t file = H5Fopen (r->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0)
+    bad (r, "cannot open as HDF5 (truncated or damaged file?)");
+  return file;
+}
+
+static bool
+read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
+{
+  char format[64];
+  uint8_t steady = 0;
+  if (!get_string (r, file, "format", format, sizeof format))
+    return bad (r, "not a heatsim checkpoint");
+  if (strcmp (format, CHECKPOINT_FORMAT) != 0)
+    return bad (r, "format '%s' is not '%s'", format, CHECKPOINT_FORMAT);
+  bool ok = get_string (r, file, "problem", m->problem, sizeof m->problem)
+            && get_string (r, file, "boundary", m->boundary,
+                           sizeof m->boundary)
+            && get_count (r, file, "step", &m->step)
+            && get_double (r, file, "time", &m->time)
+            && get_double (r, file, "dt", &m->dt)
+            && get_double (r, file, "alpha", &m->alpha)
+            && get_count (r, file, "nx", &m->nx)
+            && get_count (r, file, "ny", &m->ny)
+            && get_double (r, file, "lx", &m->lx)
+            && get_double (r, file, "ly", &m->ly)
+            && get_attr (r, file, "steady", H5T_NATIVE_UINT8, &steady);
+  m->steady = steady != 0;
+  if (ok && (m->nx == 0 || m->ny == 0 || !(m->dt > 0) || !(m->alpha > 0)
+             || !(m->lx > 0) || !(m->ly > 0)))
+    ok = bad (r, "attributes nx, ny, dt, alpha, lx, ly must be positive");
+  return ok;
+}
+
+static bool
+read_checkpoint (struct reader *r, hid_t file, struct checkpoint_meta *m,
+                 struct field *u)
+{
+  if (!read_meta (r, file, m))
+    return false;
+  if (!field_alloc (u, m->nx, m->ny))
+    return bad (r, "out of memory for a %zu x %zu field", m->nx, m->ny);
+  hsize_t shape[2] = { m->ny, m->nx };
+  hid_t set = open_array (r, file, "field", 2, shape);
+  bool ok = set >= 0 && read_into (r, set, "field",
+                                   &u->data[field_index (u, 1, 1)], m->ny,
+                                   m->nx, u->stride, 2);
+  if (set >= 0)
+    H5Dclose (set);
+
+  /* The halo: columns through a scratch array, rows in place.  */
+  static const char *const edges[] = { "boundary/left", "boundary/right",
+                                       "boundary/bottom", "boundary/top" };
+  double *col = malloc (m->ny * sizeof *col);
+  for (int e = 0; ok && e < 4; ++e)
+    {
+      bool side = e < 2;
+      hsize_t n[2] = { side ? m->ny : m->nx, 0 };
+      set = col == NULL ? -1 : open_array (r, file, edges[e], 1, n);
+      ok = set >= 0;
+      if (ok && side)
+        {
+          ok = read_into (r, set, edges[e], col, 1, m->ny, m->ny, 1);
+          for (size_t j = 1; ok && j <= m->ny; ++j)
+            u->data[field_index (u, e == 0 ? 0 : m->nx + 1, j)] = col[j - 1];
+        }
+      else if (ok)
+        ok = read_into (r, set, edges[e],
+                        &u->data[field_index (u, 1, e == 2 ? 0 : m->ny + 1)],
+                        1, m->nx, m->nx, 1);
+      if (set >= 0)
+        H5Dclose (set);
+    }
+  free (col);
+  if (ok)
+    ok = check_finite (r, u);
+
+  char sum[32], want[17];
+  if (ok && get_string (r, file, "checksum", sum, sizeof sum))
+    {
+      snprintf (want, sizeof want, "%016" PRIx64, field_checksum (u));
+      if (strcmp (sum, want) != 0)
+        ok = bad (r, "field checksum %s does not match the stored %s", want,
+                  sum);
+    }
+  else
+    ok = false;
+  return ok;
+}
+
+static bool
+finish_read (struct reader *r, hid_t file, bool ok, struct field *u)
+{
+  if (file >= 0)
+    H5Fclose (file);
+  if (!ok)
+    {
+      field_free (u);
+      heatsim_error ("%s: %s", r->path, r->msg[0] ? r->msg : "unreadable");
+    }
+  return ok;
+}
+
+bool
+h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
+                    struct field *u)
+{
+  struct reader r = { .path = path };
+  u->data = NULL;
+  hid_t file = open_file (&r);
+  bool ok = file >= 0 && read_checkpoint (&r, file, meta, u);
+  return finish_read (&r, file, ok, u);
+}
+
+bool
+h5_read_dataset (const char *path, const char *dataset, struct field *u)
+{
+  struct reader r = { .path = path };
+  u->data = NULL;
+  hid_t file = open_file (&r);
+  hsize_t shape[2] = { 0, 0 };
+  hid_t set = file >= 0 ? open_array (&r, file, dataset, 2, shape) : -1;
+  bool ok = set >= 0;
+  if (ok && (shape[0] < 3 || shape[1] < 3))
+    ok = bad (&r, "dataset '%s' is %llux%llu; an initial field needs at "
+              "least 3x3 values (one interior cell inside the boundary "
+              "ring)", dataset, (unsigned long long) shape[0],
+              (unsigned long long) shape[1]);
+  else if (ok && !field_alloc (u, shape[1] - 2, shape[0] - 2))
+    ok = bad (&r, "out of memory for a %llux%llu field",
+              (unsigned long long) shape[0], (unsigned long long) shape[1]);
+  if (ok)
+    ok = read_into (&r, set, dataset, u->data, shape[0], shape[1], u->stride,
+                    2)
+         && check_finite (&r, u);
+  if (set >= 0)
+    H5Dclose (set);
+  return finish_read (&r, file, ok, u);
+}
+
+int
+h5_is_hdf5 (const char *path)
+{
+  quiet_hdf5 ();
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    return -1;
+  fclose (fp);
+  return H5Fis_hdf5 (path) > 0;
+}
+
+bool
+h5_is_checkpoint (const char *path)
+{
+  quiet_hdf5 ();
+  hid_t file = H5Fopen (path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0)
+    return false;
+  bool yes = H5Aexists (file, "format") > 0;
+  H5Fclose (file);
+  return yes;
+}

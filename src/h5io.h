@@ -1,0 +1,52 @@
+/* HDF5 checkpoints: one file holds the interior field, the boundary values
+   in the halo ring, and as attributes everything needed to continue the
+   run and to interpret it.  Layout (h5dump shows it):
+     /field             float64 [ny][nx], chunked, optionally deflated;
+                        field[j][i] is the cell at x = (i+1) dx, y = (j+1) dy
+     /boundary/left     float64 [ny]   (x = 0)
+     /boundary/right    float64 [ny]   (x = Lx)
+     /boundary/bottom   float64 [nx]   (y = 0)
+     /boundary/top      float64 [nx]   (y = Ly)
+     attributes of /:   format, heatsim_version, problem, boundary, step,
+                        time, dt, alpha, nx, ny, dx, dy, lx, ly, steady,
+                        checksum  */
+#ifndef HEATSIM_H5IO_H
+#define HEATSIM_H5IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+
+/* Everything a checkpoint says about its run.  */
+struct checkpoint_meta {
+  char problem[32];
+  char boundary[32];
+  size_t step;
+  double time, dt, alpha;
+  size_t nx, ny;
+  double lx, ly;
+  bool steady;
+};
+
+/* Write u and meta to path, atomically.  compress: deflate level 0-9.
+   Returns false after printing a message naming the file.  */
+bool h5_write_checkpoint (const char *path, const struct field *u,
+                          const struct checkpoint_meta *meta, int compress);
+
+/* Read a heatsim checkpoint: allocates u (halo from /boundary).  Returns
+   false after printing a message naming the file and what was wrong.  */
+bool h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
+                         struct field *u);
+
+/* Read any 2-D float dataset as a padded field: its outer ring is the
+   halo.  Allocates u.  */
+bool h5_read_dataset (const char *path, const char *dataset, struct field *u);
+
+/* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
+int h5_is_hdf5 (const char *path);
+
+/* True if the HDF5 file at path has a heatsim checkpoint's layout.  */
+bool h5_is_checkpoint (const char *path);
+
+#endif

@@ -1,0 +1,41 @@
+/* PNG snapshots of the field (libpng), and grayscale PNGs as initial
+   fields.  Images have y up, like a plot: the top row of the image is the
+   top row of the grid (largest y).  */
+#ifndef HEATSIM_PNG_IO_H
+#define HEATSIM_PNG_IO_H
+
+#include <stddef.h>
+
+#include "field.h"
+
+struct colormap;
+
+struct png_style {
+  const struct colormap *colormap;   /* 8-bit colour images */
+  int depth;                         /* 8: colour; 16: linear grayscale */
+  double lo, hi;                     /* values mapped to the ends */
+};
+
+/* What the image's text chunks say about it.  */
+struct png_meta {
+  size_t step;
+  double time;
+  const char *problem;
+};
+
+/* Write the interior of u to path, atomically.  Returns false after
+   printing a message naming the file.  */
+bool png_write_field (const char *path, const struct field *u,
+                      const struct png_style *style,
+                      const struct png_meta *meta);
+
+/* Read a grayscale (or colour, converted to gray) PNG as a padded field:
+   its outer ring of pixels is the halo, the rest the interior, gray levels
+   mapped linearly from 0..max to lo..hi.  Allocates u.  Returns false
+   after printing a message naming the file.  */
+bool png_read_field (const char *path, double lo, double hi, struct field *u);
+
+/* True if the file at path starts with the PNG signature.  */
+bool png_is_png (const char *path);
+
+#endif
