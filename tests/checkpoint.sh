@@ -1,0 +1,99 @@
+#!/bin/sh
+# HDF5 checkpoints: readable without heatsim (h5dump), an XDMF index,
+# bitwise-exact restart for every strategy, steady-state restart,
+# compression, and atomic writes that survive a kill.
+. "${srcdir:-.}/tests/testlib.sh"
+out=$workdir/ck
+run='--problem disk --boundary periodic --grid 40x30 --length 1 --alpha 1'
+
+expect_status 0 "$HEATSIM" -q $run --dt 5e-5 --steps 30 --checkpoint-every 10 \
+  --output-dir "$out"
+[ "$(cd "$out" && echo *)" = \
+  "heatsim-000010.h5 heatsim-000020.h5 heatsim-000030.h5 heatsim.xmf" ] \
+  || fail "checkpoints: $(cd "$out" && echo *)"
+for k in 10 20 30; do
+  grep -q "heatsim-0000$k.h5:/field" "$out/heatsim.xmf" || fail "xmf lacks $k"
+done
+grep -q '<Time Value="0.0015' "$out/heatsim.xmf" || fail "xmf time"
+if [ -n "${H5DUMP:-}" ]; then
+  "$H5DUMP" -H "$out/heatsim-000030.h5" >"$workdir/dump" || fail "h5dump"
+  grep -q 'DATASET "field"' "$workdir/dump" || fail "h5dump: no /field"
+  grep -q 'DATASPACE  SIMPLE { ( 30, 40 ) / ( 30, 40 ) }' "$workdir/dump" \
+    || fail "h5dump: /field is not 30 x 40"
+  for a in step time dt alpha nx ny dx dy lx ly boundary problem \
+      heatsim_version format checksum; do
+    grep -q "ATTRIBUTE \"$a\"" "$workdir/dump" || fail "h5dump: no $a"
+  done
+  "$H5DUMP" -a /step "$out/heatsim-000030.h5" | grep -q "(0): 30" \
+    || fail "h5dump: step attribute is not 30"
+else
+  echo "h5dump not found: skipping the external-reader check"
+fi
+
+# N steps in one run == K steps, checkpoint, restart, N - K steps.
+for s in host map resident; do
+  expect_status 0 "$HEATSIM" -q --json $run --dt 5e-5 --steps 30 -o $s
+  whole=$(json_field checksum "$workdir/out")
+  expect_status 0 "$HEATSIM" -q $run --dt 5e-5 --steps 12 -o $s \
+    --checkpoint-every 100 --output-dir "$out/$s"
+  expect_status 0 "$HEATSIM" -q --json --restart "$out/$s/heatsim-000012.h5" \
+    --steps 18 -o $s
+  [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+    || fail "$s: restart at 12 of 30 is not bitwise the uninterrupted run"
+  [ "$(json_field start_step "$workdir/out")" = 12 ] || fail "start_step"
+done
+
+# MMS restart reports its error at the right time: equal to the whole run.
+expect_status 0 "$HEATSIM" -q --json --grid 30 -L 1 -a 1 -T 0.001 -n 20
+whole=$(json_field l2_error "$workdir/out")
+expect_status 0 "$HEATSIM" -q --grid 30 -L 1 -a 1 -T 0.0005 -n 10 \
+  --checkpoint-every 10 --output-dir "$out/mms"
+expect_status 0 "$HEATSIM" -q --json --restart "$out/mms/heatsim-000010.h5" -n 10
+[ "$(json_field l2_error "$workdir/out")" = "$whole" ] \
+  || fail "restarted MMS error $(json_field l2_error "$workdir/out") != $whole"
+
+# Steady state: stop, checkpoint, continue to convergence.
+expect_status 4 "$HEATSIM" -q -p plate -s -g 30 --tol 1e-6 --max-steps 500 \
+  --checkpoint-every 1000 --output-dir "$out/steady"
+expect_status 0 "$HEATSIM" -q --json -s --tol 1e-6 \
+  --restart "$out/steady/heatsim-000500.h5"
+[ "$(json_field converged "$workdir/out")" = true ] || fail "steady restart"
+expect_status 2 "$HEATSIM" -q --restart "$out/steady/heatsim-000500.h5"
+grep -q "add --steady" "$workdir/err" || fail "steady mismatch message"
+expect_status 2 "$HEATSIM" -q --restart "$out/host/heatsim-000012.h5" -g 10
+grep -q -e "--grid: not allowed with --restart" "$workdir/err" \
+  || fail "--grid with --restart not refused"
+
+# Compression shrinks a smooth field and restarts identically.
+expect_status 0 "$HEATSIM" -q -p plate -g 200x100 -n 10 -T 100 \
+  --checkpoint-every 10 --compress 6 --output-dir "$out/z"
+expect_status 0 "$HEATSIM" -q -p plate -g 200x100 -n 10 -T 100 \
+  --checkpoint-every 10 --output-dir "$out/raw"
+zs=$(wc -c <"$out/z/heatsim-000010.h5")
+rs=$(wc -c <"$out/raw/heatsim-000010.h5")
+[ "$zs" -lt "$rs" ] || fail "--compress 6: $zs bytes, uncompressed $rs"
+expect_status 0 "$HEATSIM" -q --json --restart "$out/z/heatsim-000010.h5" -n 5
+a=$(json_field checksum "$workdir/out")
+expect_status 0 "$HEATSIM" -q --json --restart "$out/raw/heatsim-000010.h5" -n 5
+[ "$(json_field checksum "$workdir/out")" = "$a" ] || fail "compressed restart"
+
+# Kill a run that checkpoints often: every checkpoint left under its
+# final name is whole and restarts; a write in flight leaves at most a
+# hidden temporary file.
+"$HEATSIM" -q -p disk -g 500 -L 1 -a 1 --dt 1e-7 -n 1000000 \
+  --checkpoint-every 100 --output-dir "$out/kill" >/dev/null 2>&1 &
+pid=$!
+for t in $(seq 100); do
+  n=$(ls "$out/kill" 2>/dev/null | grep -c '\.h5$')
+  [ "$n" -ge 3 ] && break
+  sleep 0.1
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+n=$(ls "$out/kill" | grep -c '\.h5$')
+[ "$n" -ge 3 ] || fail "killed run left only $n checkpoints"
+last=$(ls "$out/kill" | grep '\.h5$' | sort | tail -n 1)
+expect_status 0 "$HEATSIM" -q --restart "$out/kill/$last" -n 1
+first=$(ls "$out/kill" | grep '\.h5$' | sort | head -n 1)
+expect_status 0 "$HEATSIM" -q --restart "$out/kill/$first" -n 1
+finish

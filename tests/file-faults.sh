@@ -1,0 +1,92 @@
+#!/bin/sh
+# Bad input files and output faults: a clear message naming the file, a
+# non-zero status, and no partial file under a final name.
+. "${srcdir:-.}/tests/testlib.sh"
+: "${H5_FIXTURES:?H5_FIXTURES must name tests/h5_fixtures}"
+fx=$workdir/fixtures
+mkdir "$fx" && "$H5_FIXTURES" "$fx" || fail "cannot make the fixtures"
+
+# bad_input MESSAGE OPTIONS...: status 2, stderr names the problem.
+bad_input () {
+  want=$1
+  shift
+  if expect_status 2 "$HEATSIM" -q "$@"; then
+    grep -q -e "$want" "$workdir/err" \
+      || fail "'$*': stderr lacks '$want': $(cat "$workdir/err")"
+  fi
+}
+
+echo "not a field" >"$fx/text.h5"
+expect_status 0 "$HEATSIM" -q -g 20 -n 2 --checkpoint-every 2 \
+  --output-dir "$fx"
+head -c 3000 "$fx/heatsim-000002.h5" >"$fx/truncated.h5"
+head -c 100 "$fx/heatsim-000002.h5" >"$fx/stub.h5"
+printf '\211PNG\r\n\032\n' >"$fx/truncated.png"
+
+bad_input "missing.h5: cannot open: No such file" --init "$fx/missing.h5"
+bad_input "missing.h5: cannot open: No such file" --restart "$fx/missing.h5"
+bad_input "text.h5: neither an HDF5 file nor a PNG image" --init "$fx/text.h5"
+bad_input "text.h5: not an HDF5 file" --restart "$fx/text.h5"
+bad_input "truncated.h5: .*truncated or damaged" --restart "$fx/truncated.h5"
+bad_input "stub.h5: " --restart "$fx/stub.h5"
+bad_input "truncated.png: not a usable PNG" --init "$fx/truncated.png"
+bad_input "rank1.h5: dataset 'field' has rank 1, expected 2" --init "$fx/rank1.h5"
+bad_input "int.h5: dataset 'field' is not floating point" --init "$fx/int.h5"
+bad_input "small.h5: dataset 'field' is 2x2" --init "$fx/small.h5"
+bad_input "nan.h5: value nan at cell" --init "$fx/nan.h5"
+bad_input "inf.h5: value inf at cell" --init "$fx/inf.h5"
+bad_input "good.h5: dataset 'nope' is missing" --init "$fx/good.h5" \
+  --init-dataset nope
+bad_input "good.h5: dataset 'line' has rank 1" --init "$fx/good.h5" \
+  --init-dataset line
+bad_input "fake.h5: attribute 'problem' is missing" --restart "$fx/fake.h5"
+bad_input "good.h5: attribute 'format' is missing" --restart "$fx/good.h5"
+
+# The good fixture works: a 4x3 interior of zeros in a ring of ones
+# relaxes to one everywhere.
+expect_status 0 "$HEATSIM" -q --json --init "$fx/good.h5" -s --tol 1e-12
+for k in min max; do
+  close_to "$(json_field $k "$workdir/out")" 1 1e-9 || fail "good.h5 $k"
+done
+[ "$(json_field nx "$workdir/out")" = 4 ] && \
+  [ "$(json_field ny "$workdir/out")" = 3 ] || fail "good.h5: grid not 4x3"
+
+# Output directories that cannot be made.
+bad_input "--output-dir: cannot create '/proc/heatsim-test'" \
+  --png-every 1 -n 1 --output-dir /proc/heatsim-test
+bad_input "--output-dir: cannot create '$fx/text.h5/sub'" \
+  --checkpoint-every 1 -n 1 --output-dir "$fx/text.h5/sub"
+
+# A full disk: a 96 KiB tmpfs in a private mount namespace.  The run ends
+# with status 1 and a message; every checkpoint under its final name is
+# whole and restarts; no temporary file is left behind.
+full=$workdir/full
+mkdir "$full"
+cat >"$workdir/fill.sh" <<EOS
+mount -t tmpfs -o size=96k tmpfs "$full" || exit 77
+"$HEATSIM" -q -g 40x30 -L 1 -a 1 --dt 5e-5 -n 100 --checkpoint-every 1 \
+  --output-dir "$full/out" >"$workdir/out" 2>"$workdir/err"
+echo \$? >"$workdir/status"
+ls -A "$full/out" >"$workdir/left"
+for f in "$full"/out/*.h5; do
+  "$HEATSIM" -q --restart "\$f" -n 1 >/dev/null 2>>"$workdir/restart" \
+    || echo "\$f" >>"$workdir/broken"
+done
+EOS
+if unshare -r -m sh "$workdir/fill.sh" 2>/dev/null \
+   || { [ "$(id -u)" = 0 ] && unshare -m sh "$workdir/fill.sh" 2>/dev/null; }
+then
+  [ "$(cat "$workdir/status")" = 1 ] \
+    || fail "full disk: status $(cat "$workdir/status"), expected 1"
+  grep -q "No space left on device" "$workdir/err" \
+    || fail "full disk: message: $(cat "$workdir/err")"
+  grep -q '^\.' "$workdir/left" && fail "temporary files left: $(cat "$workdir/left")"
+  [ -s "$workdir/broken" ] && fail "broken checkpoints: $(cat "$workdir/broken")"
+  n=$(grep -c '\.h5$' "$workdir/left")
+  echo "full disk: run stopped after $n whole checkpoints"
+  [ "$n" -ge 1 ] || fail "full disk: no checkpoint was written at all"
+  pass
+else
+  echo "no private tmpfs here (unshare/mount refused): full-disk check skipped"
+fi
+finish

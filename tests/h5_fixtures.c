@@ -1,0 +1,87 @@
+/* Test helper: write the malformed HDF5 files that heatsim must refuse,
+   made with the HDF5 library independently of heatsim's writer.
+   Usage: h5_fixtures DIR
+   Writes DIR/rank1.h5 (a 1-D dataset /field), DIR/int.h5 (an integer
+   /field), DIR/small.h5 (a 2x2 /field), DIR/nan.h5 (a 5x4 /field with a
+   NaN), DIR/inf.h5 (with an Inf), DIR/good.h5 (a valid 6x5 /field with a
+   ring of 1 and 0 inside, and a 1-D /line) and DIR/fake.h5 (a checkpoint
+   whose 'format' attribute is right but whose field is missing).  */
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int
+write_file (const char *dir, const char *name, int rank, const hsize_t *dims,
+            hid_t type, const void *data, const char *dataset)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  hid_t space = H5Screate_simple (rank, dims, NULL);
+  hid_t set = H5Dcreate2 (file, dataset, type, space, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT);
+  int bad = H5Dwrite (set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0;
+  H5Dclose (set);
+  H5Sclose (space);
+  H5Fclose (file);
+  return bad;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 2)
+    {
+      fputs ("usage: h5_fixtures DIR\n", stderr);
+      return 2;
+    }
+  const char *dir = argv[1];
+  double v[30];
+  int iv[30];
+  for (int k = 0; k < 30; ++k)
+    v[k] = iv[k] = k;
+  hsize_t d1[1] = { 30 }, d2[2] = { 5, 6 }, small[2] = { 2, 2 };
+  hsize_t d54[2] = { 5, 4 };
+  int bad = write_file (dir, "rank1.h5", 1, d1, H5T_NATIVE_DOUBLE, v, "field");
+  bad |= write_file (dir, "int.h5", 2, d2, H5T_NATIVE_INT, iv, "field");
+  bad |= write_file (dir, "small.h5", 2, small, H5T_NATIVE_DOUBLE, v, "field");
+  v[7] = NAN;
+  bad |= write_file (dir, "nan.h5", 2, d54, H5T_NATIVE_DOUBLE, v, "field");
+  v[7] = INFINITY;
+  bad |= write_file (dir, "inf.h5", 2, d54, H5T_NATIVE_DOUBLE, v, "field");
+  for (int j = 0; j < 5; ++j)
+    for (int i = 0; i < 6; ++i)
+      v[j * 6 + i] = (i == 0 || j == 0 || i == 5 || j == 4) ? 1.0 : 0.0;
+  bad |= write_file (dir, "good.h5", 2, d2, H5T_NATIVE_DOUBLE, v, "field");
+  {
+    char path[4096];
+    snprintf (path, sizeof path, "%s/good.h5", dir);
+    hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t space = H5Screate_simple (1, d1, NULL);
+    hid_t set = H5Dcreate2 (file, "line", H5T_NATIVE_DOUBLE, space,
+                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    bad |= H5Dwrite (set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                     v) < 0;
+    H5Dclose (set);
+    H5Sclose (space);
+    H5Fclose (file);
+  }
+  {
+    char path[4096];
+    snprintf (path, sizeof path, "%s/fake.h5", dir);
+    hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t type = H5Tcopy (H5T_C_S1);
+    const char *format = "heatsim-checkpoint-1";
+    H5Tset_size (type, strlen (format) + 1);
+    hid_t space = H5Screate (H5S_SCALAR);
+    hid_t attr = H5Acreate2 (file, "format", type, space, H5P_DEFAULT,
+                             H5P_DEFAULT);
+    bad |= H5Awrite (attr, type, format) < 0;
+    H5Aclose (attr);
+    H5Sclose (space);
+    H5Tclose (type);
+    H5Fclose (file);
+  }
+  return bad;
+}

@@ -1,0 +1,74 @@
+/* Test helper: print what a PNG holds, read with libpng independently of
+   heatsim's reader.
+   Usage: png_probe FILE [X Y | inner-sum]
+   Prints "WIDTHxHEIGHT depth D type T", then one "key=value" line per text
+   chunk, then, with X Y (X from the left, Y from the top), the samples of
+   that pixel, or with inner-sum the sum of the first channel over all
+   pixels but the outer ring.  */
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2 || argc > 4)
+    {
+      fputs ("usage: png_probe FILE [X Y | inner-sum]\n", stderr);
+      return 2;
+    }
+  FILE *fp = fopen (argv[1], "rb");
+  if (fp == NULL)
+    {
+      perror (argv[1]);
+      return 1;
+    }
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, NULL,
+                                            NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+  if (setjmp (png_jmpbuf (png)))
+    {
+      fputs ("png_probe: not a readable PNG\n", stderr);
+      return 1;
+    }
+  png_init_io (png, fp);
+  png_read_png (png, info, PNG_TRANSFORM_IDENTITY, NULL);
+  png_uint_32 w = png_get_image_width (png, info);
+  png_uint_32 h = png_get_image_height (png, info);
+  int depth = png_get_bit_depth (png, info);
+  int type = png_get_color_type (png, info);
+  printf ("%ux%u depth %d type %d\n", (unsigned) w, (unsigned) h, depth, type);
+  png_textp text;
+  int n = png_get_text (png, info, &text, NULL);
+  for (int k = 0; k < n; ++k)
+    printf ("%s=%s\n", text[k].key, text[k].text);
+  if (argc == 3)
+    {
+      png_bytepp rows = png_get_rows (png, info);
+      int channels = png_get_channels (png, info), bytes = depth / 8;
+      double sum = 0.0;
+      for (png_uint_32 y = 1; y + 1 < h; ++y)
+        for (png_uint_32 x = 1; x + 1 < w; ++x)
+          {
+            png_bytep p = rows[y] + (size_t) x * channels * bytes;
+            sum += bytes == 2 ? (p[0] << 8 | p[1]) : p[0];
+          }
+      printf ("%.17g\n", sum);
+    }
+  if (argc == 4)
+    {
+      unsigned x = (unsigned) atoi (argv[2]), y = (unsigned) atoi (argv[3]);
+      png_bytepp rows = png_get_rows (png, info);
+      int channels = png_get_channels (png, info);
+      int bytes = depth / 8;
+      for (int c = 0; c < channels; ++c)
+        {
+          png_bytep p = rows[y] + (size_t) (x * channels + c) * bytes;
+          printf ("%u%c", bytes == 2 ? (unsigned) (p[0] << 8 | p[1])
+                  : (unsigned) p[0], c + 1 < channels ? ' ' : '\n');
+        }
+    }
+  png_destroy_read_struct (&png, &info, NULL);
+  fclose (fp);
+  return 0;
+}
