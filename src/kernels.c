@@ -16,6 +16,15 @@ heat_cell (const double *u, size_t c, size_t stride,
          + ry * u[c + stride] + ry * u[c - stride];
 }
 
+/* Update one cell and return how much it changed.  */
+static inline double
+update_cell (const double *u, double *unew, size_t c, size_t stride,
+             double rx, double ry, double rc)
+{
+  unew[c] = heat_cell (u, c, stride, rx, ry, rc);
+  return fabs (unew[c] - u[c]);
+}
+
 /* Halo cells number k of the side columns (k <= ny) and of the bottom and
    top rows (k <= nx).  Corners are never read by the 5-point stencil.  */
 static inline void
@@ -91,11 +100,8 @@ heat_step_residual_host (const struct stencil *s, double *restrict u,
 #pragma omp parallel for schedule(static) reduction(max: change)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      {
-        const size_t c = j * stride + i;
-        unew[c] = heat_cell (u, c, stride, rx, ry, rc);
-        change = fmax (change, fabs (unew[c] - u[c]));
-      }
+      change = fmax (change, update_cell (u, unew, j * stride + i, stride,
+                                          rx, ry, rc));
   return change;
 }
 
@@ -131,11 +137,8 @@ heat_step_residual_target (const struct stencil *s, double *u, double *unew,
   device(device) reduction(max: change)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      {
-        const size_t c = j * stride + i;
-        unew[c] = heat_cell (u, c, stride, rx, ry, rc);
-        change = fmax (change, fabs (unew[c] - u[c]));
-      }
+      change = fmax (change, update_cell (u, unew, j * stride + i, stride,
+                                          rx, ry, rc));
   return change;
 }
 

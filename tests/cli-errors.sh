@@ -3,19 +3,6 @@
 # the value, a hint to --help, and nothing on stdout.
 . "${srcdir:-.}/tests/testlib.sh"
 
-refused () {
-  want=$1
-  shift
-  if expect_status 2 "$HEATSIM" -q "$@"; then
-    grep -q -e "$want" "$workdir/err" \
-      || fail "'$*': stderr lacks '$want': $(cat "$workdir/err")"
-    [ "$(head -n 1 "$workdir/err" | cut -c1-9)" = "heatsim: " ] \
-      || fail "'$*': message does not start with 'heatsim: '"
-    grep -q -e "--help" "$workdir/err" || fail "'$*': no hint to --help"
-    [ -s "$workdir/out" ] && fail "'$*': wrote to stdout"
-  fi
-}
-
 refused "--steps: '10x' is not a whole number" --steps 10x
 refused "--steps: 'abc'" --steps abc
 refused "--steps: '-3'" --steps -3

@@ -32,6 +32,22 @@ expect_status () {
   return 0
 }
 
+# refused WANT ARGS...: heatsim ARGS exits with status 2, one message on
+# stderr that starts with 'heatsim: ' and matches WANT, a hint to --help,
+# and nothing on stdout.
+refused () {
+  _msg=$1
+  shift
+  if expect_status 2 "$HEATSIM" -q "$@"; then
+    grep -q -e "$_msg" "$workdir/err" \
+      || fail "'$*': stderr lacks '$_msg': $(cat "$workdir/err")"
+    [ "$(head -n 1 "$workdir/err" | cut -c1-9)" = "heatsim: " ] \
+      || fail "'$*': message does not start with 'heatsim: '"
+    grep -q -e "--help" "$workdir/err" || fail "'$*': no hint to --help"
+    [ -s "$workdir/out" ] && fail "'$*': wrote to stdout"
+  fi
+}
+
 # json_field NAME FILE: the value of a top-level field of heatsim --json.
 json_field () {
   sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$2"
