@@ -142,6 +142,31 @@ heat_step_residual_target (const struct stencil *s, double *u, double *unew,
   return change;
 }
 
+size_t
+count_nonfinite_host (const struct stencil *s, const double *u)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  size_t bad = 0;
+#pragma omp parallel for schedule(static) reduction(+: bad)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      bad += !isfinite (u[j * stride + i]);
+  return bad;
+}
+
+size_t
+count_nonfinite_target (const struct stencil *s, const double *u, int device)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  size_t bad = 0;
+#pragma omp target teams distribute parallel for collapse(2) \
+  device(device) reduction(+: bad)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      bad += !isfinite (u[j * stride + i]);
+  return bad;
+}
+
 bool
 target_runs_on_host (int device)
 {

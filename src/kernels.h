@@ -42,6 +42,12 @@ void heat_step_target (const struct stencil *s, double *u, double *unew,
 double heat_step_residual_target (const struct stencil *s, double *u,
                                   double *unew, int device);
 
+/* Interior cells of u that are NaN or infinite, on the host and in a
+   target region (u present on device).  */
+size_t count_nonfinite_host (const struct stencil *s, const double *u);
+size_t count_nonfinite_target (const struct stencil *s, const double *u,
+                               int device);
+
 /* True when a target region on device executes on the host, asked from
    inside such a region: OpenMP falls back silently, so never assume.  */
 bool target_runs_on_host (int device);

@@ -16,6 +16,7 @@
 #include "png_io.h"
 #include "problem.h"
 #include "report.h"
+#include "signals.h"
 #include "solver.h"
 #include "status.h"
 #include "strategy.h"
@@ -65,6 +66,27 @@ list_devices (void)
   printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
 }
 
+/* OpenMP cannot say how much device memory is free, but it can try to
+   take it: a grid that does not fit fails here, before any mapping, rather
+   than inside the runtime in the middle of a run.  */
+static int
+check_device_memory (const struct config *cfg, int device)
+{
+  size_t bytes;
+  if (!field_bytes (cfg->nx, cfg->ny, &bytes))
+    return HEATSIM_USAGE;
+  void *probe = omp_target_alloc (2 * bytes, device);
+  if (probe == NULL)
+    {
+      heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
+                     "two grids; device %d cannot allocate them", cfg->nx,
+                     cfg->ny, 2 * bytes, device);
+      return HEATSIM_USAGE;
+    }
+  omp_target_free (probe, device);
+  return HEATSIM_OK;
+}
+
 /* Choose the device the target regions name, and find out from inside one
    where they really run.  */
 static int
@@ -100,7 +122,8 @@ place_kernels (const struct config *cfg, struct placement *where)
                      "the host", where->device);
       return HEATSIM_NO_DEVICE;
     }
-  return HEATSIM_OK;
+  return where->on_device ? check_device_memory (cfg, where->device)
+         : HEATSIM_OK;
 }
 
 /* Refuse a grid that cannot fit before touching any memory.  */
@@ -276,6 +299,7 @@ main (int argc, char **argv)
       break;
     }
 
+  signals_install ();
   struct run_report report = { 0 };
   int status = simulate (&cfg, &report);
   if (status == HEATSIM_USAGE)

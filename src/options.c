@@ -27,6 +27,7 @@
 #define DEFAULT_TOL 0.01
 #define DEFAULT_MAX_STEPS 1000000
 #define DEFAULT_RESIDUAL_EVERY 10
+#define DEFAULT_NAN_CHECK_EVERY 100
 #define DEFAULT_DISK_INSIDE 100.0
 #define DEFAULT_DISK_OUTSIDE 0.0
 
@@ -37,6 +38,7 @@ enum {
   OPT_TOL,
   OPT_MAX_STEPS,
   OPT_RESIDUAL_EVERY,
+  OPT_NAN_CHECK_EVERY,
   OPT_OUTPUT_DIR,
   OPT_PNG_EVERY,
   OPT_PNG_NAME,
@@ -70,6 +72,7 @@ static const struct option long_options[] = {
   {"device", required_argument, NULL, 'd'},
   {"require-device", no_argument, NULL, OPT_REQUIRE_DEVICE},
   {"force", no_argument, NULL, 'f'},
+  {"nan-check-every", required_argument, NULL, OPT_NAN_CHECK_EVERY},
   {"steady", no_argument, NULL, 's'},
   {"tol", required_argument, NULL, OPT_TOL},
   {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
@@ -121,6 +124,8 @@ options_usage (FILE *out)
          "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
          "                           the steps are ceil(T / DT) and dt = T / steps\n"
          "  -f, --force              run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2\n"
+         "      --nan-check-every=K  stop (status 5) if the field holds NaN or Inf,\n"
+         "                           checked every K steps (default 100)\n"
          "\n"
          "Steady state:\n"
          "  -s, --steady             Jacobi iteration to the steady state\n"
@@ -168,7 +173,8 @@ options_usage (FILE *out)
   fputs ("\n"
          "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
          "3 no offload device with --require-device, 4 steady state not\n"
-         "reached within --max-steps.\n"
+         "reached within --max-steps, 5 the field became NaN or infinite,\n"
+         "128+N stopped by signal N (SIGINT, SIGTERM).\n"
          "Colour maps:", out);
   for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
     fprintf (out, " %s", (*m)->name);
@@ -514,6 +520,7 @@ config_defaults (struct config *c)
     .tol = DEFAULT_TOL,
     .max_steps = DEFAULT_MAX_STEPS,
     .residual_every = DEFAULT_RESIDUAL_EVERY,
+    .nan_check_every = DEFAULT_NAN_CHECK_EVERY,
     .output_dir = ".",
     .png_name = "heatsim-%06d.png",
     .colormap = heatsim_colormaps[0],
@@ -624,6 +631,10 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_LIST_DEVICES:
           action = OPTIONS_LIST_DEVICES;
+          break;
+        case OPT_NAN_CHECK_EVERY:
+          ok = parse_count (&p, "--nan-check-every", optarg, NULL,
+                            &cfg->nan_check_every);
           break;
         case OPT_OUTPUT_DIR:
           cfg->output_dir = optarg;

@@ -38,6 +38,7 @@ struct config {
   double tol;             /* steady: stop when no cell changes by more */
   size_t max_steps;       /* steady: give up after this many sweeps */
   size_t residual_every;  /* steady: read the largest change this often */
+  size_t nan_check_every; /* look for NaN or Inf in the field this often */
   bool quiet;             /* no progress on stderr */
   bool json;              /* machine-readable report on stdout */
 

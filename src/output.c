@@ -139,6 +139,13 @@ due (size_t every, size_t step, bool last)
   return every != 0 && (last || step % every == 0);
 }
 
+bool
+output_due (const struct output *o, size_t step, bool last)
+{
+  return due (o->cfg->png_every, step, last)
+         || due (o->cfg->checkpoint_every, step, last);
+}
+
 /* Rewrite the XDMF index of the checkpoints written so far.  */
 static bool
 write_xdmf (const struct output *o)

@@ -36,6 +36,9 @@ bool output_name (char *buf, size_t len, const char *dir, const char *pattern,
 int output_open (struct output *o, const struct config *cfg,
                  const struct field *initial);
 
+/* Whether anything is written after step.  */
+bool output_due (const struct output *o, size_t step, bool last);
+
 /* After step (the step number of the newest field, s->u): write what is
    due.  last: the final step of the run.  Returns 0 or a heatsim_status. */
 int output_step (struct output *o, struct solver *s, size_t step, bool last);

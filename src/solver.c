@@ -3,11 +3,14 @@
 #include "solver.h"
 
 #include <omp.h>
+#include <signal.h>
+#include <string.h>
 
 #include "options.h"
 #include "output.h"
 #include "problem.h"
 #include "report.h"
+#include "signals.h"
 #include "status.h"
 #include "strategy.h"
 
@@ -46,6 +49,35 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   return HEATSIM_OK;
 }
 
+/* After step n of this run: check that the field is still finite (every
+   nan_check_every steps, and always before it is written, so a checkpoint
+   never holds NaN), write what is due, and stop if a signal asked to.  */
+static int
+after_step (struct solver *s, const struct config *cfg, struct output *out,
+            size_t n, bool last)
+{
+  const size_t step = cfg->start_step + n;
+  const int sig = signals_pending ();
+  last = last || sig != 0;
+  if ((n % cfg->nan_check_every == 0 || last || output_due (out, step, last))
+      && s->strategy->count_nonfinite (s) > 0)
+    {
+      heatsim_error ("the field holds NaN or infinite values after step %zu "
+                     "(checked every %zu steps)%s", step, cfg->nan_check_every,
+                     config_stability (cfg) > 0.5 && !cfg->steady
+                     ? ": the time step is unstable (--force)" : "");
+      return HEATSIM_NOT_FINITE;
+    }
+  int status = output_step (out, s, step, last);
+  if (status == HEATSIM_OK && sig != 0)
+    {
+      heatsim_error ("%s: stopped after step %zu%s", strsignal (sig), step,
+                     cfg->checkpoint_every ? "; checkpoint written" : "");
+      status = HEATSIM_INTERRUPTED + sig;
+    }
+  return status;
+}
+
 /* A time-dependent run: cfg->steps steps.  */
 static int
 run_steps (struct solver *s, const struct config *cfg, struct output *out,
@@ -60,7 +92,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
       s->strategy->step (s);
       field_swap (&s->u, &s->unew);
       ++n;
-      status = output_step (out, s, cfg->start_step + n, n == cfg->steps);
+      status = after_step (s, cfg, out, n, n == cfg->steps);
       progress_update (&progress, n, -1.0);
     }
   progress_finish (&progress);
@@ -92,8 +124,7 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
       else
         s->strategy->step (s);
       field_swap (&s->u, &s->unew);
-      status = output_step (out, s, cfg->start_step + n,
-                            r->converged || n == cfg->max_steps);
+      status = after_step (s, cfg, out, n, r->converged || n == cfg->max_steps);
       progress_update (&progress, n, r->residual);
     }
   progress_finish (&progress);

@@ -14,6 +14,13 @@ no_transfer (struct solver *s)
   (void) s;
 }
 
+/* host and map keep the field on the host between steps.  */
+static size_t
+count_nonfinite_on_host (struct solver *s)
+{
+  return count_nonfinite_host (&s->stencil, s->u.data);
+}
+
 /* host: CPU threads, no target constructs.  */
 
 static void
@@ -33,7 +40,8 @@ static const struct strategy host_strategy = {
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false,
   .enter = no_transfer, .step = host_step,
-  .step_residual = host_step_residual, .fetch = no_transfer, .leave = no_transfer,
+  .step_residual = host_step_residual, .fetch = no_transfer,
+  .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
 };
 
 /* map: the naive port; both fields cross to the device and back every
@@ -63,7 +71,8 @@ static const struct strategy map_strategy = {
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true,
   .enter = no_transfer, .step = map_step,
-  .step_residual = map_step_residual, .fetch = no_transfer, .leave = no_transfer,
+  .step_residual = map_step_residual, .fetch = no_transfer,
+  .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
@@ -99,6 +108,12 @@ resident_fetch (struct solver *s)
 #pragma omp target update from(u[0:n]) device(s->device)
 }
 
+static size_t
+resident_count_nonfinite (struct solver *s)
+{
+  return count_nonfinite_target (&s->stencil, s->u.data, s->device);
+}
+
 static void
 resident_leave (struct solver *s)
 {
@@ -115,7 +130,8 @@ static const struct strategy resident_strategy = {
   .summary = "enter data once, kernels without maps, pointer swap (default)",
   .offload = true,
   .enter = resident_enter, .step = resident_step,
-  .step_residual = resident_step_residual, .fetch = resident_fetch, .leave = resident_leave,
+  .step_residual = resident_step_residual, .fetch = resident_fetch,
+  .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
 };
 
 const struct strategy *const heatsim_strategies[] = {

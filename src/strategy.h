@@ -5,6 +5,7 @@
 #define HEATSIM_STRATEGY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct solver;
 
@@ -17,6 +18,8 @@ struct strategy {
   double (*step_residual) (struct solver *);  /* the same, returning the
                                                  largest change of a cell */
   void (*fetch) (struct solver *);    /* make the host copy of s->u current */
+  size_t (*count_nonfinite) (struct solver *);  /* NaN or Inf cells of s->u,
+                                                   counted where it lives */
   void (*leave) (struct solver *);    /* newest field to the host; release */
 };
 

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Runs that go wrong: a field that turns NaN/Inf is caught within the
+# check interval, reported with its step, ends with status 5, and the last
+# good checkpoint stays; SIGINT/SIGTERM stop after the current step with a
+# checkpoint and status 128+N; a second signal ends heatsim at once and
+# leaves every checkpoint whole.
+. "${srcdir:-.}/tests/testlib.sh"
+out=$workdir/f
+unstable='--grid 64 --length 65 --alpha 1 --dt 0.3 --force --steps 100000'
+
+# newest DIR: the newest checkpoint under its final name.
+newest () {
+  ls "$1" | grep '^heatsim-[0-9]*\.h5$' | sort | tail -n 1
+}
+
+expect_status 5 "$HEATSIM" -q $unstable --checkpoint-every 50 \
+  --output-dir "$out/nan"
+bad=$(sed -n 's/.*NaN or infinite values after step \([0-9]*\).*/\1/p' \
+  "$workdir/err")
+last=$(newest "$out/nan")
+echo "non-finite after step $bad; newest checkpoint $last"
+[ -n "$bad" ] || fail "no step in the message: $(cat "$workdir/err")"
+grep -q "the time step is unstable" "$workdir/err" || fail "no hint"
+step=$(echo "$last" | sed 's/heatsim-0*\([0-9]*\)\.h5/\1/')
+[ "$step" -lt "$bad" ] && [ $((bad - step)) -le 50 ] \
+  || fail "newest checkpoint $last vs failure at $bad"
+expect_status 0 "$HEATSIM" -q --json --restart "$out/nan/$last" -n 1
+[ "$(json_field max "$workdir/out")" != nan ] || fail "kept checkpoint is NaN"
+# Without output the check interval bounds the delay.
+expect_status 5 "$HEATSIM" -q $unstable --nan-check-every 7
+bad7=$(sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err")
+[ $((bad7 % 7)) -eq 0 ] && [ "$bad7" -gt "$step" ] && [ "$bad7" -le "$bad" ] \
+  || fail "--nan-check-every 7 reported step $bad7 (finite at $step, not at $bad)"
+
+# start_run DIR ARGS...: heatsim in the background, once it is in its time
+# loop (it has written its first checkpoint).
+start_run () {
+  dir=$1
+  shift
+  "$HEATSIM" -q "$@" --output-dir "$dir" >"$workdir/bg.out" 2>"$workdir/bg.err" &
+  pid=$!
+  for t in $(seq 200); do
+    [ -n "$(newest "$dir" 2>/dev/null)" ] && return 0
+    sleep 0.05
+  done
+  fail "background run never wrote a checkpoint"
+}
+
+for sig in INT:2 TERM:15; do
+  number=${sig#*:}
+  sig=${sig%:*}
+  start_run "$out/$sig" -p plate -s -g 400 --tol 1e-12 --checkpoint-every 500
+  kill -$sig $pid
+  wait $pid
+  status=$?
+  want=$((128 + number))
+  [ "$status" -eq "$want" ] || fail "SIG$sig: status $status, expected $want"
+  grep -q "stopped after step [0-9]*; checkpoint written" "$workdir/bg.err" \
+    || fail "SIG$sig: message: $(cat "$workdir/bg.err")"
+  at=$(sed -n 's/.*stopped after step \([0-9]*\).*/\1/p' "$workdir/bg.err")
+  [ -f "$out/$sig/heatsim-$(printf %06d "$at").h5" ] \
+    || fail "SIG$sig: no checkpoint at the stop, step $at: $(ls "$out/$sig")"
+  expect_status 4 "$HEATSIM" -q --json -s --tol 1e-12 --max-steps 10 \
+    --restart "$out/$sig/$(newest "$out/$sig")"
+  [ "$(json_field start_step "$workdir/out")" = "$at" ] \
+    || fail "SIG$sig: restart did not continue from step $at"
+done
+
+# Two signals in a row: heatsim dies of the second at once.  Every file
+# under a final name is whole.
+start_run "$out/twice" -p disk -g 600 -L 1 -a 1 --dt 1e-7 -n 1000000 \
+  --checkpoint-every 20
+kill -TERM $pid
+kill -TERM $pid
+wait $pid
+status=$?
+[ "$status" -ge 128 ] || fail "two SIGTERMs: status $status"
+for f in $(ls "$out/twice" | grep '\.h5$'); do
+  expect_status 0 "$HEATSIM" -q --restart "$out/twice/$f" -n 1
+done
+finish
