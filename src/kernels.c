@@ -168,6 +168,23 @@ count_nonfinite_target (const struct stencil *s, const double *u, int device)
 }
 
 bool
+device_can_allocate (size_t bytes, int device)
+{
+#ifdef HEATSIM_OFFLOAD
+  void *probe = omp_target_alloc (bytes, device);
+  if (probe == NULL)
+    return false;
+  omp_target_free (probe, device);
+#else
+  /* No device code: libomptarget is not linked, and target regions always
+     run on the host, whose memory check_memory has already counted.  */
+  (void) bytes;
+  (void) device;
+#endif
+  return true;
+}
+
+bool
 target_runs_on_host (int device)
 {
   int on_host = 1;

@@ -48,6 +48,10 @@ size_t count_nonfinite_host (const struct stencil *s, const double *u);
 size_t count_nonfinite_target (const struct stencil *s, const double *u,
                                int device);
 
+/* Whether device could allocate bytes now.  OpenMP cannot say how much
+   device memory is free, but it can try to take it.  */
+bool device_can_allocate (size_t bytes, int device);
+
 /* True when a target region on device executes on the host, asked from
    inside such a region: OpenMP falls back silently, so never assume.  */
 bool target_runs_on_host (int device);

@@ -66,24 +66,21 @@ list_devices (void)
   printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
 }
 
-/* OpenMP cannot say how much device memory is free, but it can try to
-   take it: a grid that does not fit fails here, before any mapping, rather
-   than inside the runtime in the middle of a run.  */
+/* A grid that does not fit on the device fails here, before any mapping,
+   rather than inside the runtime in the middle of a run.  */
 static int
 check_device_memory (const struct config *cfg, int device)
 {
   size_t bytes;
   if (!field_bytes (cfg->nx, cfg->ny, &bytes))
     return HEATSIM_USAGE;
-  void *probe = omp_target_alloc (2 * bytes, device);
-  if (probe == NULL)
+  if (!device_can_allocate (2 * bytes, device))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
                      "two grids; device %d cannot allocate them", cfg->nx,
                      cfg->ny, 2 * bytes, device);
       return HEATSIM_USAGE;
     }
-  omp_target_free (probe, device);
   return HEATSIM_OK;
 }
 
