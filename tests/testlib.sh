@@ -5,6 +5,10 @@
 : "${HEATSIM:?HEATSIM must name the heatsim binary}"
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/heatsim-test.XXXXXX") || exit 99
 trap 'rm -rf "$workdir"' EXIT
+# Run in the scratch directory, so that nothing a test runs can litter the
+# build tree; srcdir becomes absolute first.
+srcdir=$(cd "${srcdir:-.}" && pwd) || exit 99
+cd "$workdir" || exit 99
 checks=0
 failures=0
 
