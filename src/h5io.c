@@ -14,6 +14,7 @@
 
 #include "atomic.h"
 #include "report.h"
+#include "sysmem.h"
 
 #define CHECKPOINT_FORMAT "heatsim-checkpoint-1"
 enum { CHUNK = 256 };
@@ -258,6 +259,48 @@ get_string (struct reader *r, hid_t file, const char *name, char *buf,
   return ok;
 }
 
+/* A damaged or hostile file can claim a dataset far larger than the file:
+   refuse one whose values could not fit in the bytes stored for it, before
+   allocating memory for them.  */
+static bool
+storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
+                   const hsize_t *dims, int rank)
+{
+  double raw = (double) H5Tget_size (type);
+  for (int k = 0; k < rank; ++k)
+    raw *= (double) dims[k];
+  hid_t dcpl = H5Dget_create_plist (set);
+  bool filtered = dcpl >= 0 && H5Pget_nfilters (dcpl) > 0;
+  if (dcpl >= 0)
+    H5Pclose (dcpl);
+  hid_t file = H5Iget_file_id (set);
+  hsize_t file_size = 0;
+  if (file >= 0)
+    {
+      H5Fget_filesize (file, &file_size);
+      H5Fclose (file);
+    }
+  double stored = (double) H5Dget_storage_size (set);
+  if (stored > (double) file_size
+      || raw > stored * (filtered ? MAX_INFLATION : 1))
+    return bad (r, "dataset '%s' claims %.0f bytes of values but the file "
+                "holds only %.0f for it (damaged file?)", name, raw, stored);
+  return true;
+}
+
+/* Allocate u for nx x ny, if two such grids fit in memory.  */
+static bool
+alloc_field (struct reader *r, struct field *u, size_t nx, size_t ny)
+{
+  size_t need, avail;
+  if (!grids_fit_in_memory (nx, ny, &need, &avail))
+    return bad (r, "a %zu x %zu field needs %zu bytes for two grids; only "
+                "%zu are available", nx, ny, need, avail);
+  if (!field_alloc (u, nx, ny))
+    return bad (r, "out of memory for a %zu x %zu field", nx, ny);
+  return true;
+}
+
 /* Open a dataset that must be a float array of the given shape (rank 1 if
    rows == 0); rows/cols of 0 in *shape mean "any", and are filled in.  */
 static hid_t
@@ -290,6 +333,8 @@ open_array (struct reader *r, hid_t loc, const char *name, int rank,
         else
           shape[k] = dims[k];
     }
+  if (ok)
+    ok = storage_plausible (r, set, type, name, dims, rank);
   H5Tclose (type);
   H5Sclose (space);
   if (!ok)
@@ -380,13 +425,11 @@ read_checkpoint (struct reader *r, hid_t file, struct checkpoint_meta *m,
 {
   if (!read_meta (r, file, m))
     return false;
-  if (!field_alloc (u, m->nx, m->ny))
-    return bad (r, "out of memory for a %zu x %zu field", m->nx, m->ny);
   hsize_t shape[2] = { m->ny, m->nx };
   hid_t set = open_array (r, file, "field", 2, shape);
-  bool ok = set >= 0 && read_into (r, set, "field",
-                                   &u->data[field_index (u, 1, 1)], m->ny,
-                                   m->nx, u->stride, 2);
+  bool ok = set >= 0 && alloc_field (r, u, m->nx, m->ny)
+            && read_into (r, set, "field", &u->data[field_index (u, 1, 1)],
+                          m->ny, m->nx, u->stride, 2);
   if (set >= 0)
     H5Dclose (set);
 
@@ -468,9 +511,8 @@ h5_read_dataset (const char *path, const char *dataset, struct field *u)
               "least 3x3 values (one interior cell inside the boundary "
               "ring)", dataset, (unsigned long long) shape[0],
               (unsigned long long) shape[1]);
-  else if (ok && !field_alloc (u, shape[1] - 2, shape[0] - 2))
-    ok = bad (&r, "out of memory for a %llux%llu field",
-              (unsigned long long) shape[0], (unsigned long long) shape[1]);
+  else if (ok)
+    ok = alloc_field (&r, u, shape[1] - 2, shape[0] - 2);
   if (ok)
     ok = read_into (&r, set, dataset, u->data, shape[0], shape[1], u->stride,
                     2)

@@ -127,13 +127,11 @@ place_kernels (const struct config *cfg, struct placement *where)
 static int
 check_memory (const struct config *cfg)
 {
-  size_t bytes, available;
-  if (!field_bytes (cfg->nx, cfg->ny, &bytes))
-    return HEATSIM_USAGE;   /* options_parse has already refused this */
-  if (host_memory_available (&available) && 2 * bytes > available)
+  size_t need, available;
+  if (!grids_fit_in_memory (cfg->nx, cfg->ny, &need, &available))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes for two grids; only %zu "
-                     "are available", cfg->nx, cfg->ny, 2 * bytes, available);
+                     "are available", cfg->nx, cfg->ny, need, available);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;

@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomic.h"
 #include "colormap.h"
 #include "report.h"
+#include "sysmem.h"
 
 /* libpng reports errors by longjmp; these carry the message out.  */
 static void
@@ -186,6 +188,10 @@ png_is_png (const char *path)
 static bool
 read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
 {
+  struct stat st;
+  const double file_size = fstat (fileno (fp), &st) == 0 ? (double) st.st_size
+                           : 0.0;
+  size_t need, avail;
   png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, msg,
                                             png_error_handler,
                                             png_warning_handler);
@@ -211,10 +217,21 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
       png_set_strip_alpha (png);
       png_read_update_info (png, info);
       const int depth = png_get_bit_depth (png, info);
+      /* A damaged or hostile file can claim any size: its pixels must fit
+         in its compressed bytes before memory is taken for them.  */
+      const double raw = (double) png_get_rowbytes (png, info) * (double) h;
       if (w < 3 || h < 3)
         snprintf (msg, 256, "image is %ux%u; an initial field needs at least "
                   "3x3 pixels (one interior cell inside the boundary ring)",
                   (unsigned) w, (unsigned) h);
+      else if (raw > file_size * MAX_INFLATION)
+        snprintf (msg, 256, "image claims %ux%u pixels, more than a %.0f-byte "
+                  "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
+                  file_size);
+      else if (!grids_fit_in_memory (w - 2, h - 2, &need, &avail))
+        snprintf (msg, 256, "a %ux%u field needs %zu bytes for two grids; "
+                  "only %zu are available", (unsigned) w - 2,
+                  (unsigned) h - 2, need, avail);
       else if ((row = malloc (png_get_rowbytes (png, info))) == NULL
                || !field_alloc (u, w - 2, h - 2))
         snprintf (msg, 256, "out of memory for a %ux%u field", (unsigned) w,

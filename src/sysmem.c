@@ -2,6 +2,8 @@
 
 #include "sysmem.h"
 
+#include "field.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -30,4 +32,18 @@ host_memory_available (size_t *bytes)
     return false;
   *bytes = (size_t) pages * (size_t) size;
   return true;
+}
+
+bool
+grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail)
+{
+  size_t bytes;
+  *avail = 0;
+  if (!field_bytes (nx, ny, &bytes) || bytes > SIZE_MAX / 2)
+    {
+      *need = SIZE_MAX;
+      return false;
+    }
+  *need = 2 * bytes;
+  return !host_memory_available (avail) || *need <= *avail;
 }

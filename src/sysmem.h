@@ -9,4 +9,12 @@
    the system does not say, in which case no limit is assumed.  */
 bool host_memory_available (size_t *bytes);
 
+/* Whether two padded nx x ny grids fit in the memory available now (true
+   when the system does not say); need and avail receive the byte counts. */
+bool grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail);
+
+/* The most raw bytes that stored bytes can hold: deflate, the best
+   compression HDF5 and PNG use here, packs at most 1032 bytes into 1.  */
+#define MAX_INFLATION 1032
+
 #endif

@@ -3,7 +3,8 @@
    Usage: h5_fixtures DIR
    Writes DIR/rank1.h5 (a 1-D dataset /field), DIR/int.h5 (an integer
    /field), DIR/small.h5 (a 2x2 /field), DIR/nan.h5 (a 5x4 /field with a
-   NaN), DIR/inf.h5 (with an Inf), DIR/good.h5 (a valid 6x5 /field with a
+   NaN), DIR/inf.h5 (with an Inf), DIR/huge.h5 (a /field that claims
+   7 x 117440521 values and stores none), DIR/good.h5 (a valid 6x5 /field with a
    ring of 1 and 0 inside, and a 1-D /line) and DIR/fake.h5 (a checkpoint
    whose 'format' attribute is right but whose field is missing).  */
 #include <hdf5.h>
@@ -50,6 +51,19 @@ main (int argc, char **argv)
   bad |= write_file (dir, "nan.h5", 2, d54, H5T_NATIVE_DOUBLE, v, "field");
   v[7] = INFINITY;
   bad |= write_file (dir, "inf.h5", 2, d54, H5T_NATIVE_DOUBLE, v, "field");
+  {
+    char path[4096];
+    snprintf (path, sizeof path, "%s/huge.h5", dir);
+    hsize_t huge[2] = { 7, 117440521 };
+    hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t space = H5Screate_simple (2, huge, NULL);
+    hid_t set = H5Dcreate2 (file, "field", H5T_NATIVE_DOUBLE, space,
+                            H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    bad |= set < 0;
+    H5Dclose (set);
+    H5Sclose (space);
+    H5Fclose (file);
+  }
   for (int j = 0; j < 5; ++j)
     for (int i = 0; i < 6; ++i)
       v[j * 6 + i] = (i == 0 || j == 0 || i == 5 || j == 4) ? 1.0 : 0.0;

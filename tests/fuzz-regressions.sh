@@ -1,0 +1,17 @@
+#!/bin/sh
+# Every input that made a fuzzer fail (tests/fuzz/regressions) is refused
+# cleanly by heatsim, as --restart and as --init: status 2, one message.
+. "${srcdir:-.}/tests/testlib.sh"
+: "${H5_FIXTURES:?H5_FIXTURES must name tests/h5_fixtures}"
+
+for f in "$srcdir"/tests/fuzz/regressions/*; do
+  for opt in --restart --init; do
+    refused "$(basename "$f"): " $opt "$f"
+  done
+done
+# The first fuzz_h5 finding: a tiny file whose dataset claims 7 x 117440521
+# values made heatsim allocate 6.5 GB before reading.  Now refused up front.
+"$H5_FIXTURES" "$workdir" || fail "fixtures"
+refused "huge.h5: dataset 'field' claims [0-9]* bytes of values but the file holds only 0" \
+  --init "$workdir/huge.h5"
+finish

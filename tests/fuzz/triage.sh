@@ -1,0 +1,25 @@
+#!/bin/sh
+# triage.sh FUZZER DIR: replay each crash, leak or oom artifact in DIR and
+# sort it by where the report points.  A report whose first frame outside
+# the sanitizer's own interceptors lies in libhdf5 or libpng is a library
+# finding: listed, kept as a regression input, not fatal (heatsim refuses
+# those files cleanly outside ASan; tests/fuzz-regressions.sh checks it).
+# Anything else is a heatsim bug: exit 1.
+fuzzer=$1
+dir=$2
+status=0
+for f in "$dir"/crash-* "$dir"/leak-* "$dir"/oom-*; do
+  [ -e "$f" ] || continue
+  frame=$(ASAN_OPTIONS=allocator_may_return_null=1 "$fuzzer" "$f" 2>&1 \
+    | grep -E '^ *#[0-9]+ 0x' \
+    | grep -v -E ' in (__interceptor_|__asan_|__sanitizer|memcpy|memmove|memset|malloc|calloc|realloc|free|strlen|strcmp|strncmp)\b' \
+    | head -n 1)
+  case $frame in
+    *libhdf5*|*libpng*)
+      echo "library finding: $f:$frame" ;;
+    *)
+      echo "HEATSIM BUG: $f:$frame"
+      status=1 ;;
+  esac
+done
+exit $status
