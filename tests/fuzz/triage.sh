@@ -10,9 +10,13 @@ dir=$2
 status=0
 for f in "$dir"/crash-* "$dir"/leak-* "$dir"/oom-*; do
   [ -e "$f" ] || continue
-  frame=$(ASAN_OPTIONS=allocator_may_return_null=1 "$fuzzer" "$f" 2>&1 \
-    | grep -E '^ *#[0-9]+ 0x' \
-    | grep -v -E ' in (__interceptor_|__asan_|__sanitizer|memcpy|memmove|memset|malloc|calloc|realloc|free|strlen|strcmp|strncmp)\b' \
+  if ASAN_OPTIONS=allocator_may_return_null=1 "$fuzzer" "$f" \
+       >"$f.replay" 2>&1; then
+    echo "did not reproduce (a timing or memory-pressure effect): $f"
+    continue
+  fi
+  frame=$(grep -E '^ *#[0-9]+ 0x' "$f.replay" \
+    | grep -v -E ' in (fuzzer::|__interceptor_|__asan|__sanitizer|__lsan|memcpy|memmove|memset|malloc|calloc|realloc|free|aligned_alloc|strlen|strcmp|strncmp)' \
     | head -n 1)
   case $frame in
     *libhdf5*|*libpng*)
