@@ -5,6 +5,12 @@
 : "${H5_FIXTURES:?H5_FIXTURES must name tests/h5_fixtures}"
 
 for f in "$srcdir"/tests/fuzz/regressions/*; do
+  # Inputs named *libhdf5* trip memory errors inside libhdf5 1.10.8 itself,
+  # which ASan reports however heatsim handles the outcome: they are
+  # checked in the plain build only.
+  case $(basename "$f") in
+    *libhdf5*) [ -n "${HEATSIM_SANITIZED:-}" ] && continue ;;
+  esac
   for opt in --restart --init; do
     refused "$(basename "$f"): " $opt "$f"
   done
