@@ -1,0 +1,19 @@
+#!/bin/sh
+# The relocatable bundle (make bundle) runs from anywhere, loads the
+# OpenMP offload runtime from its own lib/ directory, and here, with no
+# GPU, falls back to the host and says so.
+. "${srcdir:-.}/tests/testlib.sh"
+b=$workdir/somewhere/heatsim-bundle
+expect_status 0 "$srcdir/tools/make-bundle.sh" "$HEATSIM" "$b"
+for lib in libomptarget.so.19.1 libomp.so.5 libLLVM.so.19.1; do
+  [ -f "$b/lib/$lib" ] || fail "bundle lacks $lib"
+done
+LD_LIBRARY_PATH=$b/lib ldd "$b/bin/heatsim.bin" >"$workdir/ldd"
+grep -q "libomptarget.so.19.1 => $b/lib/" "$workdir/ldd" \
+  || fail "libomptarget does not come from the bundle: $(grep omptarget "$workdir/ldd")"
+expect_status 0 env -u LD_LIBRARY_PATH "$b/heatsim" -q --json -g 64 \
+  -o resident
+grep -q '"on_device": false' "$workdir/out" || fail "bundle run: $(cat "$workdir/out")"
+expect_status 0 "$b/heatsim" -g 64
+grep -q "FALLBACK" "$workdir/out" || fail "bundle run does not report the fallback"
+finish
