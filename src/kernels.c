@@ -142,6 +142,22 @@ heat_step_residual_target (const struct stencil *s, double *u, double *unew,
   return change;
 }
 
+void
+copy_host (const double *restrict a, double *restrict b, size_t n)
+{
+#pragma omp parallel for simd schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    b[k] = a[k];
+}
+
+void
+copy_target (const double *a, double *b, size_t n, int device)
+{
+#pragma omp target teams distribute parallel for device(device)
+  for (size_t k = 0; k < n; ++k)
+    b[k] = a[k];
+}
+
 size_t
 count_nonfinite_host (const struct stencil *s, const double *u)
 {

@@ -42,6 +42,12 @@ void heat_step_target (const struct stencil *s, double *u, double *unew,
 double heat_step_residual_target (const struct stencil *s, double *u,
                                   double *unew, int device);
 
+/* b = a over n doubles: the STREAM-style copy that bounds what a
+   memory-bound kernel can reach, on the host and in a target region (a and
+   b present on device).  */
+void copy_host (const double *restrict a, double *restrict b, size_t n);
+void copy_target (const double *a, double *b, size_t n, int device);
+
 /* Interior cells of u that are NaN or infinite, on the host and in a
    target region (u present on device).  */
 size_t count_nonfinite_host (const struct stencil *s, const double *u);

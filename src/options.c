@@ -55,6 +55,7 @@ enum {
   OPT_REQUIRE_DEVICE,
   OPT_LIST_DEVICES,
   OPT_JSON,
+  OPT_BENCH,
 };
 
 static const struct option long_options[] = {
@@ -93,6 +94,7 @@ static const struct option long_options[] = {
   {"init-range", required_argument, NULL, OPT_INIT_RANGE},
   {"quiet", no_argument, NULL, 'q'},
   {"json", no_argument, NULL, OPT_JSON},
+  {"bench", no_argument, NULL, OPT_BENCH},
   {"help", no_argument, NULL, 'h'},
   {"version", no_argument, NULL, 'V'},
   {NULL, 0, NULL, 0}
@@ -161,6 +163,8 @@ options_usage (FILE *out)
          "Output:\n"
          "  -q, --quiet              no progress messages on stderr\n"
          "      --json               print the report as one JSON object\n"
+         "      --bench              also measure the copy bandwidth where the\n"
+         "                           kernels ran, and the stencil's share of it\n"
          "  -h, --help               display this help and exit\n"
          "  -V, --version            output version information and exit\n"
          "\n"
@@ -697,6 +701,9 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_JSON:
           cfg->json = true;
+          break;
+        case OPT_BENCH:
+          cfg->bench = true;
           break;
         case 'h':
           return OPTIONS_HELP;

@@ -41,6 +41,7 @@ struct config {
   size_t nan_check_every; /* look for NaN or Inf in the field this often */
   bool quiet;             /* no progress on stderr */
   bool json;              /* machine-readable report on stdout */
+  bool bench;             /* measure the copy bandwidth for comparison */
 
   /* Output: PNG snapshots and HDF5 checkpoints, every K steps and at the
      end (0: none).  */

@@ -142,6 +142,10 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            run->transfer_in,
            run->solve, run->output, run->files, run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+  if (cfg->bench)
+    fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
+             "stencil reaches %.1f %% of it\n", run->copy_gb_s,
+             100.0 * bandwidth_gb_s (cfg, run) / run->copy_gb_s);
 }
 
 /* A JSON number, or null for "not applicable".  */
@@ -190,9 +194,15 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
            "\"time_solve\": %.9f, \"time_output\": %.9f, \"files\": %zu, "
            "\"time_transfer_out\": %.9f, "
            "\"time_total\": %.9f, \"cell_updates_per_s\": %.6g, "
-           "\"bandwidth_gb_s\": %.6g}\n",
+           "\"bandwidth_gb_s\": %.6g, ",
            r->heat_initial, r->heat, r->min, r->max, r->checksum, run->setup,
            run->transfer_in, run->solve, run->output, run->files,
            run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+  json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
+  fprintf (out, "\"copy_fraction\": ");
+  if (cfg->bench)
+    fprintf (out, "%.6g}\n", bandwidth_gb_s (cfg, run) / run->copy_gb_s);
+  else
+    fprintf (out, "null}\n");
 }

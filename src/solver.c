@@ -2,6 +2,7 @@
 
 #include "solver.h"
 
+#include <math.h>
 #include <omp.h>
 #include <signal.h>
 #include <string.h>
@@ -132,6 +133,29 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
   return status;
 }
 
+enum { COPY_REPEATS = 10 };
+
+/* The copy bandwidth where the kernels run, best of COPY_REPEATS copies of
+   a whole field: the roofline of a stencil that reads and writes each cell
+   once.  The fields are mapped around the measurement for map (for
+   resident they already are: no transfer), not at all for host.  */
+static double
+copy_bandwidth (struct solver *s)
+{
+  double *u = s->u.data, *unew = s->unew.data;
+  const size_t n = field_cells (&s->u);
+  double best = HUGE_VAL;
+#pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
+  device(s->device) if(s->strategy->offload)
+  for (int k = 0; k < COPY_REPEATS; ++k)
+    {
+      double t0 = omp_get_wtime ();
+      s->strategy->copy (s);
+      best = fmin (best, omp_get_wtime () - t0);
+    }
+  return 2.0 * sizeof (double) * (double) n / best * 1e-9;
+}
+
 int
 solver_run (struct solver *s, const struct config *cfg, struct output *out,
             struct run_result *r)
@@ -142,6 +166,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   int status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
                : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
+  /* unew is scratch after the last step: the copy may overwrite it.  */
+  r->copy_gb_s = cfg->bench && status == HEATSIM_OK ? copy_bandwidth (s) : 0.0;
   s->strategy->leave (s);
   double t3 = omp_get_wtime ();
 

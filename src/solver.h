@@ -31,6 +31,7 @@ struct run_result {
   double output;           /* fetching and writing fields */
   size_t files;            /* files written */
   double transfer_out;     /* newest field back to the host */
+  double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
   double total;
 };
 

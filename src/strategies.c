@@ -14,6 +14,21 @@ no_transfer (struct solver *s)
   (void) s;
 }
 
+static void
+host_copy (struct solver *s)
+{
+  copy_host (s->u.data, s->unew.data, field_cells (&s->u));
+}
+
+/* The device copy, with both fields present (resident, or mapped once
+   around the whole measurement for map: the reference is the device's
+   bandwidth, not the transfers').  */
+static void
+device_copy (struct solver *s)
+{
+  copy_target (s->u.data, s->unew.data, field_cells (&s->u), s->device);
+}
+
 /* host and map keep the field on the host between steps.  */
 static size_t
 count_nonfinite_on_host (struct solver *s)
@@ -42,6 +57,7 @@ static const struct strategy host_strategy = {
   .enter = no_transfer, .step = host_step,
   .step_residual = host_step_residual, .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
+  .copy = host_copy,
 };
 
 /* map: the naive port; both fields cross to the device and back every
@@ -73,6 +89,7 @@ static const struct strategy map_strategy = {
   .enter = no_transfer, .step = map_step,
   .step_residual = map_step_residual, .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
+  .copy = device_copy,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
@@ -132,6 +149,7 @@ static const struct strategy resident_strategy = {
   .enter = resident_enter, .step = resident_step,
   .step_residual = resident_step_residual, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
+  .copy = device_copy,
 };
 
 const struct strategy *const heatsim_strategies[] = {

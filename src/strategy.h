@@ -21,6 +21,8 @@ struct strategy {
   size_t (*count_nonfinite) (struct solver *);  /* NaN or Inf cells of s->u,
                                                    counted where it lives */
   void (*leave) (struct solver *);    /* newest field to the host; release */
+  void (*copy) (struct solver *);     /* s->u to s->unew, where the kernels
+                                         run: the bandwidth reference */
 };
 
 /* All strategies, NULL-terminated; the first is the default.  */
