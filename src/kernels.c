@@ -145,7 +145,7 @@ heat_step_residual_target (const struct stencil *s, double *u, double *unew,
 void
 copy_host (const double *restrict a, double *restrict b, size_t n)
 {
-#pragma omp parallel for simd schedule(static)
+#pragma omp parallel for schedule(static)
   for (size_t k = 0; k < n; ++k)
     b[k] = a[k];
 }
