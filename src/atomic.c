@@ -87,6 +87,33 @@ atomic_commit (const char *tmp, const char *path)
   return true;
 }
 
+FILE *
+atomic_fopen (const char *path, char *tmp, size_t len)
+{
+  if (!atomic_temp (path, tmp, len))
+    return NULL;
+  FILE *fp = fopen (tmp, "wb");
+  if (fp == NULL)
+    atomic_abort (tmp);
+  return fp;
+}
+
+bool
+atomic_fclose (FILE *fp, bool ok, const char *tmp, const char *path)
+{
+  int e = errno;
+  if (fclose (fp) != 0 && ok)
+    {
+      ok = false;
+      e = errno;
+    }
+  if (ok)
+    return atomic_commit (tmp, path);
+  errno = e;
+  atomic_abort (tmp);
+  return false;
+}
+
 void
 atomic_abort (const char *tmp)
 {

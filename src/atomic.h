@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Create an empty temporary file beside path ("DIR/.NAME.XXXXXX") and put
    its name in tmp (len bytes).  False, with errno set, on failure.  */
@@ -16,6 +17,15 @@ bool atomic_temp (const char *path, char *tmp, size_t len);
 /* Flush tmp to disk and rename it to path, then flush the directory.
    False, with errno set, on failure (tmp is then removed).  */
 bool atomic_commit (const char *tmp, const char *path);
+
+/* atomic_temp, opened for writing with stdio.  NULL, with errno set, on
+   failure (nothing is left behind then).  */
+FILE *atomic_fopen (const char *path, char *tmp, size_t len);
+
+/* Close fp, opened by atomic_fopen; if the writes went well (ok) and the
+   close too, commit tmp to path, else remove tmp.  True when path holds
+   the new file; otherwise errno says why (as it was on entry when !ok).  */
+bool atomic_fclose (FILE *fp, bool ok, const char *tmp, const char *path);
 
 /* Remove tmp after a failed write.  */
 void atomic_abort (const char *tmp);

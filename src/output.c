@@ -153,16 +153,10 @@ write_xdmf (const struct output *o)
   const struct config *c = o->cfg;
   char path[4096], tmp[4096];
   snprintf (path, sizeof path, "%s/%s", c->output_dir, XDMF_NAME);
-  if (!atomic_temp (path, tmp, sizeof tmp))
-    {
-      heatsim_error ("%s: cannot create: %s", path, strerror (errno));
-      return false;
-    }
-  FILE *fp = fopen (tmp, "w");
+  FILE *fp = atomic_fopen (path, tmp, sizeof tmp);
   if (fp == NULL)
     {
-      heatsim_error ("%s: cannot open: %s", tmp, strerror (errno));
-      atomic_abort (tmp);
+      heatsim_error ("%s: cannot create: %s", path, strerror (errno));
       return false;
     }
   fprintf (fp, "<?xml version=\"1.0\" ?>\n"
@@ -196,12 +190,8 @@ write_xdmf (const struct output *o)
                config_dx (c), c->ny, c->nx, file + 2);
     }
   fprintf (fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
-  bool ok = !ferror (fp);
-  ok = fclose (fp) == 0 && ok;
-  if (ok && atomic_commit (tmp, path))
+  if (atomic_fclose (fp, !ferror (fp), tmp, path))
     return true;
-  if (!ok)
-    atomic_abort (tmp);
   heatsim_error ("%s: cannot write: %s", path, strerror (errno));
   return false;
 }

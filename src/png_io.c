@@ -136,39 +136,23 @@ png_write_field (const char *path, const struct field *u,
       return false;
     }
   char tmp[4096], msg[256] = "";
-  if (!atomic_temp (path, tmp, sizeof tmp))
+  FILE *fp = atomic_fopen (path, tmp, sizeof tmp);
+  if (fp == NULL)
     {
       heatsim_error ("%s: cannot create: %s", path, strerror (errno));
       return false;
     }
-  FILE *fp = fopen (tmp, "wb");
-  if (fp == NULL)
-    {
-      heatsim_error ("%s: cannot open: %s", tmp, strerror (errno));
-      atomic_abort (tmp);
-      return false;
-    }
-  bool ok = write_png_stream (fp, u, st, m, msg);
+  bool encoded = write_png_stream (fp, u, st, m, msg);
+  if (atomic_fclose (fp, encoded, tmp, path))
+    return true;
   int e = errno;
-  if (fclose (fp) != 0 && ok)
-    {
-      ok = false;
-      e = errno;
-      snprintf (msg, sizeof msg, "%s", strerror (e));
-    }
-  if (ok && !atomic_commit (tmp, path))
-    {
-      heatsim_error ("%s: cannot write: %s", path, strerror (errno));
-      return false;
-    }
-  if (!ok)
-    {
-      /* libpng's message for a failed fwrite is generic; errno is not.  */
-      heatsim_error ("%s: cannot write: %s%s%s", path, msg,
-                     e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
-      atomic_abort (tmp);
-    }
-  return ok;
+  if (encoded)
+    heatsim_error ("%s: cannot write: %s", path, strerror (e));
+  else
+    /* libpng's message for a failed fwrite is generic; errno is not.  */
+    heatsim_error ("%s: cannot write: %s%s%s", path, msg,
+                   e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
+  return false;
 }
 
 bool
