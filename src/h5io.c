@@ -378,13 +378,13 @@ check_finite (struct reader *r, const struct field *u)
 static hid_t
 open_file (struct reader *r)
 {
-  quiet_hdf5 ();
-  FILE *fp = fopen (r->path, "rb");
-  if (fp == NULL)
-    return bad (r, "cannot open: %s", strerror (errno)), -1;
-  fclose (fp);
-  if (H5Fis_hdf5 (r->path) <= 0)
-    return bad (r, "not an HDF5 file"), -1;
+  switch (h5_is_hdf5 (r->path))
+    {
+    case -1:
+      return bad (r, "cannot open: %s", strerror (errno)), -1;
+    case 0:
+      return bad (r, "not an HDF5 file"), -1;
+    }
   hid_t file = H5Fopen (r->path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0)
     bad (r, "cannot open as HDF5 (truncated or damaged file?)");
