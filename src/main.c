@@ -216,18 +216,23 @@ load_initial (struct config *cfg, struct field *u)
 }
 
 /* Everything that is known about the final field.  */
-static void
+static int
 measure (const struct config *cfg, const struct field *u,
          struct run_report *report)
 {
   report->has_exact = problem_has_exact (cfg);
-  if (report->has_exact)
-    problem_error (cfg, u, cfg->steady ? 0.0
-                   : (double) (cfg->start_step + report->run.steps) * cfg->dt,
-                   &report->error);
+  if (report->has_exact
+      && !problem_error (cfg, u, cfg->steady ? 0.0
+                         : (double) (cfg->start_step + report->run.steps)
+                           * cfg->dt, &report->error))
+    {
+      heatsim_error ("out of memory while comparing with the exact solution");
+      return HEATSIM_FAILURE;
+    }
   report->heat = field_sum (u) * config_dx (cfg) * config_dy (cfg);
   field_range (u, &report->min, &report->max);
   report->checksum = field_checksum (u);
+  return HEATSIM_OK;
 }
 
 static int
@@ -257,7 +262,7 @@ simulate (struct config *cfg, struct run_report *report)
     status = solver_run (&s, cfg, &out, &report->run);
   output_close (&out);
   if (status == HEATSIM_OK)
-    measure (cfg, &s.u, report);
+    status = measure (cfg, &s.u, report);
   solver_free (&s);
   report->run.total = omp_get_wtime () - t0;
   if (status == HEATSIM_OK && cfg->steady && !report->run.converged)

@@ -432,7 +432,7 @@ check_combinations (struct parser *p, const struct config *c,
   if (c->init != NULL && (g.grid || g.problem))
     return fail (p, "--%s: not allowed with --init (the file gives the "
                  "initial field and its size)", g.grid ? "grid" : "problem");
-  if (c->init == NULL && c->problem->initial == NULL)
+  if (c->init == NULL && c->problem->from_file)
     return fail (p, "--problem %s: needs --init FILE", c->problem->name);
   if (c->init == NULL && (c->init_dataset != NULL))
     return fail (p, "--init-dataset: only with --init");

@@ -21,11 +21,23 @@ bool boundary_find (const char *name, enum boundary_kind *kind);
 /* Edges in the order --edges takes their values.  */
 enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
 
+/* A separable solution u(i, j, t) = amplitude (t) * profile (x, i) *
+   profile (y, j): its nx x ny values cost nx + ny profile evaluations and
+   one amplitude, where per-cell functions would cost nx ny of each.  */
+enum axis { AXIS_X, AXIS_Y };
+struct separable {
+  double (*amplitude) (const struct config *cfg, double t);   /* 1 at t = 0 */
+  double (*profile) (const struct config *cfg, enum axis axis, size_t k);
+};
+
 struct problem {
   const char *name;
   const char *summary;
-  /* Initial value of cell (i, j), halo included (0 <= i <= nx + 1);
-     NULL when the initial field comes from a file.  */
+  bool from_file;          /* the initial field comes from --init FILE */
+  /* A separable problem gives its initial field (t = 0) and exact solution
+     this way; the others cell by cell below.  */
+  const struct separable *separable;
+  /* Initial value of cell (i, j), halo included (0 <= i <= nx + 1).  */
   double (*initial) (const struct config *cfg, size_t i, size_t j);
   /* Exact value of interior cell (i, j) at time t, or NULL if none is
      known; valid only where has_exact says so.  */
@@ -45,8 +57,9 @@ struct error_norms {
 };
 
 /* Fill u (interior and halo) with the initial condition of cfg, with the
-   --edges values, if given, in the halo.  Not for the file problem.  */
-void problem_init (const struct config *cfg, struct field *u);
+   --edges values, if given, in the halo.  Not for the file problem.
+   False when memory for the profiles of a separable problem is short.  */
+bool problem_init (const struct config *cfg, struct field *u);
 
 /* Put the --edges values, if given, into the halo of u.  */
 void problem_set_edges (const struct config *cfg, struct field *u);
@@ -54,8 +67,9 @@ void problem_set_edges (const struct config *cfg, struct field *u);
 /* Whether cfg's problem has an exact solution under cfg's boundaries.  */
 bool problem_has_exact (const struct config *cfg);
 
-/* Compare u with the exact solution at time t (problem_has_exact).  */
-void problem_error (const struct config *cfg, const struct field *u,
+/* Compare u with the exact solution at time t (problem_has_exact).
+   False when memory for the profiles of a separable problem is short.  */
+bool problem_error (const struct config *cfg, const struct field *u,
                     double t, struct error_norms *e);
 
 /* The halo refresh that cfg's boundary kind needs before each step.  */

@@ -43,8 +43,12 @@ solver_init (struct solver *s, const struct config *cfg, int device,
     }
   if (from_file)
     problem_set_edges (cfg, &s->u);
-  else
-    problem_init (cfg, &s->u);
+  else if (!problem_init (cfg, &s->u))
+    {
+      heatsim_error ("out of memory while setting up the initial field");
+      solver_free (s);
+      return HEATSIM_FAILURE;
+    }
   /* The kernel writes only the interior; both fields carry the boundary.  */
   field_copy (&s->unew, &s->u);
   return HEATSIM_OK;
