@@ -4,6 +4,31 @@
 
 #include <math.h>
 #include <omp.h>
+#include <string.h>
+
+static const char *const kernel_form_names[] = {
+  [KERNEL_COLLAPSE] = "collapse", [KERNEL_LOOP] = "loop",
+  [KERNEL_SPLIT] = "split",
+};
+
+const char *
+kernel_form_name (enum kernel_form form)
+{
+  return kernel_form_names[form];
+}
+
+bool
+kernel_form_find (const char *name, enum kernel_form *form)
+{
+  for (size_t f = 0;
+       f < sizeof kernel_form_names / sizeof *kernel_form_names; ++f)
+    if (strcmp (name, kernel_form_names[f]) == 0)
+      {
+        *form = (enum kernel_form) f;
+        return true;
+      }
+  return false;
+}
 
 #pragma omp declare target
 /* One cell.  The order of the additions is fixed so that every strategy
@@ -105,6 +130,53 @@ heat_step_residual_host (const struct stencil *s, double *restrict u,
   return change;
 }
 
+/* Directives built from macro arguments: _Pragma takes one string literal,
+   so the clauses are stringized with the rest of the directive.  */
+#define PRAGMA(...) _Pragma (#__VA_ARGS__)
+
+/* The interior loop nest of a target kernel in the chosen form, with
+   CLAUSES (a reduction, or nothing) on the worksharing directives and BODY
+   run for each interior cell c.  No map clauses: the fields are found in
+   the device data environment set up by the strategy.  The innermost index
+   is the contiguous one, so neighbouring GPU threads touch neighbouring
+   addresses.  */
+#define FOR_INTERIOR_TARGET(form, device, CLAUSES, BODY)                      \
+  switch (form)                                                             \
+    {                                                                       \
+    case KERNEL_COLLAPSE:                                                   \
+      PRAGMA (omp target teams distribute parallel for collapse(2)          \
+              device(device) CLAUSES)                                       \
+      for (size_t j = 1; j <= ny; ++j)                                      \
+        for (size_t i = 1; i <= nx; ++i)                                    \
+          {                                                                 \
+            const size_t c = j * stride + i;                                \
+            BODY;                                                           \
+          }                                                                 \
+      break;                                                                \
+    case KERNEL_LOOP:                                                       \
+      PRAGMA (omp target teams loop collapse(2) device(device) CLAUSES)     \
+      for (size_t j = 1; j <= ny; ++j)                                      \
+        for (size_t i = 1; i <= nx; ++i)                                    \
+          {                                                                 \
+            const size_t c = j * stride + i;                                \
+            BODY;                                                           \
+          }                                                                 \
+      break;                                                                \
+    case KERNEL_SPLIT:                                                      \
+      /* Rows to teams, the columns of a row to the threads of a team.  */  \
+      PRAGMA (omp target teams distribute device(device) CLAUSES)           \
+      for (size_t j = 1; j <= ny; ++j)                                      \
+        {                                                                   \
+          PRAGMA (omp parallel for CLAUSES)                                 \
+          for (size_t i = 1; i <= nx; ++i)                                  \
+            {                                                               \
+              const size_t c = j * stride + i;                              \
+              BODY;                                                         \
+            }                                                               \
+        }                                                                   \
+      break;                                                                \
+    }
+
 void
 heat_step_target (const struct stencil *s, double *u, double *unew,
                   int device)
@@ -113,13 +185,8 @@ heat_step_target (const struct stencil *s, double *u, double *unew,
     halo_refresh_target (s, u, device);
   const size_t nx = s->nx, ny = s->ny, stride = s->stride;
   const double rx = s->rx, ry = s->ry, rc = s->rc;
-  /* No map clauses: u and unew are found in the device data environment
-     set up by the strategy.  The innermost index is the contiguous one, so
-     neighbouring GPU threads touch neighbouring addresses.  */
-#pragma omp target teams distribute parallel for collapse(2) device(device)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      unew[j * stride + i] = heat_cell (u, j * stride + i, stride, rx, ry, rc);
+  FOR_INTERIOR_TARGET (s->form, device, ,
+                       unew[c] = heat_cell (u, c, stride, rx, ry, rc));
 }
 
 double
@@ -133,12 +200,9 @@ heat_step_residual_target (const struct stencil *s, double *u, double *unew,
   double change = 0.0;
   /* Update and max-reduction in one kernel: one pass over memory, and only
      the scalar result crosses back to the host.  */
-#pragma omp target teams distribute parallel for collapse(2) \
-  device(device) reduction(max: change)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      change = fmax (change, update_cell (u, unew, j * stride + i, stride,
-                                          rx, ry, rc));
+  FOR_INTERIOR_TARGET (s->form, device, reduction(max: change),
+                       change = fmax (change, update_cell (u, unew, c, stride,
+                                                           rx, ry, rc)));
   return change;
 }
 

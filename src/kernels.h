@@ -21,10 +21,23 @@ struct halo {
   size_t south, north;       /* source rows of halo rows 0 and ny+1 */
 };
 
+/* How a target kernel spreads the interior over the device: all three
+   compute the same values; they differ in speed only (--kernel).  */
+enum kernel_form {
+  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
+  KERNEL_LOOP,               /* teams loop collapse(2) (OpenMP 5) */
+  KERNEL_SPLIT               /* rows to teams, parallel for within a row */
+};
+
+/* The --kernel name of form, and the form called name (false if none).  */
+const char *kernel_form_name (enum kernel_form form);
+bool kernel_form_find (const char *name, enum kernel_form *form);
+
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */
   double rx, ry, rc;         /* weights of x neighbours, y neighbours, centre */
   struct halo halo;
+  enum kernel_form form;     /* of the target kernels */
 };
 
 /* One step with host threads: halo refresh, then the update u -> unew.  */

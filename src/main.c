@@ -264,6 +264,7 @@ simulate (struct config *cfg, struct run_report *report)
   if (status == HEATSIM_OK)
     status = measure (cfg, &s.u, report);
   solver_free (&s);
+  report->peak_memory = peak_resident_bytes ();
   report->run.total = omp_get_wtime () - t0;
   if (status == HEATSIM_OK && cfg->steady && !report->run.converged)
     {

@@ -56,6 +56,7 @@ enum {
   OPT_LIST_DEVICES,
   OPT_JSON,
   OPT_BENCH,
+  OPT_KERNEL,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
   {"end-time", required_argument, NULL, 'T'},
   {"offload", required_argument, NULL, 'o'},
   {"device", required_argument, NULL, 'd'},
+  {"kernel", required_argument, NULL, OPT_KERNEL},
   {"require-device", no_argument, NULL, OPT_REQUIRE_DEVICE},
   {"force", no_argument, NULL, 'f'},
   {"nan-check-every", required_argument, NULL, OPT_NAN_CHECK_EVERY},
@@ -139,6 +141,8 @@ options_usage (FILE *out)
          "Execution:\n"
          "  -o, --offload=STRATEGY   resident (default), map or host\n"
          "  -d, --device=N           offload device (default: OpenMP default device)\n"
+         "      --kernel=FORM        target kernel form: collapse (default), loop\n"
+         "                           or split (map and resident strategies)\n"
          "      --require-device     fail (status 3) instead of running target\n"
          "                           regions on the host when no device is there\n"
          "      --list-devices       list offload devices and exit\n"
@@ -412,6 +416,9 @@ check_combinations (struct parser *p, const struct config *c,
   else if (g.tol || g.max_steps || g.residual_every)
     return fail (p, "--%s: only with --steady", g.tol ? "tol"
                  : g.max_steps ? "max-steps" : "residual-every");
+  if (g.kernel && !c->strategy->offload)
+    return fail (p, "--kernel: only with the map and resident strategies "
+                 "(--offload %s has no target kernels)", c->strategy->name);
   if (g.disk && strcmp (c->problem->name, "disk") != 0)
     return fail (p, "--disk: only with --problem disk");
   if (c->restart != NULL)
@@ -625,6 +632,12 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case 'd':
           ok = parse_device (&p, optarg, &cfg->device);
+          break;
+        case OPT_KERNEL:
+          if (!kernel_form_find (optarg, &cfg->kernel))
+            ok = fail (&p, "--kernel: unknown form '%s' (choose collapse, "
+                       "loop or split)", optarg);
+          given.kernel = true;
           break;
         case OPT_REQUIRE_DEVICE:
           cfg->require_device = true;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "kernels.h"
 #include "problem.h"
 
 struct colormap;
@@ -15,7 +16,7 @@ struct strategy;
 /* Which options the user gave, where that changes what others mean.  */
 struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
-  bool boundary, tol, max_steps, residual_every, range;
+  bool boundary, tol, max_steps, residual_every, range, kernel;
 };
 
 struct config {
@@ -32,6 +33,7 @@ struct config {
   double end_time;        /* steps * dt */
   const struct strategy *strategy;
   int device;             /* offload device, or -1 for the OpenMP default */
+  enum kernel_form kernel;   /* how target kernels spread the grid */
   bool require_device;    /* fail rather than fall back to the host */
   bool force;             /* run even if the time step is unstable */
   bool steady;            /* iterate to the steady state instead */

@@ -73,6 +73,13 @@ bandwidth_gb_s (const struct config *cfg, const struct run_result *r)
   return 1e-9 * 2.0 * sizeof (double) * updates_per_second (cfg, r);
 }
 
+/* Bytes of one padded grid of cfg.  */
+static size_t
+grid_bytes (const struct config *cfg)
+{
+  return (cfg->nx + 2) * (cfg->ny + 2) * sizeof (double);
+}
+
 static void
 describe_placement (char *buf, size_t len, const struct config *cfg,
                     const struct placement *w)
@@ -118,10 +125,13 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
            config_dy (cfg));
   print_run (out, cfg, run);
+  fprintf (out, "  strategy      %s", cfg->strategy->name);
+  if (cfg->strategy->offload)
+    fprintf (out, ", kernel form %s", kernel_form_name (cfg->kernel));
   fprintf (out,
-           "  strategy      %s\n"
+           "\n"
            "  ran on        %s\n"
-           "Results\n", cfg->strategy->name, where);
+           "Results\n", where);
   if (r->has_exact)
     fprintf (out,
              "  L2 error      %E (sqrt of the sum over cells of (u - exact)^2)\n"
@@ -144,8 +154,12 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
   if (cfg->bench)
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
-             "stencil reaches %.1f %% of it\n", run->copy_gb_s,
-             100.0 * bandwidth_gb_s (cfg, run) / run->copy_gb_s);
+             "stencil reaches %.1f %% of it\n"
+             "  peak host memory %.1f MiB for two grids of %.1f MiB each\n",
+             run->copy_gb_s,
+             100.0 * bandwidth_gb_s (cfg, run) / run->copy_gb_s,
+             (double) r->peak_memory / 1048576.0,
+             (double) grid_bytes (cfg) / 1048576.0);
 }
 
 /* A JSON number, or null for "not applicable".  */
@@ -163,6 +177,7 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
 {
   const struct run_result *run = &r->run;
   const struct placement *w = &r->where;
+  const bool offload = cfg->strategy->offload;
   fprintf (out,
            "{\"version\": \"%s\", \"problem\": \"%s\", \"boundary\": \"%s\", "
            "\"nx\": %zu, \"ny\": %zu, \"lx\": %.17g, \"ly\": %.17g, "
@@ -179,10 +194,12 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
   fprintf (out, "\"converged\": %s, ", !cfg->steady ? "null"
            : run->converged ? "true" : "false");
   fprintf (out,
-           "\"strategy\": \"%s\", \"on_device\": %s, \"device\": %d, "
-           "\"num_devices\": %d, \"host_threads\": %d, "
+           "\"strategy\": \"%s\", \"kernel\": %s%s%s, \"on_device\": %s, "
+           "\"device\": %d, \"num_devices\": %d, \"host_threads\": %d, "
            "\"offload_arch\": \"%s\", ",
-           cfg->strategy->name, w->on_device ? "true" : "false", w->device,
+           cfg->strategy->name, offload ? "\"" : "",
+           offload ? kernel_form_name (cfg->kernel) : "null", offload ? "\"" : "",
+           w->on_device ? "true" : "false", w->device,
            w->num_devices, w->threads, HEATSIM_OFFLOAD_ARCH);
   json_number (out, "l2_error", r->has_exact, r->error.l2);
   json_number (out, "relative_error", r->has_exact, r->error.relative);
@@ -199,6 +216,8 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
            run->transfer_in, run->solve, run->output, run->files,
            run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+  fprintf (out, "\"peak_memory_bytes\": %zu, \"grid_bytes\": %zu, ",
+           r->peak_memory, grid_bytes (cfg));
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
   fprintf (out, "\"copy_fraction\": ");
   if (cfg->bench)

@@ -46,6 +46,7 @@ struct run_report {
   double heat;             /* the same at the end */
   double min, max;         /* range of the final field's interior */
   uint64_t checksum;
+  size_t peak_memory;      /* largest resident set of the process, bytes */
 };
 
 void report_print (FILE *out, const struct config *cfg,

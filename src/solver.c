@@ -29,6 +29,7 @@ solver_init (struct solver *s, const struct config *cfg, int device,
     .rx = rx, .ry = ry,
     /* Steady sweeps are Jacobi: the centre weight is exactly zero.  */
     .rc = cfg->steady ? 0.0 : 1.0 - 2.0 * (rx + ry),
+    .form = cfg->kernel,
   };
   problem_halo (cfg, &s->stencil.halo);
   s->u = *initial;

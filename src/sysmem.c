@@ -2,6 +2,8 @@
 
 #include "sysmem.h"
 
+#include <sys/resource.h>
+
 #include "field.h"
 
 #include <stdint.h>
@@ -46,4 +48,13 @@ grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail)
     }
   *need = 2 * bytes;
   return !host_memory_available (avail) || *need <= *avail;
+}
+
+size_t
+peak_resident_bytes (void)
+{
+  struct rusage usage;
+  if (getrusage (RUSAGE_SELF, &usage) != 0 || usage.ru_maxrss < 0)
+    return 0;
+  return (size_t) usage.ru_maxrss * 1024;   /* Linux counts KiB */
 }

@@ -13,6 +13,10 @@ bool host_memory_available (size_t *bytes);
    when the system does not say); need and avail receive the byte counts. */
 bool grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail);
 
+/* The largest resident set this process has had, in bytes (0 if the
+   system does not say).  */
+size_t peak_resident_bytes (void);
+
 /* The most raw bytes that stored bytes can hold: deflate, the best
    compression HDF5 and PNG use here, packs at most 1032 bytes into 1.  */
 #define MAX_INFLATION 1032

@@ -20,4 +20,8 @@ expect_status 0 env -u LD_LIBRARY_PATH "$b/heatsim" -q --json -g 64 \
 grep -q '"on_device": false' "$workdir/out" || fail "bundle run: $(cat "$workdir/out")"
 expect_status 0 "$b/heatsim" -g 64
 grep -q "FALLBACK" "$workdir/out" || fail "bundle run does not report the fallback"
+BENCH_GRIDS=32 BENCH_UPDATES=1000 BENCH_PLATE=0 BENCH_VARIANTS=resident \
+  expect_status 0 "$b/bench" "$b/heatsim"
+grep -q '^| resident | collapse | 32^2 |' "$workdir/out" \
+  || fail "bundled bench: $(cat "$workdir/out")"
 finish

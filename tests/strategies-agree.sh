@@ -1,17 +1,26 @@
 #!/bin/sh
-# The three offload strategies compute the same field: bitwise where they
-# run on the same processor (same checksum), to 1e-12 relative where the
-# kernels ran on a GPU and the host strategy on the CPU.  Odd and even step
+# The three offload strategies, and the offload ones in each kernel form,
+# compute the same field: bitwise where they run on the same processor (same
+# checksum), to 1e-12 relative where the kernels ran on a GPU and the host
+# strategy on the CPU.  Odd and even step
 # counts both run, so a dump of the wrong buffer after the pointer swaps
 # would show.
 . "${srcdir:-.}/tests/testlib.sh"
 
+variants="map resident map-loop resident-loop map-split resident-split"
+
 compare () {
-  for s in host map resident; do
-    expect_status 0 "$HEATSIM" -q --json --offload $s "$@" || return
+  expect_status 0 "$HEATSIM" -q --json --offload host "$@" || return
+  cp "$workdir/out" "$workdir/host.json"
+  for s in $variants; do
+    case $s in
+      *-*) form="--kernel ${s#*-}" ;;
+      *) form= ;;
+    esac
+    expect_status 0 "$HEATSIM" -q --json --offload ${s%-*} $form "$@" || return
     cp "$workdir/out" "$workdir/$s.json"
   done
-  for s in map resident; do
+  for s in $variants; do
     if [ "$(json_field on_device "$workdir/$s.json")" = false ]; then
       [ "$(json_field checksum "$workdir/$s.json")" = \
         "$(json_field checksum "$workdir/host.json")" ] \
@@ -40,4 +49,6 @@ compare --problem disk --boundary periodic --grid 40x30 --length 1 \
 compare --problem plate --grid 30x41 --steps 60
 compare --boundary neumann --grid 30x41 --length 1 --alpha 1 --end-time 0.01 \
   --steps 200
+# Steady sweeps use the fused update-and-reduction kernels.
+compare --problem plate --steady --grid 47x33 --tol 0.05 --residual-every 3
 finish

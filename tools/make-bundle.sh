@@ -3,7 +3,8 @@
 # GPU node that has the NVIDIA driver but no LLVM: the binary, every shared
 # library it loads (libomptarget, libomp, libLLVM and theirs, libpng,
 # HDF5) except the C library itself, and a launcher DIR/heatsim that puts
-# DIR/lib first on the library path.  The CUDA driver (libcuda.so.1) is
+# DIR/lib first on the library path, and bench/run to measure the node.
+# The CUDA driver (libcuda.so.1) is
 # the node's own: libomptarget opens it at run time.
 set -eu
 if [ $# -ne 2 ]; then
@@ -29,4 +30,5 @@ LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   exec "$here/bin/heatsim.bin" "$@"
 LAUNCHER
 chmod +x "$dir/heatsim"
+cp "$(dirname "$0")/../bench/run" "$dir/bench"
 echo "bundle in $dir: $(ls "$dir/lib" | wc -l) libraries, $(du -sh "$dir" | cut -f1)"
