@@ -31,6 +31,7 @@ field_alloc (struct field *f, size_t nx, size_t ny)
   f->ny = ny;
   f->stride = nx + 2;
   f->data = NULL;
+  f->x0 = f->y0 = 0;
   if (!field_bytes (nx, ny, &bytes))
     return false;
   /* aligned_alloc wants a multiple of the alignment.  */
@@ -100,18 +101,29 @@ field_sum (const struct field *f)
   return sum;
 }
 
+/* splitmix64's finalizer: every input bit flips about half the output.  */
+static inline uint64_t
+mix (uint64_t z)
+{
+  z = (z ^ (z >> 30)) * UINT64_C (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * UINT64_C (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
 uint64_t
 field_checksum (const struct field *f)
 {
-  uint64_t h = UINT64_C (14695981039346656037);   /* FNV offset basis */
-  for (size_t j = 1; j <= f->ny; ++j)
-    for (size_t i = 1; i <= f->nx; ++i)
+  const size_t nx = f->nx, ny = f->ny, stride = f->stride;
+  const uint64_t x0 = f->x0, y0 = f->y0;
+  const double *data = f->data;
+  uint64_t h = 0;
+#pragma omp parallel for schedule(static) reduction(+: h)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
       {
         uint64_t bits;
-        memcpy (&bits, &f->data[field_index (f, i, j)], sizeof bits);
-        /* FNV-1a over whole words, with a fold so high bits mix down.  */
-        h = (h ^ bits) * UINT64_C (1099511628211);
-        h ^= h >> 32;
+        memcpy (&bits, &data[j * stride + i], sizeof bits);
+        h += mix (mix ((x0 + i) ^ ((y0 + j) << 32)) ^ bits);
       }
   return h;
 }

@@ -12,6 +12,8 @@ struct field {
   size_t nx, ny;    /* interior cells */
   size_t stride;    /* nx + 2: distance between vertically adjacent cells */
   double *data;     /* (ny + 2) * stride values, halo included */
+  size_t x0, y0;    /* cell (i, j) is cell (x0 + i, y0 + j) of the whole
+                       grid: 0 but in a subdomain of an MPI run */
 };
 
 /* Index of cell (i, j), where 0 and nx+1 (0 and ny+1) are halo cells.  */
@@ -31,7 +33,7 @@ field_cells (const struct field *f)
 /* Bytes of one padded nx x ny grid; false if that overflows size_t.  */
 bool field_bytes (size_t nx, size_t ny, size_t *bytes);
 
-/* Allocate a zeroed grid; returns false when memory is short.  */
+/* Allocate a zeroed grid (x0 = y0 = 0); false when memory is short.  */
 bool field_alloc (struct field *f, size_t nx, size_t ny);
 void field_free (struct field *f);
 
@@ -47,8 +49,10 @@ void field_range (const struct field *f, double *min, double *max);
 /* Sum of the interior cells.  */
 double field_sum (const struct field *f);
 
-/* Hash of the interior's bit patterns: equal fields, equal hashes.
-   Lets a user or a test see bitwise agreement without dumping the field.  */
+/* Hash of the interior's bit patterns and their places in the whole grid:
+   equal fields, equal hashes.  Lets a user or a test see bitwise agreement
+   without dumping the field.  A sum of per-cell hashes modulo 2^64, so the
+   hashes of the subdomains of an MPI run add up to the whole field's.  */
 uint64_t field_checksum (const struct field *f);
 
 #endif

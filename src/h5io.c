@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "domain.h"
 #include "report.h"
 #include "sysmem.h"
 
@@ -89,24 +90,44 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && put_string (file, "checksum", sum);
 }
 
-/* Write a 1-D or 2-D double dataset from memory laid out with the given
-   stride (in doubles) between rows.  */
+/* This rank's block of a dataset: count values from start in the file,
+   from memory at data with rows step doubles apart (2-D), or values step
+   doubles apart (1-D).  A rank that holds no part (mine false) selects
+   nothing but still takes part in the collective write.  */
+struct block {
+  int rank;
+  hsize_t dims[2], start[2], count[2];
+  size_t step;
+  const double *data;
+  bool mine;
+};
+
 static bool
-put_array (hid_t loc, const char *name, const double *data, size_t rows,
-           size_t cols, size_t stride, hid_t dcpl)
+put_block (hid_t loc, const char *name, const struct block *b, hid_t dcpl,
+           hid_t dxpl)
 {
-  hsize_t dims[2] = { rows, cols }, mdims[2] = { rows, stride };
-  int rank = rows == 1 ? 1 : 2;
-  if (rank == 1)
-    dims[0] = cols, mdims[0] = stride;
-  hid_t fspace = H5Screate_simple (rank, dims, NULL);
-  hid_t mspace = H5Screate_simple (rank, mdims, NULL);
-  hsize_t start[2] = { 0, 0 };
-  H5Sselect_hyperslab (mspace, H5S_SELECT_SET, start, NULL, dims, NULL);
+  hid_t fspace = H5Screate_simple (b->rank, b->dims, NULL);
+  hsize_t mdims[2] = { b->count[0], b->step };
+  hsize_t zero[2] = { 0, 0 }, stride[2] = { b->step, 1 };
+  if (b->rank == 1)
+    mdims[0] = b->count[0] == 0 ? 1 : (b->count[0] - 1) * b->step + 1;
+  hid_t mspace = H5Screate_simple (b->rank, mdims, NULL);
+  if (b->mine)
+    {
+      H5Sselect_hyperslab (fspace, H5S_SELECT_SET, b->start, NULL, b->count,
+                           NULL);
+      H5Sselect_hyperslab (mspace, H5S_SELECT_SET, zero,
+                           b->rank == 1 ? stride : NULL, b->count, NULL);
+    }
+  else
+    {
+      H5Sselect_none (fspace);
+      H5Sselect_none (mspace);
+    }
   hid_t set = H5Dcreate2 (loc, name, H5T_IEEE_F64LE, fspace, H5P_DEFAULT,
                           dcpl, H5P_DEFAULT);
   bool ok = set >= 0 && H5Dwrite (set, H5T_NATIVE_DOUBLE, mspace, fspace,
-                                  H5P_DEFAULT, data) >= 0;
+                                  dxpl, b->data) >= 0;
   if (set >= 0)
     ok = H5Dclose (set) >= 0 && ok;
   H5Sclose (mspace);
@@ -114,70 +135,118 @@ put_array (hid_t loc, const char *name, const double *data, size_t rows,
   return ok;
 }
 
-/* A halo column as a contiguous array.  */
-static double *
-halo_column (const struct field *u, size_t i)
+/* The boundary values of one edge: a line of the halo ring, written by
+   the ranks whose subdomain touches that edge of the whole grid.  */
+static struct block
+edge_block (const struct domain *d, const struct field *u, int edge)
 {
-  double *col = malloc (u->ny * sizeof *col);
-  if (col != NULL)
-    for (size_t j = 1; j <= u->ny; ++j)
-      col[j - 1] = u->data[field_index (u, i, j)];
-  return col;
+  const bool column = edge == EDGE_LEFT || edge == EDGE_RIGHT;
+  const size_t i = edge == EDGE_RIGHT ? u->nx + 1 : column ? 0 : 1;
+  const size_t j = edge == EDGE_TOP ? u->ny + 1 : column ? 1 : 0;
+  const bool mine[EDGE_COUNT] = {
+    [EDGE_LEFT] = d->x0 == 0, [EDGE_RIGHT] = d->x0 + u->nx == d->nx,
+    [EDGE_BOTTOM] = d->y0 == 0, [EDGE_TOP] = d->y0 + u->ny == d->ny,
+  };
+  return (struct block) {
+    .rank = 1, .dims = { column ? d->ny : d->nx },
+    .start = { column ? d->y0 : d->x0 }, .count = { column ? u->ny : u->nx },
+    .step = column ? u->stride : 1,
+    .data = &u->data[field_index (u, i, j)], .mine = mine[edge],
+  };
 }
 
 static bool
-put_field (hid_t file, const struct field *u, int compress)
+put_field (hid_t file, const struct domain *d, const struct field *u,
+           int compress, hid_t dxpl)
 {
-  hsize_t chunk[2] = { u->ny < CHUNK ? u->ny : CHUNK,
-                       u->nx < CHUNK ? u->nx : CHUNK };
+  hsize_t chunk[2] = { d->ny < CHUNK ? d->ny : CHUNK,
+                       d->nx < CHUNK ? d->nx : CHUNK };
   hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
+  const struct block interior = {
+    .rank = 2, .dims = { d->ny, d->nx }, .start = { d->y0, d->x0 },
+    .count = { u->ny, u->nx }, .step = u->stride,
+    .data = &u->data[field_index (u, 1, 1)], .mine = true,
+  };
   bool ok = H5Pset_chunk (dcpl, 2, chunk) >= 0
             && (compress == 0 || H5Pset_deflate (dcpl, (unsigned) compress) >= 0)
-            && put_array (file, "field", &u->data[field_index (u, 1, 1)],
-                          u->ny, u->nx, u->stride, dcpl);
+            && put_block (file, "field", &interior, dcpl, dxpl);
   H5Pclose (dcpl);
 
   hid_t group = ok ? H5Gcreate2 (file, "boundary", H5P_DEFAULT, H5P_DEFAULT,
                                  H5P_DEFAULT) : -1;
-  double *left = halo_column (u, 0), *right = halo_column (u, u->nx + 1);
-  ok = ok && group >= 0 && left != NULL && right != NULL
-       && put_array (group, "left", left, 1, u->ny, u->ny, H5P_DEFAULT)
-       && put_array (group, "right", right, 1, u->ny, u->ny, H5P_DEFAULT)
-       && put_array (group, "bottom", &u->data[field_index (u, 1, 0)], 1,
-                     u->nx, u->nx, H5P_DEFAULT)
-       && put_array (group, "top", &u->data[field_index (u, 1, u->ny + 1)], 1,
-                     u->nx, u->nx, H5P_DEFAULT);
-  free (left);
-  free (right);
+  static const char *const names[EDGE_COUNT] = {
+    [EDGE_LEFT] = "left", [EDGE_RIGHT] = "right",
+    [EDGE_BOTTOM] = "bottom", [EDGE_TOP] = "top",
+  };
+  ok = ok && group >= 0;
+  for (int e = 0; e < EDGE_COUNT && ok; ++e)
+    {
+      const struct block b = edge_block (d, u, e);
+      ok = put_block (group, names[e], &b, H5P_DEFAULT, dxpl);
+    }
   if (group >= 0)
     H5Gclose (group);
   return ok;
 }
 
+/* File access and transfer properties: MPI-IO and collective writes when
+   several ranks share the file, the defaults otherwise.  */
+static void
+parallel_properties (const struct domain *d, hid_t *fapl, hid_t *dxpl)
+{
+  *fapl = H5Pcreate (H5P_FILE_ACCESS);
+  *dxpl = H5Pcreate (H5P_DATASET_XFER);
+#ifdef HEATSIM_MPI
+  if (d->ranks > 1)
+    {
+      H5Pset_fapl_mpio (*fapl, d->comm, MPI_INFO_NULL);
+      H5Pset_dxpl_mpio (*dxpl, H5FD_MPIO_COLLECTIVE);
+    }
+#else
+  (void) d;
+#endif
+}
+
 bool
-h5_write_checkpoint (const char *path, const struct field *u,
-                     const struct checkpoint_meta *m, int compress)
+h5_write_checkpoint (const char *path, const struct domain *d,
+                     const struct field *u, const struct checkpoint_meta *m,
+                     int compress)
 {
   quiet_hdf5 ();
+  const uint64_t checksum = domain_hash (d, field_checksum (u));
+  /* Rank 0 names the temporary file; all ranks write it together.  */
   char tmp[4096];
-  if (!atomic_temp (path, tmp, sizeof tmp))
+  int e = d->rank == 0 && !atomic_temp (path, tmp, sizeof tmp) ? errno : 0;
+  if (domain_agree (e != 0) != 0)
     {
-      heatsim_error ("%s: cannot create: %s", path, strerror (errno));
+      heatsim_error ("%s: cannot create: %s", path, strerror (e));
       return false;
     }
+  domain_share (d, tmp, sizeof tmp);
+  hid_t fapl, dxpl;
+  parallel_properties (d, &fapl, &dxpl);
   errno = 0;
-  hid_t file = H5Fcreate (tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  bool ok = file >= 0 && put_meta (file, m, field_checksum (u))
-            && put_field (file, u, compress);
+  hid_t file = H5Fcreate (tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  bool ok = file >= 0 && put_meta (file, m, checksum)
+            && put_field (file, d, u, compress, dxpl);
   if (file >= 0)
     ok = H5Fclose (file) >= 0 && ok;
-  int e = errno;
-  if (ok && atomic_commit (tmp, path))
+  H5Pclose (fapl);
+  H5Pclose (dxpl);
+  e = errno;
+  ok = domain_count (d, !ok) == 0;
+  if (d->rank == 0)
+    {
+      if (ok && !atomic_commit (tmp, path))
+        {
+          e = errno;
+          ok = false;
+        }
+      else if (!ok)
+        atomic_abort (tmp);
+    }
+  if (domain_agree (!ok) == 0)
     return true;
-  if (ok)
-    e = errno;
-  else
-    atomic_abort (tmp);
   heatsim_error ("%s: cannot write the checkpoint%s%s", path,
                  e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
   return false;

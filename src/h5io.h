@@ -29,9 +29,14 @@ struct checkpoint_meta {
   bool steady;
 };
 
-/* Write u and meta to path, atomically.  compress: deflate level 0-9.
-   Returns false after printing a message naming the file.  */
-bool h5_write_checkpoint (const char *path, const struct field *u,
+/* Write u, this rank's part of the field, and meta to path, atomically:
+   one file, written by all ranks of an MPI run together (parallel HDF5),
+   the same whatever the number of ranks.  compress: deflate level 0-9.
+   Returns false, on every rank, after printing a message naming the
+   file.  */
+struct domain;
+bool h5_write_checkpoint (const char *path, const struct domain *d,
+                          const struct field *u,
                           const struct checkpoint_meta *meta, int compress);
 
 /* Read a heatsim checkpoint: allocates u (halo from /boundary).  Returns

@@ -51,20 +51,66 @@ update_cell (const double *u, double *unew, size_t c, size_t stride,
 }
 
 /* Halo cells number k of the side columns (k <= ny) and of the bottom and
-   top rows (k <= nx).  Corners are never read by the 5-point stencil.  */
+   top rows (k <= nx), for the edges that copy an interior line.  Corners
+   are never read by the 5-point stencil.  */
 static inline void
 halo_cells (double *u, size_t k, size_t nx, size_t ny, size_t stride,
             struct halo h)
 {
   if (k <= ny)
     {
-      u[k * stride] = u[k * stride + h.west];
-      u[k * stride + nx + 1] = u[k * stride + h.east];
+      if (h.copy[EDGE_LEFT])
+        u[k * stride] = u[k * stride + h.source[EDGE_LEFT]];
+      if (h.copy[EDGE_RIGHT])
+        u[k * stride + nx + 1] = u[k * stride + h.source[EDGE_RIGHT]];
     }
   if (k <= nx)
     {
-      u[k] = u[h.south * stride + k];
-      u[(ny + 1) * stride + k] = u[h.north * stride + k];
+      if (h.copy[EDGE_BOTTOM])
+        u[k] = u[h.source[EDGE_BOTTOM] * stride + k];
+      if (h.copy[EDGE_TOP])
+        u[(ny + 1) * stride + k] = u[h.source[EDGE_TOP] * stride + k];
+    }
+}
+
+/* The halo strips of an MPI exchange, one buffer: the first and last
+   interior columns (ny each), then the first and last interior rows (nx
+   each), in the order of enum edge.  Packing reads the interior lines a
+   neighbour needs; unpacking writes what the neighbours sent into the halo
+   of the edges that exchange.  */
+static inline void
+pack_cells (const double *u, double *send, size_t k, size_t nx, size_t ny,
+            size_t stride)
+{
+  if (k <= ny)
+    {
+      send[k - 1] = u[k * stride + 1];
+      send[ny + k - 1] = u[k * stride + nx];
+    }
+  if (k <= nx)
+    {
+      send[2 * ny + k - 1] = u[stride + k];
+      send[2 * ny + nx + k - 1] = u[ny * stride + k];
+    }
+}
+
+static inline void
+unpack_cells (double *u, const double *recv, size_t k, size_t nx, size_t ny,
+              size_t stride, struct halo h)
+{
+  if (k <= ny)
+    {
+      if (h.exchange[EDGE_LEFT])
+        u[k * stride] = recv[k - 1];
+      if (h.exchange[EDGE_RIGHT])
+        u[k * stride + nx + 1] = recv[ny + k - 1];
+    }
+  if (k <= nx)
+    {
+      if (h.exchange[EDGE_BOTTOM])
+        u[k] = recv[2 * ny + k - 1];
+      if (h.exchange[EDGE_TOP])
+        u[(ny + 1) * stride + k] = recv[2 * ny + nx + k - 1];
     }
 }
 #pragma omp end declare target
@@ -75,79 +121,103 @@ halo_length (const struct stencil *s)
   return s->nx > s->ny ? s->nx : s->ny;
 }
 
-/* The loops below come in pairs, host and target, the same but for the
-   directive: the host strategy must contain no target construct at all,
-   since its point is to show what the CPU path alone does.  */
-
-static void
-halo_refresh_host (const struct stencil *s, double *u)
+size_t
+halo_strips_length (const struct stencil *s)
 {
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride, n = halo_length (s);
-  const struct halo h = s->halo;
-#pragma omp parallel for schedule(static)
-  for (size_t k = 1; k <= n; ++k)
-    halo_cells (u, k, nx, ny, stride, h);
+  return 2 * (s->nx + s->ny);
 }
 
-static void
-halo_refresh_target (const struct stencil *s, double *u, int device)
+struct rect
+stencil_interior (const struct stencil *s)
 {
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride, n = halo_length (s);
+  return (struct rect) { 1, s->nx, 1, s->ny };
+}
+
+/* The loops below come in pairs, host and target, the same but for the
+   directive: the host strategy must contain no target construct at all,
+   since its point is to show what the CPU path alone does.  The loop over
+   the halo's lines is written once for all three halo operations.  */
+#define FOR_HALO_HOST(CALL)                                                 \
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;                  \
+  const size_t n = halo_length (s);                                         \
+  _Pragma ("omp parallel for schedule(static)")                             \
+  for (size_t k = 1; k <= n; ++k)                                           \
+    CALL
+#define FOR_HALO_TARGET(CALL)                                               \
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;                  \
+  const size_t n = halo_length (s);                                         \
+  _Pragma ("omp target teams distribute parallel for device(device)")       \
+  for (size_t k = 1; k <= n; ++k)                                           \
+    CALL
+
+void
+halo_refresh_host (const struct stencil *s, double *u)
+{
   const struct halo h = s->halo;
-#pragma omp target teams distribute parallel for device(device)
-  for (size_t k = 1; k <= n; ++k)
-    halo_cells (u, k, nx, ny, stride, h);
+  FOR_HALO_HOST (halo_cells (u, k, nx, ny, stride, h));
 }
 
 void
-heat_step_host (const struct stencil *s, double *restrict u,
-                double *restrict unew)
+halo_refresh_target (const struct stencil *s, double *u, int device)
 {
-  if (s->halo.refresh)
-    halo_refresh_host (s, u);
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
-  const double rx = s->rx, ry = s->ry, rc = s->rc;
-#pragma omp parallel for schedule(static)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      unew[j * stride + i] = heat_cell (u, j * stride + i, stride, rx, ry, rc);
+  const struct halo h = s->halo;
+  FOR_HALO_TARGET (halo_cells (u, k, nx, ny, stride, h));
 }
 
-double
-heat_step_residual_host (const struct stencil *s, double *restrict u,
-                         double *restrict unew)
+void
+halo_pack_host (const struct stencil *s, const double *u, double *send)
 {
-  if (s->halo.refresh)
-    halo_refresh_host (s, u);
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
-  const double rx = s->rx, ry = s->ry, rc = s->rc;
-  double change = 0.0;
-#pragma omp parallel for schedule(static) reduction(max: change)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      change = fmax (change, update_cell (u, unew, j * stride + i, stride,
-                                          rx, ry, rc));
-  return change;
+  FOR_HALO_HOST (pack_cells (u, send, k, nx, ny, stride));
+}
+
+void
+halo_pack_target (const struct stencil *s, const double *u, double *send,
+                  int device)
+{
+  FOR_HALO_TARGET (pack_cells (u, send, k, nx, ny, stride));
+}
+
+void
+halo_unpack_host (const struct stencil *s, double *u, const double *recv)
+{
+  const struct halo h = s->halo;
+  FOR_HALO_HOST (unpack_cells (u, recv, k, nx, ny, stride, h));
+}
+
+void
+halo_unpack_target (const struct stencil *s, double *u, const double *recv,
+                    int device)
+{
+  const struct halo h = s->halo;
+  FOR_HALO_TARGET (unpack_cells (u, recv, k, nx, ny, stride, h));
 }
 
 /* Directives built from macro arguments: _Pragma takes one string literal,
    so the clauses are stringized with the rest of the directive.  */
 #define PRAGMA(...) _Pragma (#__VA_ARGS__)
 
-/* The interior loop nest of a target kernel in the chosen form, with
-   CLAUSES (a reduction, or nothing) on the worksharing directives and BODY
-   run for each interior cell c.  No map clauses: the fields are found in
-   the device data environment set up by the strategy.  The innermost index
-   is the contiguous one, so neighbouring GPU threads touch neighbouring
-   addresses.  */
-#define FOR_INTERIOR_TARGET(form, device, CLAUSES, BODY)                      \
+/* The cells of rectangle r, c = j * stride + i, with host threads.  */
+#define FOR_RECT_HOST(CLAUSES, BODY)                                        \
+  PRAGMA (omp parallel for schedule(static) CLAUSES)                        \
+  for (size_t j = r.j0; j <= r.j1; ++j)                                     \
+    for (size_t i = r.i0; i <= r.i1; ++i)                                   \
+      {                                                                     \
+        const size_t c = j * stride + i;                                    \
+        BODY;                                                               \
+      }
+
+/* The same loop nest in a target kernel of the chosen form.  No map
+   clauses: the fields are found in the device data environment set up by
+   the strategy.  The innermost index is the contiguous one, so
+   neighbouring GPU threads touch neighbouring addresses.  */
+#define FOR_RECT_TARGET(form, CLAUSES, BODY)                                \
   switch (form)                                                             \
     {                                                                       \
     case KERNEL_COLLAPSE:                                                   \
       PRAGMA (omp target teams distribute parallel for collapse(2)          \
               device(device) CLAUSES)                                       \
-      for (size_t j = 1; j <= ny; ++j)                                      \
-        for (size_t i = 1; i <= nx; ++i)                                    \
+      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
+        for (size_t i = r.i0; i <= r.i1; ++i)                               \
           {                                                                 \
             const size_t c = j * stride + i;                                \
             BODY;                                                           \
@@ -155,20 +225,20 @@ heat_step_residual_host (const struct stencil *s, double *restrict u,
       break;                                                                \
     case KERNEL_LOOP:                                                       \
       PRAGMA (omp target teams loop collapse(2) device(device) CLAUSES)     \
-      for (size_t j = 1; j <= ny; ++j)                                      \
-        for (size_t i = 1; i <= nx; ++i)                                    \
+      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
+        for (size_t i = r.i0; i <= r.i1; ++i)                               \
           {                                                                 \
             const size_t c = j * stride + i;                                \
             BODY;                                                           \
           }                                                                 \
       break;                                                                \
     case KERNEL_SPLIT:                                                      \
-      /* Rows to teams, the columns of a row to the threads of a team.  */  \
+      /* Rows to teams, the cells of a row to the threads of a team.  */    \
       PRAGMA (omp target teams distribute device(device) CLAUSES)           \
-      for (size_t j = 1; j <= ny; ++j)                                      \
+      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
         {                                                                   \
           PRAGMA (omp parallel for CLAUSES)                                 \
-          for (size_t i = 1; i <= nx; ++i)                                  \
+          for (size_t i = r.i0; i <= r.i1; ++i)                             \
             {                                                               \
               const size_t c = j * stride + i;                              \
               BODY;                                                         \
@@ -177,33 +247,36 @@ heat_step_residual_host (const struct stencil *s, double *restrict u,
       break;                                                                \
     }
 
-void
-heat_step_target (const struct stencil *s, double *u, double *unew,
-                  int device)
+/* The update and, fused into the same pass over memory, the largest
+   change of a cell: only the scalar result crosses back to the host.  */
+#define UPDATE(FOR_RECT, ...)                                               \
+  const size_t stride = s->stride;                                          \
+  const double rx = s->rx, ry = s->ry, rc = s->rc;                          \
+  double change = 0.0;                                                      \
+  if (residual)                                                             \
+    {                                                                       \
+      FOR_RECT (__VA_ARGS__ reduction(max: change),                          \
+                change = fmax (change, update_cell (u, unew, c, stride,     \
+                                                    rx, ry, rc)));          \
+    }                                                                       \
+  else                                                                      \
+    {                                                                       \
+      FOR_RECT (__VA_ARGS__, unew[c] = heat_cell (u, c, stride, rx, ry, rc)); \
+    }                                                                       \
+  return change
+
+double
+heat_update_host (const struct stencil *s, double *restrict u,
+                  double *restrict unew, struct rect r, bool residual)
 {
-  if (s->halo.refresh)
-    halo_refresh_target (s, u, device);
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
-  const double rx = s->rx, ry = s->ry, rc = s->rc;
-  FOR_INTERIOR_TARGET (s->form, device, ,
-                       unew[c] = heat_cell (u, c, stride, rx, ry, rc));
+  UPDATE (FOR_RECT_HOST, );
 }
 
 double
-heat_step_residual_target (const struct stencil *s, double *u, double *unew,
-                           int device)
+heat_update_target (const struct stencil *s, double *u, double *unew,
+                    struct rect r, bool residual, int device)
 {
-  if (s->halo.refresh)
-    halo_refresh_target (s, u, device);
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
-  const double rx = s->rx, ry = s->ry, rc = s->rc;
-  double change = 0.0;
-  /* Update and max-reduction in one kernel: one pass over memory, and only
-     the scalar result crosses back to the host.  */
-  FOR_INTERIOR_TARGET (s->form, device, reduction(max: change),
-                       change = fmax (change, update_cell (u, unew, c, stride,
-                                                           rx, ry, rc)));
-  return change;
+  UPDATE (FOR_RECT_TARGET, s->form,);
 }
 
 void

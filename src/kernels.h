@@ -4,24 +4,28 @@
    on the host and in a target region.  With rc = 0 the same update is a
    Jacobi sweep for the steady state (Laplace's equation).
 
-   Boundaries live in the halo ring.  Dirichlet values sit there for good;
-   zero-flux and periodic boundaries copy an interior row or column into the
-   halo before each update, so the update itself never branches.  */
+   Boundaries live in the halo ring, filled before each update (struct
+   halo), so the update itself never branches.  */
 #ifndef HEATSIM_KERNELS_H
 #define HEATSIM_KERNELS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Which interior column (row) each halo column (row) copies before a step:
-   1 and nx for zero flux (a mirror), nx and 1 for periodic (the far side).  */
+#include "problem.h"
+
+/* How each edge's halo is filled before a step.  Dirichlet values sit in
+   the halo for good; zero flux copies the adjacent interior line (a
+   mirror), periodic the opposite one; in an MPI run, an edge inside the
+   whole grid receives the neighbouring subdomain's line.  */
 struct halo {
-  bool refresh;              /* false: Dirichlet, the halo never changes */
-  size_t west, east;         /* source columns of halo columns 0 and nx+1 */
-  size_t south, north;       /* source rows of halo rows 0 and ny+1 */
+  bool refresh;                 /* some edge copies an interior line */
+  bool copy[EDGE_COUNT];        /* the edge copies interior line source[] */
+  size_t source[EDGE_COUNT];    /* column (left, right) or row (bottom, top) */
+  bool exchange[EDGE_COUNT];    /* the edge receives a neighbour's line */
 };
 
-/* How a target kernel spreads the interior over the device: all three
+/* How a target kernel spreads the cells over the device: all three
    compute the same values; they differ in speed only (--kernel).  */
 enum kernel_form {
   KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
@@ -40,20 +44,38 @@ struct stencil {
   enum kernel_form form;     /* of the target kernels */
 };
 
-/* One step with host threads: halo refresh, then the update u -> unew.  */
-void heat_step_host (const struct stencil *s, double *restrict u,
-                     double *restrict unew);
+/* Cells i0..i1 x j0..j1 (inclusive) of a field; empty if i0 > i1 or
+   j0 > j1.  */
+struct rect {
+  size_t i0, i1, j0, j1;
+};
 
-/* The same step, also returning the largest |unew - u| of any cell.  */
-double heat_step_residual_host (const struct stencil *s, double *restrict u,
-                                double *restrict unew);
+/* All interior cells.  */
+struct rect stencil_interior (const struct stencil *s);
 
-/* One step in target regions on device; u and unew must already be
-   present there (or the regions fall back to the host).  */
-void heat_step_target (const struct stencil *s, double *u, double *unew,
-                       int device);
-double heat_step_residual_target (const struct stencil *s, double *u,
-                                  double *unew, int device);
+/* Update the cells of r, u -> unew, with host threads or in a target region
+   on device (u and unew present there).  With residual, also return the
+   largest |unew - u| of those cells (else 0).  */
+double heat_update_host (const struct stencil *s, double *restrict u,
+                         double *restrict unew, struct rect r, bool residual);
+double heat_update_target (const struct stencil *s, double *u, double *unew,
+                           struct rect r, bool residual, int device);
+
+/* Copy interior lines into the halo of the edges that copy (halo.copy).  */
+void halo_refresh_host (const struct stencil *s, double *u);
+void halo_refresh_target (const struct stencil *s, double *u, int device);
+
+/* The halo strips of an MPI exchange, halo_strips_length doubles: pack the
+   four interior edge lines of u into send; unpack recv into the halo of the
+   edges that exchange.  Target versions work on device copies.  */
+size_t halo_strips_length (const struct stencil *s);
+void halo_pack_host (const struct stencil *s, const double *u, double *send);
+void halo_pack_target (const struct stencil *s, const double *u,
+                       double *send, int device);
+void halo_unpack_host (const struct stencil *s, double *u,
+                       const double *recv);
+void halo_unpack_target (const struct stencil *s, double *u,
+                         const double *recv, int device);
 
 /* b = a over n doubles: the STREAM-style copy that bounds what a
    memory-bound kernel can reach, on the host and in a target region (a and

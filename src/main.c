@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain.h"
 #include "h5io.h"
 #include "options.h"
 #include "output.h"
@@ -85,13 +86,18 @@ check_device_memory (const struct config *cfg, int device)
 }
 
 /* Choose the device the target regions name, and find out from inside one
-   where they really run.  */
+   where they really run.  Ranks of an MPI run on one node take the node's
+   devices in turn.  */
 static int
-place_kernels (const struct config *cfg, struct placement *where)
+place_kernels (const struct config *cfg, const struct domain *d,
+               struct placement *where)
 {
   where->num_devices = omp_get_num_devices ();
   where->threads = omp_get_max_threads ();
-  where->device = cfg->device >= 0 ? cfg->device : omp_get_default_device ();
+  where->device = cfg->device >= 0 ? cfg->device
+                  : d->ranks > 1 && where->num_devices > 0
+                  ? d->node_rank % where->num_devices
+                  : omp_get_default_device ();
   where->on_device = false;
   if (!cfg->strategy->offload)
     return HEATSIM_OK;
@@ -125,13 +131,28 @@ place_kernels (const struct config *cfg, struct placement *where)
 
 /* Refuse a grid that cannot fit before touching any memory.  */
 static int
-check_memory (const struct config *cfg)
+check_memory (const struct domain *d)
 {
   size_t need, available;
-  if (!grids_fit_in_memory (cfg->nx, cfg->ny, &need, &available))
+  if (!grids_fit_in_memory (d->local_nx, d->local_ny, &need, &available))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes for two grids; only %zu "
-                     "are available", cfg->nx, cfg->ny, need, available);
+                     "are available", d->local_nx, d->local_ny, need,
+                     available);
+      return HEATSIM_USAGE;
+    }
+  return HEATSIM_OK;
+}
+
+/* Split the grid over the ranks of an MPI run (one rank: all of it).  */
+static int
+split_grid (const struct config *cfg, struct domain *d)
+{
+  char err[512];
+  if (!domain_split (d, cfg->nx, cfg->ny, cfg->boundary == BOUNDARY_PERIODIC,
+                     err, sizeof err))
+    {
+      heatsim_error ("%s", err);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
@@ -215,54 +236,69 @@ load_initial (struct config *cfg, struct field *u)
   return HEATSIM_OK;
 }
 
-/* Everything that is known about the final field.  */
+/* Everything that is known about the final field, over all ranks.  */
 static int
-measure (const struct config *cfg, const struct field *u,
-         struct run_report *report)
+measure (const struct config *cfg, const struct domain *d,
+         const struct field *u, struct run_report *report)
 {
   report->has_exact = problem_has_exact (cfg);
   if (report->has_exact
-      && !problem_error (cfg, u, cfg->steady ? 0.0
+      && !problem_error (cfg, d, u, cfg->steady ? 0.0
                          : (double) (cfg->start_step + report->run.steps)
                            * cfg->dt, &report->error))
     {
       heatsim_error ("out of memory while comparing with the exact solution");
       return HEATSIM_FAILURE;
     }
-  report->heat = field_sum (u) * config_dx (cfg) * config_dy (cfg);
+  report->heat = domain_sum (d, field_sum (u)) * config_dx (cfg)
+                 * config_dy (cfg);
   field_range (u, &report->min, &report->max);
-  report->checksum = field_checksum (u);
+  report->min = domain_min (d, report->min);
+  report->max = domain_max (d, report->max);
+  report->checksum = domain_hash (d, field_checksum (u));
   return HEATSIM_OK;
 }
 
+/* Every step that can fail on some ranks only ends with domain_agree, so
+   that all ranks of an MPI run go on, or stop, together.  */
 static int
-simulate (struct config *cfg, struct run_report *report)
+simulate (struct config *cfg, struct domain *d, struct run_report *report)
 {
   struct field initial = { 0 };
   double t0 = omp_get_wtime ();
   int status = HEATSIM_OK;
   if (cfg->restart != NULL || cfg->init != NULL)
-    status = load_initial (cfg, &initial);
+    status = domain_agree (load_initial (cfg, &initial));
   if (status == HEATSIM_OK)
-    status = check_memory (cfg);
+    status = split_grid (cfg, d);
   if (status == HEATSIM_OK)
-    status = place_kernels (cfg, &report->where);
-  struct solver s;
+    status = domain_agree (check_memory (d));
   if (status == HEATSIM_OK)
-    status = solver_init (&s, cfg, report->where.device, &initial);
+    status = domain_agree (place_kernels (cfg, d, &report->where));
+  struct solver s = { .domain = NULL };
+  if (status == HEATSIM_OK)
+    status = domain_agree (solver_init (&s, cfg, report->where.device, d,
+                                        &initial));
   field_free (&initial);
   if (status != HEATSIM_OK)
-    return status;
+    {
+      solver_free (&s);
+      return status;
+    }
 
   struct output out;
-  status = output_open (&out, cfg, &s.u);
-  report->heat_initial = field_sum (&s.u) * config_dx (cfg) * config_dy (cfg);
+  status = domain_agree (output_open (&out, cfg, d, &s.u));
+  report->heat_initial = domain_sum (d, field_sum (&s.u)) * config_dx (cfg)
+                         * config_dy (cfg);
   report->run.setup = omp_get_wtime () - t0;
+  report->ranks = d->ranks;
+  report->dims[0] = d->dims[0];
+  report->dims[1] = d->dims[1];
   if (status == HEATSIM_OK)
     status = solver_run (&s, cfg, &out, &report->run);
   output_close (&out);
   if (status == HEATSIM_OK)
-    status = measure (cfg, &s.u, report);
+    status = domain_agree (measure (cfg, d, &s.u, report));
   solver_free (&s);
   report->peak_memory = peak_resident_bytes ();
   report->run.total = omp_get_wtime () - t0;
@@ -276,36 +312,43 @@ simulate (struct config *cfg, struct run_report *report)
   return status;
 }
 
-int
-main (int argc, char **argv)
+/* Everything but MPI's start and end: only rank 0 prints.  */
+static int
+run (int argc, char **argv)
 {
   struct config cfg;
   char err[512];
+  const bool speaks = domain_world_rank () == 0;
 
   switch (options_parse (argc, argv, &cfg, err, sizeof err))
     {
     case OPTIONS_HELP:
-      options_usage (stdout);
+      if (speaks)
+        options_usage (stdout);
       return HEATSIM_OK;
     case OPTIONS_VERSION:
-      print_version ();
+      if (speaks)
+        print_version ();
       return HEATSIM_OK;
     case OPTIONS_LIST_DEVICES:
-      list_devices ();
+      if (speaks)
+        list_devices ();
       return HEATSIM_OK;
     case OPTIONS_ERROR:
       heatsim_error ("%s", err);
-      return usage_failure ();
+      return speaks ? usage_failure () : HEATSIM_USAGE;
     case OPTIONS_RUN:
       break;
     }
 
   signals_install ();
+  cfg.quiet = cfg.quiet || !speaks;
   struct run_report report = { 0 };
-  int status = simulate (&cfg, &report);
+  struct domain domain;
+  int status = simulate (&cfg, &domain, &report);
   if (status == HEATSIM_USAGE)
-    return usage_failure ();
-  if (status != HEATSIM_OK && status != HEATSIM_NOT_CONVERGED)
+    return speaks ? usage_failure () : status;
+  if ((status != HEATSIM_OK && status != HEATSIM_NOT_CONVERGED) || !speaks)
     return status;
   if (cfg.json)
     report_json (stdout, &cfg, &report);
@@ -316,5 +359,14 @@ main (int argc, char **argv)
       heatsim_error ("cannot write the report to standard output");
       return HEATSIM_FAILURE;
     }
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  domain_start (&argc, &argv);
+  int status = run (argc, argv);
+  domain_stop ();
   return status;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "domain.h"
 #include "h5io.h"
 #include "options.h"
 #include "report.h"
@@ -110,7 +111,7 @@ full_range (const struct field *u, double *lo, double *hi)
 
 int
 output_open (struct output *o, const struct config *cfg,
-             const struct field *initial)
+             const struct domain *d, const struct field *initial)
 {
   *o = (struct output) { .cfg = cfg };
   o->png = (struct png_style) { .colormap = cfg->colormap,
@@ -119,6 +120,8 @@ output_open (struct output *o, const struct config *cfg,
   if (!cfg->range_given)
     {
       full_range (initial, &o->png.lo, &o->png.hi);
+      o->png.lo = domain_min (d, o->png.lo);
+      o->png.hi = domain_max (d, o->png.hi);
       if (!(o->png.hi > o->png.lo))
         o->png.hi = o->png.lo + 1.0;
     }
@@ -196,8 +199,10 @@ write_xdmf (const struct output *o)
   return false;
 }
 
+/* A checkpoint, written by all ranks together into one file.  */
 static bool
-write_checkpoint (struct output *o, const struct field *u, size_t step)
+write_checkpoint (struct output *o, const struct domain *d,
+                  const struct field *u, size_t step)
 {
   const struct config *c = o->cfg;
   char path[4096];
@@ -214,7 +219,7 @@ write_checkpoint (struct output *o, const struct field *u, size_t step)
   };
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", boundary_name (c->boundary));
-  if (!h5_write_checkpoint (path, u, &m, c->compress))
+  if (!h5_write_checkpoint (path, d, u, &m, c->compress))
     return false;
   if (o->ncheckpoints == o->capacity)
     {
@@ -230,11 +235,13 @@ write_checkpoint (struct output *o, const struct field *u, size_t step)
     }
   o->checkpoints[o->ncheckpoints++] = step;
   ++o->files;
-  return write_xdmf (o);
+  return d->rank != 0 || write_xdmf (o);
 }
 
+/* A snapshot of the whole field, assembled on rank 0, which writes it.  */
 static bool
-write_png (struct output *o, const struct field *u, size_t step)
+write_png (struct output *o, const struct domain *d, const struct field *u,
+           size_t step)
 {
   const struct config *c = o->cfg;
   char path[4096];
@@ -246,7 +253,15 @@ write_png (struct output *o, const struct field *u, size_t step)
   struct png_meta m = { .step = step, .time = (double) step * c->dt,
                         .problem = c->problem->name };
   ++o->files;
-  return png_write_field (path, u, &o->png, &m);
+  struct field whole;
+  if (!domain_gather (d, u, &whole))
+    {
+      heatsim_error ("%s: no memory to assemble the whole field", path);
+      return false;
+    }
+  bool ok = d->rank != 0 || png_write_field (path, &whole, &o->png, &m);
+  domain_release (d, &whole);
+  return ok;
 }
 
 int
@@ -259,8 +274,10 @@ output_step (struct output *o, struct solver *s, size_t step, bool last)
     return HEATSIM_OK;
   double t0 = omp_get_wtime ();
   s->strategy->fetch (s);          /* s->u: the grid with the newest step */
-  bool ok = (!png || write_png (o, &s->u, step))
-            && (!checkpoint || write_checkpoint (o, &s->u, step));
+  /* Every rank takes part in both writes, even after a failure of the
+     first on some rank: they are collective.  */
+  bool ok = !png || write_png (o, s->domain, &s->u, step);
+  ok = (!checkpoint || write_checkpoint (o, s->domain, &s->u, step)) && ok;
   o->seconds += omp_get_wtime () - t0;
   return ok ? HEATSIM_OK : HEATSIM_FAILURE;
 }

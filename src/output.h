@@ -11,6 +11,7 @@
 #include "png_io.h"
 
 struct config;
+struct domain;
 struct field;
 struct solver;
 
@@ -31,10 +32,10 @@ bool output_pattern_ok (const char *pattern);
 bool output_name (char *buf, size_t len, const char *dir, const char *pattern,
                   size_t step);
 
-/* Prepare the output directory and the PNG value range (from initial when
-   the user gave none).  Returns 0 or a heatsim_status.  */
+/* Prepare the output directory and the PNG value range (from initial, this
+   rank's part of the field, when the user gave none).  Returns 0 or a heatsim_status.  */
 int output_open (struct output *o, const struct config *cfg,
-                 const struct field *initial);
+                 const struct domain *d, const struct field *initial);
 
 /* Whether anything is written after step.  */
 bool output_due (const struct output *o, size_t step, bool last);

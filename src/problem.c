@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain.h"
 #include "kernels.h"
 #include "options.h"
 
@@ -238,12 +239,14 @@ problem_init (const struct config *c, struct field *u)
     {
       const bool separable = c->problem->separable != NULL;
       const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+      const size_t x0 = u->x0, y0 = u->y0;
       double *data = u->data;
 #pragma omp parallel for schedule(static)
       for (size_t j = 0; j <= ny + 1; ++j)
         for (size_t i = 0; i <= nx + 1; ++i)
-          data[j * stride + i] = separable ? sampled_value (&s, i, j)
-                                 : c->problem->initial (c, i, j);
+          data[j * stride + i]
+            = separable ? sampled_value (&s, x0 + i, y0 + j)
+              : c->problem->initial (c, x0 + i, y0 + j);
       problem_set_edges (c, u);
     }
   sample_free (&s);
@@ -258,7 +261,8 @@ problem_set_edges (const struct config *c, struct field *u)
   for (size_t j = 0; j <= u->ny + 1; ++j)
     for (size_t i = 0; i <= u->nx + 1; ++i)
       u->data[field_index (u, i, j)]
-        = edge_value (c, i, j, u->data[field_index (u, i, j)]);
+        = edge_value (c, u->x0 + i, u->y0 + j,
+                      u->data[field_index (u, i, j)]);
 }
 
 bool
@@ -269,53 +273,51 @@ problem_has_exact (const struct config *c)
 }
 
 bool
-problem_error (const struct config *c, const struct field *u, double t,
-               struct error_norms *e)
+problem_error (const struct config *c, const struct domain *d,
+               const struct field *u, double t, struct error_norms *e)
 {
   struct sampled s;
   const bool ok = sample (&s, c, t);
+  double sq_diff = 0.0, sq_exact = 0.0, max = 0.0;
   if (ok)
     {
       const bool separable = c->problem->separable != NULL;
       const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+      const size_t x0 = u->x0, y0 = u->y0;
       const double *data = u->data;
-      double sq_diff = 0.0, sq_exact = 0.0, max = 0.0;
 #pragma omp parallel for schedule(static) \
   reduction(+: sq_diff, sq_exact) reduction(max: max)
       for (size_t j = 1; j <= ny; ++j)
         for (size_t i = 1; i <= nx; ++i)
           {
-            const double exact = separable ? sampled_value (&s, i, j)
-                                 : c->problem->exact (c, i, j, t);
+            const double exact
+              = separable ? sampled_value (&s, x0 + i, y0 + j)
+                : c->problem->exact (c, x0 + i, y0 + j, t);
             const double diff = data[j * stride + i] - exact;
             sq_diff += diff * diff;
             sq_exact += exact * exact;
             max = fmax (max, fabs (diff));
           }
-      e->l2 = sqrt (sq_diff);
-      e->relative = sq_exact > 0.0 ? e->l2 / sqrt (sq_exact) : 0.0;
-      e->max = max;
     }
   sample_free (&s);
-  return ok;
+  /* Every rank reduces, even one that failed, or the others would wait.  */
+  sq_diff = domain_sum (d, sq_diff);
+  sq_exact = domain_sum (d, sq_exact);
+  e->l2 = sqrt (sq_diff);
+  e->relative = sq_exact > 0.0 ? e->l2 / sqrt (sq_exact) : 0.0;
+  e->max = domain_max (d, max);
+  return domain_count (d, !ok) == 0;
 }
 
 void
-problem_halo (const struct config *c, struct halo *h)
+problem_halo (const struct config *c, size_t nx, size_t ny, struct halo *h)
 {
-  const size_t nx = c->nx, ny = c->ny;
-  switch (c->boundary)
-    {
-    case BOUNDARY_DIRICHLET:
-      *h = (struct halo) { .refresh = false };
-      break;
-    case BOUNDARY_NEUMANN:
-      *h = (struct halo) { .refresh = true, .west = 1, .east = nx,
-                           .south = 1, .north = ny };
-      break;
-    case BOUNDARY_PERIODIC:
-      *h = (struct halo) { .refresh = true, .west = nx, .east = 1,
-                           .south = ny, .north = 1 };
-      break;
-    }
+  *h = (struct halo) { .refresh = c->boundary != BOUNDARY_DIRICHLET };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    h->copy[e] = h->refresh;
+  const bool mirror = c->boundary == BOUNDARY_NEUMANN;
+  h->source[EDGE_LEFT] = mirror ? 1 : nx;
+  h->source[EDGE_RIGHT] = mirror ? nx : 1;
+  h->source[EDGE_BOTTOM] = mirror ? 1 : ny;
+  h->source[EDGE_TOP] = mirror ? ny : 1;
 }

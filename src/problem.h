@@ -67,13 +67,18 @@ void problem_set_edges (const struct config *cfg, struct field *u);
 /* Whether cfg's problem has an exact solution under cfg's boundaries.  */
 bool problem_has_exact (const struct config *cfg);
 
-/* Compare u with the exact solution at time t (problem_has_exact).
-   False when memory for the profiles of a separable problem is short.  */
-bool problem_error (const struct config *cfg, const struct field *u,
-                    double t, struct error_norms *e);
+/* Compare u, this rank's part of the field, with the exact solution at
+   time t (problem_has_exact), over all ranks.  False when memory for the
+   profiles of a separable problem is short.  */
+struct domain;
+bool problem_error (const struct config *cfg, const struct domain *d,
+                    const struct field *u, double t, struct error_norms *e);
 
-/* The halo refresh that cfg's boundary kind needs before each step.  */
+/* The halo refresh that cfg's boundary kind needs before each step, on
+   an nx x ny field (every edge; an MPI run then gives the edges inside
+   the whole grid to the exchange).  */
 struct halo;
-void problem_halo (const struct config *cfg, struct halo *h);
+void problem_halo (const struct config *cfg, size_t nx, size_t ny,
+                   struct halo *h);
 
 #endif

@@ -7,19 +7,39 @@
 #include <stdarg.h>
 
 #include "options.h"
+#include "domain.h"
 #include "strategy.h"
 
 enum { PROGRESS_INTERVAL_S = 2 };
+
+/* An MPI run prints one message per failure, not one per rank: rank 0
+   prints its own at once; another rank keeps its last one here until
+   domain_agree finds that it was the first to fail.  */
+static char deferred[512];
 
 void
 heatsim_error (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  fputs (PACKAGE ": ", stderr);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
+  if (domain_world_rank () == 0)
+    {
+      fputs (PACKAGE ": ", stderr);
+      vfprintf (stderr, fmt, ap);
+      fputc ('\n', stderr);
+    }
+  else
+    vsnprintf (deferred, sizeof deferred, fmt, ap);
   va_end (ap);
+}
+
+void
+heatsim_error_flush (void)
+{
+  if (deferred[0] != '\0')
+    fprintf (stderr, PACKAGE ": rank %d: %s\n", domain_world_rank (),
+             deferred);
+  deferred[0] = '\0';
 }
 
 void
@@ -130,8 +150,12 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
     fprintf (out, ", kernel form %s", kernel_form_name (cfg->kernel));
   fprintf (out,
            "\n"
-           "  ran on        %s\n"
-           "Results\n", where);
+           "  ran on        %s\n", where);
+  if (r->ranks > 1)
+    fprintf (out, "  MPI ranks     %d (%d x %d), halo exchange %.6f s of "
+             "the solve\n", r->ranks, r->dims[0], r->dims[1],
+             run->exchange);
+  fputs ("Results\n", out);
   if (r->has_exact)
     fprintf (out,
              "  L2 error      %E (sqrt of the sum over cells of (u - exact)^2)\n"
@@ -216,8 +240,10 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
            run->transfer_in, run->solve, run->output, run->files,
            run->transfer_out, run->total,
            updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
-  fprintf (out, "\"peak_memory_bytes\": %zu, \"grid_bytes\": %zu, ",
-           r->peak_memory, grid_bytes (cfg));
+  fprintf (out, "\"peak_memory_bytes\": %zu, \"grid_bytes\": %zu, "
+           "\"ranks\": %d, \"ranks_x\": %d, \"ranks_y\": %d, "
+           "\"time_exchange\": %.9f, ", r->peak_memory, grid_bytes (cfg),
+           r->ranks, r->dims[0], r->dims[1], r->run.exchange);
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
   fprintf (out, "\"copy_fraction\": ");
   if (cfg->bench)

@@ -16,6 +16,9 @@ struct config;
 /* "heatsim: <message>" on stderr.  */
 void heatsim_error (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
+/* In an MPI run, print the message this rank kept back (see
+   domain_agree).  */
+void heatsim_error_flush (void);
 
 /* Progress of a long run, on stderr, at most every few seconds.  */
 struct progress {
@@ -47,6 +50,8 @@ struct run_report {
   double min, max;         /* range of the final field's interior */
   uint64_t checksum;
   size_t peak_memory;      /* largest resident set of the process, bytes */
+  int ranks;               /* MPI ranks (1 without MPI) */
+  int dims[2];             /* ranks along x and y */
 };
 
 void report_print (FILE *out, const struct config *cfg,

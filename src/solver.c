@@ -5,8 +5,10 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "domain.h"
 #include "options.h"
 #include "output.h"
 #include "problem.h"
@@ -17,31 +19,42 @@
 
 int
 solver_init (struct solver *s, const struct config *cfg, int device,
-             struct field *initial)
+             struct domain *d, struct field *initial)
 {
-  s->strategy = cfg->strategy;
-  s->device = device;
+  *s = (struct solver) { .strategy = cfg->strategy, .device = device,
+                         .domain = d };
   const double dx = config_dx (cfg), dy = config_dy (cfg);
   const double rx = cfg->alpha * cfg->dt / (dx * dx);
   const double ry = cfg->alpha * cfg->dt / (dy * dy);
+  const size_t nx = d->local_nx, ny = d->local_ny;
   s->stencil = (struct stencil) {
-    .nx = cfg->nx, .ny = cfg->ny, .stride = cfg->nx + 2,
+    .nx = nx, .ny = ny, .stride = nx + 2,
     .rx = rx, .ry = ry,
     /* Steady sweeps are Jacobi: the centre weight is exactly zero.  */
     .rc = cfg->steady ? 0.0 : 1.0 - 2.0 * (rx + ry),
     .form = cfg->kernel,
   };
-  problem_halo (cfg, &s->stencil.halo);
-  s->u = *initial;
-  initial->data = NULL;
-  bool from_file = s->u.data != NULL;
-  if ((!from_file && !field_alloc (&s->u, cfg->nx, cfg->ny))
-      || !field_alloc (&s->unew, cfg->nx, cfg->ny))
+  problem_halo (cfg, nx, ny, &s->stencil.halo);
+  domain_halo (d, &s->stencil.halo);
+  const bool from_file = initial->data != NULL;
+  bool ok = from_file ? domain_take (d, initial, &s->u)
+            : field_alloc (&s->u, nx, ny);
+  ok = ok && field_alloc (&s->unew, nx, ny);
+  if (ok && domain_exchanges (d))
     {
-      heatsim_error ("cannot allocate two %zu x %zu grids", cfg->nx, cfg->ny);
+      s->strips = halo_strips_length (&s->stencil);
+      s->send = malloc (2 * s->strips * sizeof *s->send);
+      s->recv = s->send + s->strips;
+      ok = s->send != NULL;
+    }
+  if (!ok)
+    {
+      heatsim_error ("cannot allocate two %zu x %zu grids", nx, ny);
       solver_free (s);
       return HEATSIM_FAILURE;
     }
+  s->u.x0 = s->unew.x0 = d->x0;
+  s->u.y0 = s->unew.y0 = d->y0;
   if (from_file)
     problem_set_edges (cfg, &s->u);
   else if (!problem_init (cfg, &s->u))
@@ -55,6 +68,57 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   return HEATSIM_OK;
 }
 
+/* The cells next to the halo, as up to four strips: the bottom and top
+   rows, then the rest of the first and last columns.  Returns how many.  */
+static size_t
+frame (const struct stencil *c, struct rect strip[4])
+{
+  const size_t nx = c->nx, ny = c->ny;
+  size_t n = 0;
+  strip[n++] = (struct rect) { 1, nx, 1, 1 };
+  if (ny > 1)
+    strip[n++] = (struct rect) { 1, nx, ny, ny };
+  if (ny > 2)
+    {
+      strip[n++] = (struct rect) { 1, 1, 2, ny - 1 };
+      if (nx > 1)
+        strip[n++] = (struct rect) { nx, nx, 2, ny - 1 };
+    }
+  return n;
+}
+
+/* One step, s->u -> s->unew, returning the largest change of a cell of
+   this rank when residual.  With neighbours, the halo lines travel while
+   the cells that do not need them are computed; the cells next to the
+   halo follow once they have arrived.  */
+static double
+step (struct solver *s, bool residual, double *exchange_seconds)
+{
+  const struct strategy *st = s->strategy;
+  const struct stencil *c = &s->stencil;
+  if (c->halo.refresh)
+    st->refresh_halo (s);
+  if (s->send == NULL)
+    return st->update (s, stencil_interior (c), residual);
+
+  double t0 = omp_get_wtime ();
+  st->pack (s);
+  domain_exchange_begin (s->domain, s->send, s->recv);
+  double t1 = omp_get_wtime ();
+  double change = 0.0;
+  if (c->nx > 2 && c->ny > 2)
+    change = st->update (s, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
+                         residual);
+  double t2 = omp_get_wtime ();
+  domain_exchange_end (s->domain);
+  st->unpack (s);
+  *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
+  struct rect strip[4];
+  for (size_t k = 0, n = frame (c, strip); k < n; ++k)
+    change = fmax (change, st->update (s, strip[k], residual));
+  return change;
+}
+
 /* After step n of this run: check that the field is still finite (every
    nan_check_every steps, and always before it is written, so a checkpoint
    never holds NaN), write what is due, and stop if a signal asked to.  */
@@ -63,10 +127,12 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
             size_t n, bool last)
 {
   const size_t step = cfg->start_step + n;
-  const int sig = signals_pending ();
+  /* Every rank stops after the same step, whichever got the signal.  */
+  const int sig = domain_signal (s->domain, signals_pending ());
   last = last || sig != 0;
-  if ((n % cfg->nan_check_every == 0 || last || output_due (out, step, last))
-      && s->strategy->count_nonfinite (s) > 0)
+  const bool writes = output_due (out, step, last);
+  if ((n % cfg->nan_check_every == 0 || last || writes)
+      && domain_count (s->domain, s->strategy->count_nonfinite (s)) > 0)
     {
       heatsim_error ("the field holds NaN or infinite values after step %zu "
                      "(checked every %zu steps)%s", step, cfg->nan_check_every,
@@ -74,7 +140,9 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
                      ? ": the time step is unstable (--force)" : "");
       return HEATSIM_NOT_FINITE;
     }
-  int status = output_step (out, s, step, last);
+  int status = HEATSIM_OK;
+  if (writes)
+    status = domain_agree (output_step (out, s, step, last));
   if (status == HEATSIM_OK && sig != 0)
     {
       heatsim_error ("%s: stopped after step %zu%s", strsignal (sig), step,
@@ -95,7 +163,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
-      s->strategy->step (s);
+      step (s, false, &r->exchange);
       field_swap (&s->u, &s->unew);
       ++n;
       status = after_step (s, cfg, out, n, n == cfg->steps);
@@ -124,11 +192,11 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
       ++n;
       if (n % cfg->residual_every == 0 || n == cfg->max_steps)
         {
-          r->residual = s->strategy->step_residual (s);
+          r->residual = domain_max (s->domain, step (s, true, &r->exchange));
           r->converged = r->residual <= cfg->tol;
         }
       else
-        s->strategy->step (s);
+        step (s, false, &r->exchange);
       field_swap (&s->u, &s->unew);
       status = after_step (s, cfg, out, n, r->converged || n == cfg->max_steps);
       progress_update (&progress, n, r->residual);
@@ -189,4 +257,6 @@ solver_free (struct solver *s)
 {
   field_free (&s->u);
   field_free (&s->unew);
+  free (s->send);
+  s->send = s->recv = NULL;
 }

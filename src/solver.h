@@ -9,6 +9,7 @@
 #include "kernels.h"
 
 struct config;
+struct domain;
 struct output;
 struct strategy;
 
@@ -18,6 +19,10 @@ struct solver {
   struct stencil stencil;
   int device;              /* offload device the target regions name */
   const struct strategy *strategy;
+  struct domain *domain;   /* this rank's part of the grid (all of it
+                              without MPI) */
+  double *send, *recv;     /* halo strips of the exchange, or NULL */
+  size_t strips;           /* doubles in each */
 };
 
 /* What a run did and how long each phase took (seconds).  */
@@ -31,15 +36,17 @@ struct run_result {
   double output;           /* fetching and writing fields */
   size_t files;            /* files written */
   double transfer_out;     /* newest field back to the host */
+  double exchange;         /* MPI: packing, starting and finishing the
+                              halo exchange (rank 0's share of solve) */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
   double total;
 };
 
-/* Set up both fields for cfg: from initial (taken over, freed with the
-   solver) when it holds data, else from cfg's problem.  Returns 0 or a
-   heatsim_status.  */
+/* Set up both fields of this rank's part of the grid for cfg: from
+   initial (the whole field, taken over or freed) when it holds data, else
+   from cfg's problem.  Returns 0 or a heatsim_status.  */
 int solver_init (struct solver *s, const struct config *cfg, int device,
-                 struct field *initial);
+                 struct domain *domain, struct field *initial);
 
 /* Run the steps of cfg (to the steady state with cfg->steady), writing
    output as it falls due; afterwards s->u on the host holds the last step.

@@ -14,6 +14,33 @@ no_transfer (struct solver *s)
   (void) s;
 }
 
+/* host and map keep the fields on the host between steps: halo copies,
+   exchange strips and the NaN count are host loops.  */
+
+static void
+refresh_on_host (struct solver *s)
+{
+  halo_refresh_host (&s->stencil, s->u.data);
+}
+
+static void
+pack_on_host (struct solver *s)
+{
+  halo_pack_host (&s->stencil, s->u.data, s->send);
+}
+
+static void
+unpack_on_host (struct solver *s)
+{
+  halo_unpack_host (&s->stencil, s->u.data, s->recv);
+}
+
+static size_t
+count_nonfinite_on_host (struct solver *s)
+{
+  return count_nonfinite_host (&s->stencil, s->u.data);
+}
+
 static void
 host_copy (struct solver *s)
 {
@@ -29,56 +56,35 @@ device_copy (struct solver *s)
   copy_target (s->u.data, s->unew.data, field_cells (&s->u), s->device);
 }
 
-/* host and map keep the field on the host between steps.  */
-static size_t
-count_nonfinite_on_host (struct solver *s)
-{
-  return count_nonfinite_host (&s->stencil, s->u.data);
-}
-
 /* host: CPU threads, no target constructs.  */
 
-static void
-host_step (struct solver *s)
-{
-  heat_step_host (&s->stencil, s->u.data, s->unew.data);
-}
-
 static double
-host_step_residual (struct solver *s)
+host_update (struct solver *s, struct rect r, bool residual)
 {
-  return heat_step_residual_host (&s->stencil, s->u.data, s->unew.data);
+  return heat_update_host (&s->stencil, s->u.data, s->unew.data, r,
+                           residual);
 }
 
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false,
-  .enter = no_transfer, .step = host_step,
-  .step_residual = host_step_residual, .fetch = no_transfer,
-  .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
-  .copy = host_copy,
+  .enter = no_transfer, .refresh_halo = refresh_on_host,
+  .update = host_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
+  .leave = no_transfer, .copy = host_copy,
 };
 
-/* map: the naive port; both fields cross to the device and back every
-   step, which is what the transfers cost.  */
-
-static void
-map_step (struct solver *s)
-{
-  double *u = s->u.data, *unew = s->unew.data;
-  const size_t n = field_cells (&s->u);
-#pragma omp target data map(tofrom: u[0:n], unew[0:n]) device(s->device)
-  heat_step_target (&s->stencil, u, unew, s->device);
-}
+/* map: the naive port; both fields cross to the device and back for every
+   kernel, which is what the transfers cost.  */
 
 static double
-map_step_residual (struct solver *s)
+map_update (struct solver *s, struct rect r, bool residual)
 {
   double *u = s->u.data, *unew = s->unew.data, change;
   const size_t n = field_cells (&s->u);
 #pragma omp target data map(tofrom: u[0:n], unew[0:n]) device(s->device)
-  change = heat_step_residual_target (&s->stencil, u, unew, s->device);
+  change = heat_update_target (&s->stencil, u, unew, r, residual, s->device);
   return change;
 }
 
@@ -86,35 +92,57 @@ static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true,
-  .enter = no_transfer, .step = map_step,
-  .step_residual = map_step_residual, .fetch = no_transfer,
-  .count_nonfinite = count_nonfinite_on_host, .leave = no_transfer,
-  .copy = device_copy,
+  .enter = no_transfer, .refresh_halo = refresh_on_host,
+  .update = map_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
+  .leave = no_transfer, .copy = device_copy,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
    each step; device copies are found by host address, so the swap needs no
-   transfer, and the field that holds the newest step is always s->u.  */
+   transfer, and the field that holds the newest step is always s->u.  In
+   an MPI run only the halo strips cross, packed and unpacked on the
+   device.  */
 
 static void
 resident_enter (struct solver *s)
 {
   double *u = s->u.data, *unew = s->unew.data;
-  const size_t n = field_cells (&s->u);
-#pragma omp target enter data map(to: u[0:n], unew[0:n]) device(s->device)
+  double *send = s->send, *recv = s->recv;
+  const size_t n = field_cells (&s->u), m = s->send ? s->strips : 0;
+#pragma omp target enter data map(to: u[0:n], unew[0:n]) \
+  map(alloc: send[0:m], recv[0:m]) device(s->device)
 }
 
 static void
-resident_step (struct solver *s)
+resident_refresh (struct solver *s)
 {
-  heat_step_target (&s->stencil, s->u.data, s->unew.data, s->device);
+  halo_refresh_target (&s->stencil, s->u.data, s->device);
 }
 
 static double
-resident_step_residual (struct solver *s)
+resident_update (struct solver *s, struct rect r, bool residual)
 {
-  return heat_step_residual_target (&s->stencil, s->u.data, s->unew.data,
-                                    s->device);
+  return heat_update_target (&s->stencil, s->u.data, s->unew.data, r,
+                             residual, s->device);
+}
+
+static void
+resident_pack (struct solver *s)
+{
+  double *send = s->send;
+  const size_t m = s->strips;
+  halo_pack_target (&s->stencil, s->u.data, send, s->device);
+#pragma omp target update from(send[0:m]) device(s->device)
+}
+
+static void
+resident_unpack (struct solver *s)
+{
+  double *recv = s->recv;
+  const size_t m = s->strips;
+#pragma omp target update to(recv[0:m]) device(s->device)
+  halo_unpack_target (&s->stencil, s->u.data, recv, s->device);
 }
 
 static void
@@ -137,17 +165,19 @@ resident_leave (struct solver *s)
   /* s->u, not the pointer seen at enter: after an odd number of swaps the
      newest step lives in the other buffer.  */
   double *u = s->u.data, *unew = s->unew.data;
-  const size_t n = field_cells (&s->u);
+  double *send = s->send, *recv = s->recv;
+  const size_t n = field_cells (&s->u), m = s->send ? s->strips : 0;
 #pragma omp target exit data map(from: u[0:n]) map(release: unew[0:n]) \
-  device(s->device)
+  map(release: send[0:m], recv[0:m]) device(s->device)
 }
 
 static const struct strategy resident_strategy = {
   .name = "resident",
   .summary = "enter data once, kernels without maps, pointer swap (default)",
   .offload = true,
-  .enter = resident_enter, .step = resident_step,
-  .step_residual = resident_step_residual, .fetch = resident_fetch,
+  .enter = resident_enter, .refresh_halo = resident_refresh,
+  .update = resident_update, .pack = resident_pack,
+  .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
   .copy = device_copy,
 };
@@ -159,8 +189,8 @@ const struct strategy *const heatsim_strategies[] = {
 const struct strategy *
 strategy_find (const char *name)
 {
-  for (const struct strategy *const *p = heatsim_strategies; *p; ++p)
-    if (strcmp ((*p)->name, name) == 0)
-      return *p;
+  for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
+    if (strcmp ((*s)->name, name) == 0)
+      return *s;
   return NULL;
 }

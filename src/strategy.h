@@ -7,16 +7,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels.h"
+
 struct solver;
 
 struct strategy {
   const char *name;
   const char *summary;
   bool offload;                       /* kernels run in target regions */
-  void (*enter) (struct solver *);    /* put both fields where kernels run */
-  void (*step) (struct solver *);     /* one time step: s->u -> s->unew */
-  double (*step_residual) (struct solver *);  /* the same, returning the
-                                                 largest change of a cell */
+  void (*enter) (struct solver *);    /* put both fields (and the halo
+                                         strips) where kernels run */
+  void (*refresh_halo) (struct solver *);   /* halo copies of s->u */
+  double (*update) (struct solver *, struct rect, bool residual);
+                                      /* cells of a rect, s->u -> s->unew;
+                                         the largest change if residual */
+  void (*pack) (struct solver *);     /* edge lines of s->u to s->send on
+                                         the host, for the exchange */
+  void (*unpack) (struct solver *);   /* s->recv from the host into the
+                                         halo of s->u */
   void (*fetch) (struct solver *);    /* make the host copy of s->u current */
   size_t (*count_nonfinite) (struct solver *);  /* NaN or Inf cells of s->u,
                                                    counted where it lives */

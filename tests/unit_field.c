@@ -78,7 +78,7 @@ test_stencil (void)
   const struct stencil s = { .nx = 3, .ny = 2, .stride = 5,
                              .rx = 0.125, .ry = 0.0625,
                              .rc = 1.0 - 2.0 * (0.125 + 0.0625) };
-  heat_step_host (&s, u.data, h.data);
+  heat_update_host (&s, u.data, h.data, stencil_interior (&s), false);
   bool all = true;
   for (size_t j = 1; j <= 2; ++j)
     for (size_t i = 1; i <= 3; ++i)
@@ -99,7 +99,7 @@ test_stencil (void)
   double *ud = u.data, *td = t.data;
   size_t n = field_cells (&u);
 #pragma omp target data map(to: ud[0:n]) map(tofrom: td[0:n])
-  heat_step_target (&s, ud, td, 0);
+  heat_update_target (&s, ud, td, stencil_interior (&s), false, 0);
   bool same = true;
   for (size_t k = 0; k < n; ++k)
     same = same && fabs (td[k] - h.data[k]) <= 1e-15 * fabs (h.data[k]);
@@ -124,25 +124,28 @@ test_halo (void)
   for (int kind = 0; kind < 2; ++kind)
     {
       bool periodic = kind == 1;
-      s.halo = (struct halo) { .refresh = true,
-                               .west = periodic ? nx : 1,
-                               .east = periodic ? 1 : nx,
-                               .south = periodic ? ny : 1,
-                               .north = periodic ? 1 : ny };
+      s.halo = (struct halo) {
+        .refresh = true, .copy = { true, true, true, true },
+        .source = { [EDGE_LEFT] = periodic ? nx : 1,
+                    [EDGE_RIGHT] = periodic ? 1 : nx,
+                    [EDGE_BOTTOM] = periodic ? ny : 1,
+                    [EDGE_TOP] = periodic ? 1 : ny } };
       for (size_t k = 0; k < field_cells (&u); ++k)
         u.data[k] = (double) k;
-      heat_step_host (&s, u.data, v.data);
+      halo_refresh_host (&s, u.data);
+      heat_update_host (&s, u.data, v.data, stencil_interior (&s), false);
+      const size_t *src = s.halo.source;
       bool ok = true;
       for (size_t j = 1; j <= ny; ++j)
         ok = ok && u.data[field_index (&u, 0, j)]
-                   == u.data[field_index (&u, s.halo.west, j)]
+                   == u.data[field_index (&u, src[EDGE_LEFT], j)]
                 && u.data[field_index (&u, nx + 1, j)]
-                   == u.data[field_index (&u, s.halo.east, j)];
+                   == u.data[field_index (&u, src[EDGE_RIGHT], j)];
       for (size_t i = 1; i <= nx; ++i)
         ok = ok && u.data[field_index (&u, i, 0)]
-                   == u.data[field_index (&u, i, s.halo.south)]
+                   == u.data[field_index (&u, i, src[EDGE_BOTTOM])]
                 && u.data[field_index (&u, i, ny + 1)]
-                   == u.data[field_index (&u, i, s.halo.north)];
+                   == u.data[field_index (&u, i, src[EDGE_TOP])];
       CHECK (ok);
       /* Corner cell (1,1): west and south neighbours come from the halo.  */
       double c = u.data[field_index (&u, 1, 1)];
@@ -158,6 +161,55 @@ test_halo (void)
   field_free (&v);
 }
 
+/* The MPI halo strips: packing takes the four interior edge lines;
+   unpacking puts each strip into the halo of its edge, and only of the
+   edges that exchange.  Updating a field in pieces (as an MPI step does:
+   inner cells, then strips) gives bitwise the whole update.  */
+static void
+test_strips (void)
+{
+  const size_t nx = 5, ny = 4;
+  struct field u, w;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&w, nx, ny));
+  struct stencil s = { .nx = nx, .ny = ny, .stride = nx + 2,
+                       .rx = 0.1, .ry = 0.2, .rc = 0.4,
+                       .halo = { .exchange = { [EDGE_LEFT] = true,
+                                               [EDGE_TOP] = true } } };
+  for (size_t k = 0; k < field_cells (&u); ++k)
+    u.data[k] = 1.0 + (double) k;
+  double strips[2 * (5 + 4)];
+  CHECK (halo_strips_length (&s) == sizeof strips / sizeof *strips);
+  halo_pack_host (&s, u.data, strips);
+  halo_unpack_host (&s, w.data, strips);
+  bool ok = true;
+  for (size_t j = 1; j <= ny; ++j)
+    ok = ok && w.data[field_index (&w, 0, j)] == u.data[field_index (&u, 1, j)]
+         && w.data[field_index (&w, nx + 1, j)] == 0.0;
+  for (size_t i = 1; i <= nx; ++i)
+    ok = ok && w.data[field_index (&w, i, ny + 1)]
+               == u.data[field_index (&u, i, ny)]
+         && w.data[field_index (&w, i, 0)] == 0.0;
+  CHECK (ok);
+
+  struct field whole, parts;
+  CHECK (field_alloc (&whole, nx, ny) && field_alloc (&parts, nx, ny));
+  heat_update_host (&s, u.data, whole.data, stencil_interior (&s), false);
+  const struct rect pieces[] = {
+    { 2, nx - 1, 2, ny - 1 }, { 1, nx, 1, 1 }, { 1, nx, ny, ny },
+    { 1, 1, 2, ny - 1 }, { nx, nx, 2, ny - 1 },
+  };
+  double change = 0.0;
+  for (size_t k = 0; k < sizeof pieces / sizeof *pieces; ++k)
+    change = fmax (change, heat_update_host (&s, u.data, parts.data,
+                                             pieces[k], true));
+  CHECK (field_checksum (&parts) == field_checksum (&whole));
+  CHECK (change > 0.0);
+  field_free (&u);
+  field_free (&w);
+  field_free (&whole);
+  field_free (&parts);
+}
+
 int
 main (void)
 {
@@ -166,5 +218,6 @@ main (void)
   test_swap_and_checksum ();
   test_stencil ();
   test_halo ();
+  test_strips ();
   return unit_exit ();
 }

@@ -1,0 +1,92 @@
+/* Domain decomposition: which part of the whole grid this process
+   computes, who its neighbours are, and the collective operations that
+   make many processes behave as one.  Without MPI (configure --with-mpi)
+   or on one rank the subdomain is the whole grid and every operation here
+   is the identity, so the rest of heatsim is written once for both.  */
+#ifndef HEATSIM_DOMAIN_H
+#define HEATSIM_DOMAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef HEATSIM_MPI
+#include <mpi.h>
+#endif
+
+#include "field.h"
+#include "problem.h"
+
+struct domain {
+  int rank, ranks;
+  int dims[2];               /* ranks along x and y */
+  int coords[2];             /* this rank's place in that grid of ranks */
+  size_t nx, ny;             /* interior cells of the whole grid */
+  size_t local_nx, local_ny; /* interior cells of this subdomain */
+  size_t x0, y0;             /* its cell (i, j) is (x0 + i, y0 + j) */
+  int neighbour[EDGE_COUNT]; /* rank across each edge, -1 at the grid's edge */
+  int node_rank;             /* rank among the ranks on this node */
+#ifdef HEATSIM_MPI
+  MPI_Comm comm;             /* the Cartesian communicator */
+  MPI_Request requests[2 * EDGE_COUNT];
+  int pending;
+#endif
+};
+
+/* MPI_Init and MPI_Finalize, where MPI is built in.  */
+void domain_start (int *argc, char ***argv);
+void domain_stop (void);
+
+/* This process's rank among all (0 without MPI): only rank 0 prints.  */
+int domain_world_rank (void);
+
+/* Split an nx x ny grid over all ranks, periodic in both directions or in
+   none.  False, with a message in err naming the rank count and the grid,
+   when the ranks cannot share the grid (every rank needs a cell).  */
+bool domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
+                   char *err, size_t errlen);
+
+/* Whether this subdomain trades halo lines with another rank.  */
+bool domain_exchanges (const struct domain *d);
+
+/* Give the edges inside the whole grid to the exchange.  */
+struct halo;
+void domain_halo (const struct domain *d, struct halo *h);
+
+/* Send the packed edge lines (send) to the neighbours and receive theirs
+   into recv (layout of halo_pack_host); end waits for both.  */
+void domain_exchange_begin (struct domain *d, double *send, double *recv);
+void domain_exchange_end (struct domain *d);
+
+/* Every rank (of the world: this works before the split) learns the
+   largest status any rank had.  The message of the
+   first rank that failed is the one printed (see heatsim_error), so a
+   failure on some ranks ends all of them with one message.  */
+int domain_agree (int status);
+
+/* Rank 0's text (len bytes at most) in buf on every rank.  */
+void domain_share (const struct domain *d, char *buf, size_t len);
+
+/* Reductions over all ranks.  */
+double domain_sum (const struct domain *d, double v);
+double domain_max (const struct domain *d, double v);
+double domain_min (const struct domain *d, double v);
+size_t domain_count (const struct domain *d, size_t v);
+uint64_t domain_hash (const struct domain *d, uint64_t v);
+int domain_signal (const struct domain *d, int sig);
+
+/* This rank's subdomain, halo included, out of the whole padded field,
+   which is freed (on one rank, taken over).  False when memory for the
+   part is short.  */
+bool domain_take (const struct domain *d, struct field *whole,
+                  struct field *part);
+
+/* The whole field, interior and the outer halo ring, assembled on rank 0
+   from every rank's part (meaningless elsewhere); on one rank, whole is
+   part itself, not a copy.  False, on every rank, when rank 0 has no
+   memory for it.  Release whole with domain_release.  */
+bool domain_gather (const struct domain *d, const struct field *part,
+                    struct field *whole);
+void domain_release (const struct domain *d, struct field *whole);
+
+#endif
