@@ -28,12 +28,19 @@ print_version (void)
 {
   printf ("%s %s\n"
           "Device code: %s\n"
+          "MPI: %s\n"
           "Copyright (C) 2026 the heatsim developers.\n"
           "License GPLv3+: GNU GPL version 3 or later "
           "<https://gnu.org/licenses/gpl.html>.\n"
           "This is free software: you are free to change and redistribute it.\n"
           "There is NO WARRANTY, to the extent permitted by law.\n",
-          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH);
+          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH,
+#ifdef HEATSIM_MPI
+          "yes (domain decomposition; launch with mpirun)"
+#else
+          "no (configure --with-mpi)"
+#endif
+          );
 }
 
 /* After a message about the command line, point to --help.  */

@@ -1,0 +1,119 @@
+#!/bin/sh
+# The MPI build (configure --with-mpi): on 1, 2, 3 and 4 ranks, oversubscribed
+# on a small machine, every problem, boundary kind and strategy gives
+# bitwise the same field; checkpoints written by any number of ranks are the
+# same file and restart on any other; PNG snapshots are the whole field;
+# launches that cannot work end every rank with one message.
+. "${srcdir:-.}/tests/testlib.sh"
+
+if ! "$HEATSIM" --version | grep -q '^MPI: yes' || [ -z "${MPIEXEC:-}" ]; then
+  echo "heatsim built without MPI (or no mpiexec): nothing to test"
+  exit 77
+fi
+# Open MPI refuses root unless told; CI containers run as root.
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+  OMPI_MCA_rmaps_base_oversubscribe
+OMP_NUM_THREADS=1
+export OMP_NUM_THREADS
+
+# mpi N ARGS...: heatsim on N ranks; output in $workdir/out and err.
+mpi () {
+  _n=$1
+  shift
+  "$MPIEXEC" -np "$_n" "$HEATSIM" "$@" >"$workdir/out" 2>"$workdir/err"
+}
+
+# same_field ARGS...: the checksum on 1 rank, then the same on 2, 3 and 4.
+same_field () {
+  mpi 1 -q --json "$@" || { fail "1 rank failed ($*): $(cat "$workdir/err")"; return; }
+  want=$(json_field checksum "$workdir/out")
+  [ "$(json_field ranks "$workdir/out")" = 1 ] || fail "ranks on 1 ($*)"
+  for n in 2 3 4; do
+    if mpi $n -q --json "$@"; then
+      [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+        || fail "$n ranks differ from 1 ($*)"
+      [ "$(json_field ranks "$workdir/out")" = $n ] || fail "ranks on $n ($*)"
+      pass
+    else
+      fail "$n ranks failed ($*): $(cat "$workdir/err")"
+    fi
+  done
+}
+
+same_field -g 101x77 -n 50
+same_field -g 101x77 -n 50 -o map --kernel split
+same_field -g 101x77 -n 50 -o resident
+same_field -p disk -b periodic -g 40x30 -L 1 -a 1 -T 0.05 -n 300
+same_field -p disk -b neumann -g 30x41 -L 1 -a 1 -T 0.01 -n 200 -o host
+same_field -p plate -g 30x41 -n 60 --edges 1,2,3,4
+same_field -p plate -s -g 47x33 --tol 0.05 -o host
+same_field -g 4x3 -n 7 -o host
+# The field really evolved: a run that did nothing would agree as well.
+mpi 4 -q --json -g 101x77 -n 50
+[ "$(json_field checksum "$workdir/out")" != \
+  "$(mpi 4 -q --json -g 101x77 -n 1 && json_field checksum "$workdir/out")" ] \
+  || fail "50 steps and 1 step give the same field"
+mpi 4 -q --json -g 101x77 -n 50
+[ "$(json_field ranks_x "$workdir/out")x$(json_field ranks_y "$workdir/out")" \
+  = 2x2 ] || fail "4 ranks are not split 2 x 2"
+
+# Checkpoints and snapshots: the same files whether 1 or 4 ranks wrote them.
+run="-p disk -b neumann -g 61x47 -L 1 -a 1 -T 0.01 -n 400 --png-every 200"
+run="$run --checkpoint-every 200 --compress 3"
+mpi 1 -q --json $run --output-dir one || fail "1 rank: $(cat "$workdir/err")"
+whole=$(json_field checksum "$workdir/out")
+mpi 4 -q --json $run --output-dir four || fail "4 ranks: $(cat "$workdir/err")"
+for f in heatsim-000200.png heatsim-000400.png heatsim.xmf; do
+  cmp -s one/$f four/$f || fail "$f differs between 1 and 4 ranks"
+done
+if [ -n "${H5DUMP:-}" ]; then
+  for step in 000200 000400; do
+    "$H5DUMP" one/heatsim-$step.h5 | sed 1d >one.txt
+    "$H5DUMP" four/heatsim-$step.h5 | sed 1d >four.txt
+    cmp -s one.txt four.txt || fail "checkpoint $step: 4 ranks wrote other data"
+  done
+fi
+# Restart from step 200 written by 4 ranks on 1, 2, 3; from 1 rank on 4.
+for n in 1 2 3; do
+  mpi $n -q --json --restart four/heatsim-000200.h5 -n 200 \
+    || fail "restart on $n: $(cat "$workdir/err")"
+  [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+    || fail "4-rank checkpoint restarted on $n ranks ends elsewhere"
+done
+mpi 4 -q --json --restart one/heatsim-000200.h5 -n 200 \
+  || fail "restart on 4: $(cat "$workdir/err")"
+[ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+  || fail "1-rank checkpoint restarted on 4 ranks ends elsewhere"
+# --init from a file on several ranks.
+mpi 1 -q --json --init "$srcdir/data/ring-and-bar.png" -n 20 --force
+want=$(json_field checksum "$workdir/out")
+mpi 4 -q --json --init "$srcdir/data/ring-and-bar.png" -n 20 --force
+[ "$(json_field checksum "$workdir/out")" = "$want" ] \
+  || fail "--init on 4 ranks differs from 1"
+
+# one_message PATTERN: the last launch printed exactly one heatsim
+# message, and it matches PATTERN.
+one_message () {
+  checks=$((checks + 1))
+  lines=$(grep -c '^heatsim: ' "$workdir/err")
+  [ "$lines" = 1 ] || fail "$lines messages, not 1: $(cat "$workdir/err")"
+  grep -q -e "$1" "$workdir/err" || fail "message lacks '$1': $(cat "$workdir/err")"
+}
+mpi 2 -q -g 1x1 -n 1
+[ $? -eq 2 ] || fail "2 ranks on a 1x1 grid: not status 2"
+one_message "2 MPI ranks cannot share a 1x1 grid"
+mpi 3 -q -g 2x2 -n 1
+[ $? -eq 2 ] || fail "3 ranks on a 2x2 grid: not status 2"
+one_message "3 MPI ranks cannot share a 2x2 grid"
+mpi 4 -q -g 10 -n 1 --steps 0x
+[ $? -eq 2 ] || fail "bad option on 4 ranks: not status 2"
+one_message "steps"
+# Only rank 1 lacks its device (OMP_TARGET_OFFLOAD=MANDATORY there): all
+# ranks stop, and rank 1 says why.
+"$MPIEXEC" -np 1 "$HEATSIM" -q -g 64 : -np 1 env OMP_TARGET_OFFLOAD=MANDATORY \
+  "$HEATSIM" -q -g 64 >"$workdir/out" 2>"$workdir/err"
+[ $? -eq 3 ] || fail "device missing on rank 1: not status 3"
+one_message "rank 1: --offload resident: no offload device"
+finish
