@@ -99,6 +99,18 @@ place (struct field *whole, const double *part, size_t nx, size_t ny,
 
 #ifdef HEATSIM_MPI
 
+bool
+domain_gpu_aware (void)
+{
+  /* Open MPI says at build time whether it may be CUDA-aware, and at run
+     time whether it is.  */
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support () == 1;
+#else
+  return false;
+#endif
+}
+
 void
 domain_start (int *argc, char ***argv)
 {
@@ -340,6 +352,12 @@ domain_gather (const struct domain *d, const struct field *part,
 }
 
 #else /* !HEATSIM_MPI: one process, the whole grid */
+
+bool
+domain_gpu_aware (void)
+{
+  return false;
+}
 
 void
 domain_start (int *argc, char ***argv)

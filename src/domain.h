@@ -12,6 +12,9 @@
 
 #ifdef HEATSIM_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>     /* Open MPI: MPIX_Query_cuda_support */
+#endif
 #endif
 
 #include "field.h"
@@ -45,6 +48,9 @@ int domain_world_rank (void);
    when the ranks cannot share the grid (every rank needs a cell).  */
 bool domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
                    char *err, size_t errlen);
+
+/* Whether MPI can send from and receive into GPU memory (CUDA-aware).  */
+bool domain_gpu_aware (void);
 
 /* Whether this subdomain trades halo lines with another rank.  */
 bool domain_exchanges (const struct domain *d);

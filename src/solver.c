@@ -46,6 +46,8 @@ solver_init (struct solver *s, const struct config *cfg, int device,
       s->send = malloc (2 * s->strips * sizeof *s->send);
       s->recv = s->send + s->strips;
       ok = s->send != NULL;
+      s->strips_on_device = ok && s->strategy->resident && domain_gpu_aware ()
+                            && !target_runs_on_host (device);
     }
   if (!ok)
     {
@@ -103,7 +105,13 @@ step (struct solver *s, bool residual, double *exchange_seconds)
 
   double t0 = omp_get_wtime ();
   st->pack (s);
-  domain_exchange_begin (s->domain, s->send, s->recv);
+  double *send = s->send, *recv = s->recv;
+  if (s->strips_on_device)
+    {
+      send = omp_get_mapped_ptr (send, s->device);
+      recv = omp_get_mapped_ptr (recv, s->device);
+    }
+  domain_exchange_begin (s->domain, send, recv);
   double t1 = omp_get_wtime ();
   double change = 0.0;
   if (c->nx > 2 && c->ny > 2)

@@ -23,6 +23,10 @@ struct solver {
                               without MPI) */
   double *send, *recv;     /* halo strips of the exchange, or NULL */
   size_t strips;           /* doubles in each */
+  bool strips_on_device;   /* MPI is GPU-aware and the strategy keeps the
+                              strips on the device: MPI reads and writes
+                              the device copies, nothing crosses to the
+                              host */
 };
 
 /* What a run did and how long each phase took (seconds).  */

@@ -133,7 +133,8 @@ resident_pack (struct solver *s)
   double *send = s->send;
   const size_t m = s->strips;
   halo_pack_target (&s->stencil, s->u.data, send, s->device);
-#pragma omp target update from(send[0:m]) device(s->device)
+#pragma omp target update from(send[0:m]) device(s->device) \
+  if(!s->strips_on_device)
 }
 
 static void
@@ -141,7 +142,8 @@ resident_unpack (struct solver *s)
 {
   double *recv = s->recv;
   const size_t m = s->strips;
-#pragma omp target update to(recv[0:m]) device(s->device)
+#pragma omp target update to(recv[0:m]) device(s->device) \
+  if(!s->strips_on_device)
   halo_unpack_target (&s->stencil, s->u.data, recv, s->device);
 }
 
@@ -174,7 +176,7 @@ resident_leave (struct solver *s)
 static const struct strategy resident_strategy = {
   .name = "resident",
   .summary = "enter data once, kernels without maps, pointer swap (default)",
-  .offload = true,
+  .offload = true, .resident = true,
   .enter = resident_enter, .refresh_halo = resident_refresh,
   .update = resident_update, .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,

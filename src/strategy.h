@@ -15,6 +15,8 @@ struct strategy {
   const char *name;
   const char *summary;
   bool offload;                       /* kernels run in target regions */
+  bool resident;                      /* fields (and halo strips) stay on
+                                         the device between kernels */
   void (*enter) (struct solver *);    /* put both fields (and the halo
                                          strips) where kernels run */
   void (*refresh_halo) (struct solver *);   /* halo copies of s->u */
