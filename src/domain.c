@@ -243,61 +243,60 @@ domain_share (const struct domain *d, char *buf, size_t len)
   MPI_Bcast (buf, (int) len, MPI_CHAR, 0, d->comm);
 }
 
-static double
-reduce_double (double v, MPI_Op op)
+/* v becomes its reduction with op over all ranks.  */
+static void
+reduce (void *v, MPI_Datatype type, MPI_Op op)
 {
-  double r;
-  MPI_Allreduce (&v, &r, 1, MPI_DOUBLE, op, MPI_COMM_WORLD);
-  return r;
+  MPI_Allreduce (MPI_IN_PLACE, v, 1, type, op, MPI_COMM_WORLD);
 }
 
 double
 domain_sum (const struct domain *d, double v)
 {
   (void) d;
-  return reduce_double (v, MPI_SUM);
+  reduce (&v, MPI_DOUBLE, MPI_SUM);
+  return v;
 }
 
 double
 domain_max (const struct domain *d, double v)
 {
   (void) d;
-  return reduce_double (v, MPI_MAX);
+  reduce (&v, MPI_DOUBLE, MPI_MAX);
+  return v;
 }
 
 double
 domain_min (const struct domain *d, double v)
 {
   (void) d;
-  return reduce_double (v, MPI_MIN);
+  reduce (&v, MPI_DOUBLE, MPI_MIN);
+  return v;
 }
 
 size_t
 domain_count (const struct domain *d, size_t v)
 {
   (void) d;
-  unsigned long long in = v, out;
-  MPI_Allreduce (&in, &out, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
-                 MPI_COMM_WORLD);
-  return (size_t) out;
+  unsigned long long n = v;
+  reduce (&n, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+  return (size_t) n;
 }
 
 uint64_t
 domain_hash (const struct domain *d, uint64_t v)
 {
   (void) d;
-  uint64_t out;
-  MPI_Allreduce (&v, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return out;
+  reduce (&v, MPI_UINT64_T, MPI_SUM);   /* modulo 2^64, as the hash adds */
+  return v;
 }
 
 int
 domain_signal (const struct domain *d, int sig)
 {
   (void) d;
-  int out;
-  MPI_Allreduce (&sig, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return out;
+  reduce (&sig, MPI_INT, MPI_MAX);
+  return sig;
 }
 
 bool

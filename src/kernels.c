@@ -196,9 +196,8 @@ halo_unpack_target (const struct stencil *s, double *u, const double *recv,
    so the clauses are stringized with the rest of the directive.  */
 #define PRAGMA(...) _Pragma (#__VA_ARGS__)
 
-/* The cells of rectangle r, c = j * stride + i, with host threads.  */
-#define FOR_RECT_HOST(CLAUSES, BODY)                                        \
-  PRAGMA (omp parallel for schedule(static) CLAUSES)                        \
+/* The cells of rectangle r, BODY for each, at c = j * stride + i.  */
+#define FOR_CELLS(BODY)                                                     \
   for (size_t j = r.j0; j <= r.j1; ++j)                                     \
     for (size_t i = r.i0; i <= r.i1; ++i)                                   \
       {                                                                     \
@@ -206,31 +205,26 @@ halo_unpack_target (const struct stencil *s, double *u, const double *recv,
         BODY;                                                               \
       }
 
-/* The same loop nest in a target kernel of the chosen form.  No map
-   clauses: the fields are found in the device data environment set up by
-   the strategy.  The innermost index is the contiguous one, so
-   neighbouring GPU threads touch neighbouring addresses.  */
+/* ... with host threads.  */
+#define FOR_RECT_HOST(CLAUSES, BODY)                                        \
+  PRAGMA (omp parallel for schedule(static) CLAUSES)                        \
+  FOR_CELLS (BODY)
+
+/* ... in a target kernel of the chosen form.  No map clauses: the fields
+   are found in the device data environment set up by the strategy.  The
+   innermost index is the contiguous one, so neighbouring GPU threads touch
+   neighbouring addresses.  */
 #define FOR_RECT_TARGET(form, CLAUSES, BODY)                                \
   switch (form)                                                             \
     {                                                                       \
     case KERNEL_COLLAPSE:                                                   \
       PRAGMA (omp target teams distribute parallel for collapse(2)          \
               device(device) CLAUSES)                                       \
-      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
-        for (size_t i = r.i0; i <= r.i1; ++i)                               \
-          {                                                                 \
-            const size_t c = j * stride + i;                                \
-            BODY;                                                           \
-          }                                                                 \
+      FOR_CELLS (BODY)                                                      \
       break;                                                                \
     case KERNEL_LOOP:                                                       \
       PRAGMA (omp target teams loop collapse(2) device(device) CLAUSES)     \
-      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
-        for (size_t i = r.i0; i <= r.i1; ++i)                               \
-          {                                                                 \
-            const size_t c = j * stride + i;                                \
-            BODY;                                                           \
-          }                                                                 \
+      FOR_CELLS (BODY)                                                      \
       break;                                                                \
     case KERNEL_SPLIT:                                                      \
       /* Rows to teams, the cells of a row to the threads of a team.  */    \
