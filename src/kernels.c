@@ -331,6 +331,19 @@ device_can_allocate (size_t bytes, int device)
   return true;
 }
 
+void *
+device_address (void *host, int device)
+{
+#ifdef HEATSIM_OFFLOAD
+  return omp_get_mapped_ptr (host, device);
+#else
+  /* No device code: libomptarget is not linked, and target regions use
+     the host's memory.  */
+  (void) device;
+  return host;
+#endif
+}
+
 bool
 target_runs_on_host (int device)
 {

@@ -93,6 +93,10 @@ size_t count_nonfinite_target (const struct stencil *s, const double *u,
    device memory is free, but it can try to take it.  */
 bool device_can_allocate (size_t bytes, int device);
 
+/* The device copy of host memory that is mapped on device, for a library
+   that reads device memory itself (CUDA-aware MPI).  */
+void *device_address (void *host, int device);
+
 /* True when a target region on device executes on the host, asked from
    inside such a region: OpenMP falls back silently, so never assume.  */
 bool target_runs_on_host (int device);

@@ -108,8 +108,8 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   double *send = s->send, *recv = s->recv;
   if (s->strips_on_device)
     {
-      send = omp_get_mapped_ptr (send, s->device);
-      recv = omp_get_mapped_ptr (recv, s->device);
+      send = device_address (send, s->device);
+      recv = device_address (recv, s->device);
     }
   domain_exchange_begin (s->domain, send, recv);
   double t1 = omp_get_wtime ();
