@@ -2,7 +2,6 @@
 
 #include "domain.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,59 +242,53 @@ domain_share (const struct domain *d, char *buf, size_t len)
   MPI_Bcast (buf, (int) len, MPI_CHAR, 0, d->comm);
 }
 
-/* v becomes its reduction with op over all ranks.  */
+/* v becomes its reduction with op over the ranks of d.  */
 static void
-reduce (void *v, MPI_Datatype type, MPI_Op op)
+reduce (const struct domain *d, void *v, MPI_Datatype type, MPI_Op op)
 {
-  MPI_Allreduce (MPI_IN_PLACE, v, 1, type, op, MPI_COMM_WORLD);
+  MPI_Allreduce (MPI_IN_PLACE, v, 1, type, op, d->comm);
 }
 
 double
 domain_sum (const struct domain *d, double v)
 {
-  (void) d;
-  reduce (&v, MPI_DOUBLE, MPI_SUM);
+  reduce (d, &v, MPI_DOUBLE, MPI_SUM);
   return v;
 }
 
 double
 domain_max (const struct domain *d, double v)
 {
-  (void) d;
-  reduce (&v, MPI_DOUBLE, MPI_MAX);
+  reduce (d, &v, MPI_DOUBLE, MPI_MAX);
   return v;
 }
 
 double
 domain_min (const struct domain *d, double v)
 {
-  (void) d;
-  reduce (&v, MPI_DOUBLE, MPI_MIN);
+  reduce (d, &v, MPI_DOUBLE, MPI_MIN);
   return v;
 }
 
 size_t
 domain_count (const struct domain *d, size_t v)
 {
-  (void) d;
   unsigned long long n = v;
-  reduce (&n, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
+  reduce (d, &n, MPI_UNSIGNED_LONG_LONG, MPI_SUM);
   return (size_t) n;
 }
 
 uint64_t
 domain_hash (const struct domain *d, uint64_t v)
 {
-  (void) d;
-  reduce (&v, MPI_UINT64_T, MPI_SUM);   /* modulo 2^64, as the hash adds */
+  reduce (d, &v, MPI_UINT64_T, MPI_SUM);   /* modulo 2^64, as the hash adds */
   return v;
 }
 
 int
 domain_signal (const struct domain *d, int sig)
 {
-  (void) d;
-  reduce (&sig, MPI_INT, MPI_MAX);
+  reduce (d, &sig, MPI_INT, MPI_MAX);
   return sig;
 }
 

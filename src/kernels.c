@@ -133,20 +133,21 @@ stencil_interior (const struct stencil *s)
   return (struct rect) { 1, s->nx, 1, s->ny };
 }
 
+/* Directives built from macro arguments: _Pragma takes one string literal,
+   so the clauses are stringized with the rest of the directive.  */
+#define PRAGMA(...) _Pragma (#__VA_ARGS__)
+
 /* The loops below come in pairs, host and target, the same but for the
    directive: the host strategy must contain no target construct at all,
    since its point is to show what the CPU path alone does.  The loop over
-   the halo's lines is written once for all three halo operations.  */
-#define FOR_HALO_HOST(CALL)                                                 \
+   the halo's lines is written once for the three halo operations and both
+   directives.  */
+#define ON_HOST omp parallel for schedule(static)
+#define ON_DEVICE omp target teams distribute parallel for device(device)
+#define FOR_HALO(DIRECTIVE, CALL)                                           \
   const size_t nx = s->nx, ny = s->ny, stride = s->stride;                  \
   const size_t n = halo_length (s);                                         \
-  _Pragma ("omp parallel for schedule(static)")                             \
-  for (size_t k = 1; k <= n; ++k)                                           \
-    CALL
-#define FOR_HALO_TARGET(CALL)                                               \
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;                  \
-  const size_t n = halo_length (s);                                         \
-  _Pragma ("omp target teams distribute parallel for device(device)")       \
+  PRAGMA (DIRECTIVE)                                                        \
   for (size_t k = 1; k <= n; ++k)                                           \
     CALL
 
@@ -154,34 +155,34 @@ void
 halo_refresh_host (const struct stencil *s, double *u)
 {
   const struct halo h = s->halo;
-  FOR_HALO_HOST (halo_cells (u, k, nx, ny, stride, h));
+  FOR_HALO (ON_HOST, halo_cells (u, k, nx, ny, stride, h));
 }
 
 void
 halo_refresh_target (const struct stencil *s, double *u, int device)
 {
   const struct halo h = s->halo;
-  FOR_HALO_TARGET (halo_cells (u, k, nx, ny, stride, h));
+  FOR_HALO (ON_DEVICE, halo_cells (u, k, nx, ny, stride, h));
 }
 
 void
 halo_pack_host (const struct stencil *s, const double *u, double *send)
 {
-  FOR_HALO_HOST (pack_cells (u, send, k, nx, ny, stride));
+  FOR_HALO (ON_HOST, pack_cells (u, send, k, nx, ny, stride));
 }
 
 void
 halo_pack_target (const struct stencil *s, const double *u, double *send,
                   int device)
 {
-  FOR_HALO_TARGET (pack_cells (u, send, k, nx, ny, stride));
+  FOR_HALO (ON_DEVICE, pack_cells (u, send, k, nx, ny, stride));
 }
 
 void
 halo_unpack_host (const struct stencil *s, double *u, const double *recv)
 {
   const struct halo h = s->halo;
-  FOR_HALO_HOST (unpack_cells (u, recv, k, nx, ny, stride, h));
+  FOR_HALO (ON_HOST, unpack_cells (u, recv, k, nx, ny, stride, h));
 }
 
 void
@@ -189,12 +190,8 @@ halo_unpack_target (const struct stencil *s, double *u, const double *recv,
                     int device)
 {
   const struct halo h = s->halo;
-  FOR_HALO_TARGET (unpack_cells (u, recv, k, nx, ny, stride, h));
+  FOR_HALO (ON_DEVICE, unpack_cells (u, recv, k, nx, ny, stride, h));
 }
-
-/* Directives built from macro arguments: _Pragma takes one string literal,
-   so the clauses are stringized with the rest of the directive.  */
-#define PRAGMA(...) _Pragma (#__VA_ARGS__)
 
 /* The cells of rectangle r, BODY for each, at c = j * stride + i.  */
 #define FOR_CELLS(BODY)                                                     \

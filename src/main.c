@@ -74,19 +74,20 @@ list_devices (void)
   printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
 }
 
-/* A grid that does not fit on the device fails here, before any mapping,
-   rather than inside the runtime in the middle of a run.  */
+/* A part of the grid (this rank's, in an MPI run) that does not fit on the
+   device fails here, before any mapping, rather than inside the runtime in
+   the middle of a run.  */
 static int
-check_device_memory (const struct config *cfg, int device)
+check_device_memory (const struct domain *d, int device)
 {
   size_t bytes;
-  if (!field_bytes (cfg->nx, cfg->ny, &bytes))
+  if (!field_bytes (d->local_nx, d->local_ny, &bytes))
     return HEATSIM_USAGE;
   if (!device_can_allocate (2 * bytes, device))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
-                     "two grids; device %d cannot allocate them", cfg->nx,
-                     cfg->ny, 2 * bytes, device);
+                     "two grids; device %d cannot allocate them",
+                     d->local_nx, d->local_ny, 2 * bytes, device);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
@@ -132,7 +133,7 @@ place_kernels (const struct config *cfg, const struct domain *d,
                      "the host", where->device);
       return HEATSIM_NO_DEVICE;
     }
-  return where->on_device ? check_device_memory (cfg, where->device)
+  return where->on_device ? check_device_memory (d, where->device)
          : HEATSIM_OK;
 }
 

@@ -93,11 +93,13 @@ bandwidth_gb_s (const struct config *cfg, const struct run_result *r)
   return 1e-9 * 2.0 * sizeof (double) * updates_per_second (cfg, r);
 }
 
-/* Bytes of one padded grid of cfg.  */
+/* Bytes of one padded grid of cfg (its size was checked before the run).  */
 static size_t
 grid_bytes (const struct config *cfg)
 {
-  return (cfg->nx + 2) * (cfg->ny + 2) * sizeof (double);
+  size_t bytes = 0;
+  field_bytes (cfg->nx, cfg->ny, &bytes);
+  return bytes;
 }
 
 static void
