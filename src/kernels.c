@@ -4,7 +4,8 @@
 
 #include <math.h>
 #include <omp.h>
-#include <string.h>
+
+#include "names.h"
 
 static const char *const kernel_form_names[] = {
   [KERNEL_COLLAPSE] = "collapse", [KERNEL_LOOP] = "loop",
@@ -20,14 +21,12 @@ kernel_form_name (enum kernel_form form)
 bool
 kernel_form_find (const char *name, enum kernel_form *form)
 {
-  for (size_t f = 0;
-       f < sizeof kernel_form_names / sizeof *kernel_form_names; ++f)
-    if (strcmp (name, kernel_form_names[f]) == 0)
-      {
-        *form = (enum kernel_form) f;
-        return true;
-      }
-  return false;
+  size_t k;
+  if (!name_index (kernel_form_names, sizeof kernel_form_names
+                   / sizeof *kernel_form_names, name, &k))
+    return false;
+  *form = (enum kernel_form) k;
+  return true;
 }
 
 #pragma omp declare target

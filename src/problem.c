@@ -11,6 +11,7 @@
 
 #include "domain.h"
 #include "kernels.h"
+#include "names.h"
 #include "options.h"
 
 static bool
@@ -153,13 +154,12 @@ boundary_name (enum boundary_kind kind)
 bool
 boundary_find (const char *name, enum boundary_kind *kind)
 {
-  for (size_t k = 0; k < sizeof boundary_names / sizeof boundary_names[0]; ++k)
-    if (strcmp (name, boundary_names[k]) == 0)
-      {
-        *kind = (enum boundary_kind) k;
-        return true;
-      }
-  return false;
+  size_t k;
+  if (!name_index (boundary_names, sizeof boundary_names
+                   / sizeof *boundary_names, name, &k))
+    return false;
+  *kind = (enum boundary_kind) k;
+  return true;
 }
 
 const struct problem *
