@@ -18,7 +18,6 @@
 #endif
 
 #include "field.h"
-#include "problem.h"
 
 struct domain {
   int rank, ranks;
@@ -36,6 +35,9 @@ struct domain {
 #endif
 };
 
+/* What this build offers, for --version: "yes (...)" or "no (...)".  */
+const char *domain_build (void);
+
 /* MPI_Init and MPI_Finalize, where MPI is built in.  */
 void domain_start (int *argc, char ***argv);
 void domain_stop (void);
@@ -52,7 +54,9 @@ bool domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
 /* Whether MPI can send from and receive into GPU memory (CUDA-aware).  */
 bool domain_gpu_aware (void);
 
-/* Whether this subdomain trades halo lines with another rank.  */
+/* Whether edge e of this subdomain trades halo lines with another rank,
+   and whether any edge does.  */
+bool domain_trades (const struct domain *d, enum edge e);
 bool domain_exchanges (const struct domain *d);
 
 /* Give the edges inside the whole grid to the exchange.  */

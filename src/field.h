@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The four edges of a grid (or of a subdomain), in the order --edges takes
+   their values.  An edge and its opposite differ in the lowest bit.  */
+enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
+
 struct field {
   size_t nx, ny;    /* interior cells */
   size_t stride;    /* nx + 2: distance between vertically adjacent cells */

@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "diagnostics.h"
 #include "domain.h"
-#include "report.h"
+#include "status.h"
 #include "sysmem.h"
 
 #define CHECKPOINT_FORMAT "heatsim-checkpoint-1"
@@ -207,7 +208,7 @@ parallel_properties (const struct domain *d, hid_t *fapl, hid_t *dxpl)
 #endif
 }
 
-bool
+int
 h5_write_checkpoint (const char *path, const struct domain *d,
                      const struct field *u, const struct checkpoint_meta *m,
                      int compress)
@@ -220,7 +221,7 @@ h5_write_checkpoint (const char *path, const struct domain *d,
   if (domain_agree (e != 0) != 0)
     {
       heatsim_error ("%s: cannot create: %s", path, strerror (e));
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   domain_share (d, tmp, sizeof tmp);
   hid_t fapl, dxpl;
@@ -246,10 +247,10 @@ h5_write_checkpoint (const char *path, const struct domain *d,
         atomic_abort (tmp);
     }
   if (domain_agree (!ok) == 0)
-    return true;
+    return HEATSIM_OK;
   heatsim_error ("%s: cannot write the checkpoint%s%s", path,
                  e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
-  return false;
+  return HEATSIM_WRITE_FAILED;
 }
 
 /* ----------------------------------------------------------- reading */
@@ -542,20 +543,19 @@ read_checkpoint (struct reader *r, hid_t file, struct checkpoint_meta *m,
   return ok;
 }
 
-static bool
+static int
 finish_read (struct reader *r, hid_t file, bool ok, struct field *u)
 {
   if (file >= 0)
     H5Fclose (file);
-  if (!ok)
-    {
-      field_free (u);
-      heatsim_error ("%s: %s", r->path, r->msg[0] ? r->msg : "unreadable");
-    }
-  return ok;
+  if (ok)
+    return HEATSIM_OK;
+  field_free (u);
+  heatsim_error ("%s: %s", r->path, r->msg[0] ? r->msg : "unreadable");
+  return HEATSIM_BAD_FILE;
 }
 
-bool
+int
 h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                     struct field *u)
 {
@@ -566,7 +566,7 @@ h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
   return finish_read (&r, file, ok, u);
 }
 
-bool
+int
 h5_read_dataset (const char *path, const char *dataset, struct field *u)
 {
   struct reader r = { .path = path };

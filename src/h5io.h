@@ -32,21 +32,22 @@ struct checkpoint_meta {
 /* Write u, this rank's part of the field, and meta to path, atomically:
    one file, written by all ranks of an MPI run together (parallel HDF5),
    the same whatever the number of ranks.  compress: deflate level 0-9.
-   Returns false, on every rank, after printing a message naming the
-   file.  */
+   Returns 0, or on every rank after a message naming the file,
+   HEATSIM_WRITE_FAILED.  */
 struct domain;
-bool h5_write_checkpoint (const char *path, const struct domain *d,
+int h5_write_checkpoint (const char *path, const struct domain *d,
                           const struct field *u,
                           const struct checkpoint_meta *meta, int compress);
 
 /* Read a heatsim checkpoint: allocates u (halo from /boundary).  Returns
-   false after printing a message naming the file and what was wrong.  */
-bool h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
+   0, or after a message naming the file and what was wrong,
+   HEATSIM_BAD_FILE.  */
+int h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                          struct field *u);
 
 /* Read any 2-D float dataset as a padded field: its outer ring is the
-   halo.  Allocates u.  */
-bool h5_read_dataset (const char *path, const char *dataset, struct field *u);
+   halo.  Allocates u.  Returns as h5_read_checkpoint.  */
+int h5_read_dataset (const char *path, const char *dataset, struct field *u);
 
 /* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
 int h5_is_hdf5 (const char *path);

@@ -5,30 +5,6 @@
 #include <math.h>
 #include <omp.h>
 
-#include "names.h"
-
-static const char *const kernel_form_names[] = {
-  [KERNEL_COLLAPSE] = "collapse", [KERNEL_LOOP] = "loop",
-  [KERNEL_SPLIT] = "split",
-};
-
-const char *
-kernel_form_name (enum kernel_form form)
-{
-  return kernel_form_names[form];
-}
-
-bool
-kernel_form_find (const char *name, enum kernel_form *form)
-{
-  size_t k;
-  if (!name_index (kernel_form_names, sizeof kernel_form_names
-                   / sizeof *kernel_form_names, name, &k))
-    return false;
-  *form = (enum kernel_form) k;
-  return true;
-}
-
 #pragma omp declare target
 /* One cell.  The order of the additions is fixed so that every strategy
    computes bitwise the same value on the same processor.  */

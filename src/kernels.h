@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "problem.h"
+#include "field.h"
+#include "run_config.h"
 
 /* How each edge's halo is filled before a step.  Dirichlet values sit in
    the halo for good; zero flux copies the adjacent interior line (a
@@ -24,18 +25,6 @@ struct halo {
   size_t source[EDGE_COUNT];    /* column (left, right) or row (bottom, top) */
   bool exchange[EDGE_COUNT];    /* the edge receives a neighbour's line */
 };
-
-/* How a target kernel spreads the cells over the device: all three
-   compute the same values; they differ in speed only (--kernel).  */
-enum kernel_form {
-  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
-  KERNEL_LOOP,               /* teams loop collapse(2) (OpenMP 5) */
-  KERNEL_SPLIT               /* rows to teams, parallel for within a row */
-};
-
-/* The --kernel name of form, and the form called name (false if none).  */
-const char *kernel_form_name (enum kernel_form form);
-bool kernel_form_find (const char *name, enum kernel_form *form);
 
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */

@@ -1,7 +1,7 @@
 /* heatsim: the 2-D heat equation on a GPU through OpenMP offload.
-   main() is glue: parse options, pick the device, set up, run, report.
-   The time loop is in solver.c, the stencil in kernels.c, and the
-   offload strategies in strategies.c.  */
+   main() is glue: parse options, pick the device, set up, run, report,
+   and turn the status into the exit code.  The time loop is in solver.c,
+   the offload strategies in strategy.c, the stencil in kernels.c.  */
 #include <config.h>
 
 #include <errno.h>
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "derive.h"
+#include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
 #include "options.h"
@@ -17,6 +19,7 @@
 #include "png_io.h"
 #include "problem.h"
 #include "report.h"
+#include "run_config.h"
 #include "signals.h"
 #include "solver.h"
 #include "status.h"
@@ -34,21 +37,25 @@ print_version (void)
           "<https://gnu.org/licenses/gpl.html>.\n"
           "This is free software: you are free to change and redistribute it.\n"
           "There is NO WARRANTY, to the extent permitted by law.\n",
-          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH,
-#ifdef HEATSIM_MPI
-          "yes (domain decomposition; launch with mpirun)"
-#else
-          "no (configure --with-mpi)"
-#endif
-          );
+          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH, domain_build ());
 }
 
-/* After a message about the command line, point to --help.  */
+/* The documented exit code of a status (see man/heatsim.1): 2 for what
+   the user named that cannot be used, 1 for failures during the run.  */
 static int
-usage_failure (void)
+exit_code (int status)
 {
-  fprintf (stderr, "Try '%s --help' for more information.\n", PACKAGE);
-  return HEATSIM_USAGE;
+  switch (status)
+    {
+    case HEATSIM_BAD_FILE:
+    case HEATSIM_TOO_LARGE:
+      return HEATSIM_USAGE;
+    case HEATSIM_NO_MEMORY:
+    case HEATSIM_WRITE_FAILED:
+      return 1;
+    default:
+      return status;
+    }
 }
 
 /* OMP_TARGET_OFFLOAD=MANDATORY turns a missing device into an abort inside
@@ -81,14 +88,13 @@ static int
 check_device_memory (const struct domain *d, int device)
 {
   size_t bytes;
-  if (!field_bytes (d->local_nx, d->local_ny, &bytes))
-    return HEATSIM_USAGE;
-  if (!device_can_allocate (2 * bytes, device))
+  if (!field_bytes (d->local_nx, d->local_ny, &bytes)
+      || !device_can_allocate (2 * bytes, device))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
                      "two grids; device %d cannot allocate them",
                      d->local_nx, d->local_ny, 2 * bytes, device);
-      return HEATSIM_USAGE;
+      return HEATSIM_TOO_LARGE;
     }
   return HEATSIM_OK;
 }
@@ -147,7 +153,7 @@ check_memory (const struct domain *d)
       heatsim_error ("--grid: %zux%zu needs %zu bytes for two grids; only %zu "
                      "are available", d->local_nx, d->local_ny, need,
                      available);
-      return HEATSIM_USAGE;
+      return HEATSIM_TOO_LARGE;
     }
   return HEATSIM_OK;
 }
@@ -175,7 +181,7 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
     {
       heatsim_error ("--restart: %s: unknown problem '%s' or boundary '%s'",
                      path, m->problem, m->boundary);
-      return HEATSIM_USAGE;
+      return HEATSIM_BAD_FILE;
     }
   if (m->steady != cfg->steady)
     {
@@ -199,43 +205,48 @@ load_initial (struct config *cfg, struct field *u)
 {
   struct checkpoint_meta meta;
   const char *path = cfg->restart ? cfg->restart : cfg->init;
-  bool ok;
+  int status;
   if (cfg->restart != NULL)
-    ok = h5_read_checkpoint (path, &meta, u)
-         && apply_checkpoint (cfg, &meta) == HEATSIM_OK;
+    {
+      status = h5_read_checkpoint (path, &meta, u);
+      if (status == HEATSIM_OK)
+        status = apply_checkpoint (cfg, &meta);
+    }
   else
     switch (h5_is_hdf5 (path))
       {
       case 1:
         if (cfg->init_dataset == NULL && h5_is_checkpoint (path))
-          ok = h5_read_checkpoint (path, &meta, u);
+          status = h5_read_checkpoint (path, &meta, u);
         else
-          ok = h5_read_dataset (path, cfg->init_dataset ? cfg->init_dataset
-                                : "field", u);
+          status = h5_read_dataset (path, cfg->init_dataset
+                                    ? cfg->init_dataset : "field", u);
         break;
       case 0:
         if (png_is_png (path))
-          ok = png_read_field (path, cfg->init_range[0], cfg->init_range[1],
-                               u);
+          status = png_read_field (path, cfg->init_range[0],
+                                   cfg->init_range[1], u);
         else
           {
             heatsim_error ("--init: %s: neither an HDF5 file nor a PNG image",
                            path);
-            ok = false;
+            status = HEATSIM_BAD_FILE;
           }
         break;
       default:
         heatsim_error ("--init: %s: cannot open: %s", path, strerror (errno));
-        ok = false;
+        status = HEATSIM_BAD_FILE;
         break;
       }
-  if (!ok)
+  if (status != HEATSIM_OK)
     {
       field_free (u);
-      return HEATSIM_USAGE;
+      return status;
     }
   char err[512];
-  if (!options_finish_with_grid (cfg, u->nx, u->ny, err, sizeof err))
+  cfg->nx = u->nx;
+  cfg->ny = u->ny;
+  if (!derive_settings (cfg, err, sizeof err))
     {
       heatsim_error ("%s", err);
       field_free (u);
@@ -256,7 +267,7 @@ measure (const struct config *cfg, const struct domain *d,
                            * cfg->dt, &report->error))
     {
       heatsim_error ("out of memory while comparing with the exact solution");
-      return HEATSIM_FAILURE;
+      return HEATSIM_NO_MEMORY;
     }
   report->heat = domain_sum (d, field_sum (u)) * config_dx (cfg)
                  * config_dy (cfg);
@@ -295,8 +306,9 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     }
 
   struct output out;
-  status = domain_agree (output_open (&out, cfg, d, &s.u));
-  report->heat_initial = domain_sum (d, field_sum (&s.u)) * config_dx (cfg)
+  status = domain_agree (output_open (&out, cfg, d, &s.work.u));
+  report->heat_initial = domain_sum (d, field_sum (&s.work.u))
+                         * config_dx (cfg)
                          * config_dy (cfg);
   report->run.setup = omp_get_wtime () - t0;
   report->ranks = d->ranks;
@@ -306,7 +318,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     status = solver_run (&s, cfg, &out, &report->run);
   output_close (&out);
   if (status == HEATSIM_OK)
-    status = domain_agree (measure (cfg, d, &s.u, report));
+    status = domain_agree (measure (cfg, d, &s.work.u, report));
   solver_free (&s);
   report->peak_memory = peak_resident_bytes ();
   report->run.total = omp_get_wtime () - t0;
@@ -344,7 +356,7 @@ run (int argc, char **argv)
       return HEATSIM_OK;
     case OPTIONS_ERROR:
       heatsim_error ("%s", err);
-      return speaks ? usage_failure () : HEATSIM_USAGE;
+      return HEATSIM_USAGE;
     case OPTIONS_RUN:
       break;
     }
@@ -354,8 +366,6 @@ run (int argc, char **argv)
   struct run_report report = { 0 };
   struct domain domain;
   int status = simulate (&cfg, &domain, &report);
-  if (status == HEATSIM_USAGE)
-    return speaks ? usage_failure () : status;
   if ((status != HEATSIM_OK && status != HEATSIM_NOT_CONVERGED) || !speaks)
     return status;
   if (cfg.json)
@@ -365,7 +375,7 @@ run (int argc, char **argv)
   if (fflush (stdout) != 0 || ferror (stdout))
     {
       heatsim_error ("cannot write the report to standard output");
-      return HEATSIM_FAILURE;
+      return HEATSIM_WRITE_FAILED;
     }
   return status;
 }
@@ -374,7 +384,12 @@ int
 main (int argc, char **argv)
 {
   domain_start (&argc, &argv);
-  int status = run (argc, argv);
+  const int rank = domain_world_rank ();
+  diagnostics_set_rank (rank);
+  const int code = exit_code (run (argc, argv));
+  /* After a refusal of what the user asked for, point to --help.  */
+  if (code == HEATSIM_USAGE && rank == 0)
+    fprintf (stderr, "Try '%s --help' for more information.\n", PACKAGE);
   domain_stop ();
-  return status;
+  return code;
 }

@@ -2,19 +2,16 @@
 
 #include "options.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "colormap.h"
-#include "field.h"
-#include "output.h"
+#include "derive.h"
+#include "parse.h"
+#include "pattern.h"
+#include "problem.h"
 #include "strategy.h"
 
 /* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.  */
@@ -23,7 +20,6 @@
 #define DEFAULT_ALPHA 0.1
 #define DEFAULT_STEPS 10
 #define DEFAULT_END_TIME 0.5
-#define STABILITY_LIMIT 0.5
 #define DEFAULT_TOL 0.01
 #define DEFAULT_MAX_STEPS 1000000
 #define DEFAULT_RESIDUAL_EVERY 10
@@ -191,165 +187,6 @@ options_usage (FILE *out)
          "Full documentation: man heatsim\n", out);
 }
 
-double
-config_stability (const struct config *c)
-{
-  const double dx = config_dx (c), dy = config_dy (c);
-  return c->alpha * c->dt * (1.0 / (dx * dx) + 1.0 / (dy * dy));
-}
-
-/* Parsing state: the message buffer, so helpers can fail with one call.  */
-struct parser {
-  char *err;
-  size_t errlen;
-};
-
-static bool
-fail (struct parser *p, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (p->err, p->errlen, fmt, ap);
-  va_end (ap);
-  return false;
-}
-
-/* A whole number in [min, max], read from text up to end (NULL: the whole
-   string).  Signs, spaces and trailing text are errors: strtoull alone
-   would take " -1" for a huge number.  */
-static bool
-parse_whole (struct parser *p, const char *opt, const char *text,
-             const char *end, unsigned long long min, unsigned long long max,
-             unsigned long long *value)
-{
-  const char *stop = end ? end : text + strlen (text);
-  int len = (int) (stop - text);
-  if (stop == text || !isdigit ((unsigned char) text[0]))
-    return fail (p, "%s: '%.*s' is not a whole number", opt, len, text);
-  errno = 0;
-  char *tail;
-  unsigned long long v = strtoull (text, &tail, 10);
-  if (tail != stop)
-    return fail (p, "%s: '%.*s' is not a whole number", opt, len, text);
-  if (errno == ERANGE || v > max)
-    return fail (p, "%s: '%.*s' is too large (at most %llu)", opt, len, text,
-                 max);
-  if (v < min)
-    return fail (p, "%s: '%.*s' must be at least %llu", opt, len, text, min);
-  *value = v;
-  return true;
-}
-
-/* A count of cells or steps: at least 1.  */
-static bool
-parse_count (struct parser *p, const char *opt, const char *text,
-             const char *end, size_t *value)
-{
-  unsigned long long v;
-  if (!parse_whole (p, opt, text, end, 1, SIZE_MAX, &v))
-    return false;
-  *value = (size_t) v;
-  return true;
-}
-
-/* A finite real number, read from text up to end (NULL: the whole
-   string).  Subnormal underflow is out of range too.  */
-static bool
-parse_real (struct parser *p, const char *opt, const char *text,
-            const char *end, double *value)
-{
-  const char *stop = end ? end : text + strlen (text);
-  int len = (int) (stop - text);
-  if (stop == text || isspace ((unsigned char) text[0]))
-    return fail (p, "%s: '%.*s' is not a number", opt, len, text);
-  errno = 0;
-  char *tail;
-  double v = strtod (text, &tail);
-  if (tail != stop)
-    return fail (p, "%s: '%.*s' is not a number", opt, len, text);
-  if (errno == ERANGE || !isfinite (v))
-    return fail (p, "%s: '%.*s' is out of range", opt, len, text);
-  *value = v;
-  return true;
-}
-
-/* A finite real number > 0.  */
-static bool
-parse_positive (struct parser *p, const char *opt, const char *text,
-                const char *end, double *value)
-{
-  if (!parse_real (p, opt, text, end, value))
-    return false;
-  if (!(*value > 0.0))
-    return fail (p, "%s: '%.*s' must be greater than zero", opt,
-                 (int) ((end ? end : text + strlen (text)) - text), text);
-  return true;
-}
-
-/* Between min and max comma-separated real numbers; returns how many, or
-   0 after an error.  */
-static size_t
-parse_reals (struct parser *p, const char *opt, const char *text,
-             size_t min, size_t max, double *values)
-{
-  size_t n = 0;
-  for (const char *item = text;; ++n)
-    {
-      const char *comma = strchr (item, ',');
-      if (n == max)
-        return fail (p, "%s: '%s' has more than %zu values", opt, text, max);
-      if (!parse_real (p, opt, item, comma, &values[n]))
-        return 0;
-      if (comma == NULL)
-        break;
-      item = comma + 1;
-    }
-  if (++n < min)
-    return fail (p, "%s: '%s' has fewer than %zu values", opt, text, min);
-  return n;
-}
-
-/* "N" or "NxM" (also "NXM"): a pair of counts, the second defaulting to the
-   first.  */
-static bool
-parse_count_pair (struct parser *p, const char *opt, const char *text,
-                  size_t *a, size_t *b)
-{
-  const char *x = strpbrk (text, "xX");
-  if (x == NULL)
-    {
-      if (!parse_count (p, opt, text, NULL, a))
-        return false;
-      *b = *a;
-      return true;
-    }
-  if (!parse_count (p, opt, text, x, a) || !parse_count (p, opt, x + 1, NULL, b))
-    return fail (p, "%s: '%s' is not of the form N or NXxNY, with whole "
-                 "numbers of at least 1", opt, text);
-  return true;
-}
-
-static bool
-parse_length_pair (struct parser *p, const char *opt, const char *text,
-                   double *a, double *b)
-{
-  /* 'x' cannot occur in a decimal number (hex floats aside, which a length
-     has no business being), so the first one separates the two.  */
-  const char *x = strpbrk (text, "xX");
-  if (x == NULL)
-    {
-      if (!parse_positive (p, opt, text, NULL, a))
-        return false;
-      *b = *a;
-      return true;
-    }
-  if (!parse_positive (p, opt, text, x, a)
-      || !parse_positive (p, opt, x + 1, NULL, b))
-    return fail (p, "%s: '%s' is not of the form L or LXxLY, with numbers "
-                 "greater than zero", opt, text);
-  return true;
-}
-
 static bool
 parse_device (struct parser *p, const char *text, int *device)
 {
@@ -368,7 +205,7 @@ parse_disk (struct parser *p, const char *text, struct config *c)
   if (n == 0)
     return false;
   if (!(v[0] > 0.0))
-    return fail (p, "--disk: radius '%g' must be greater than zero", v[0]);
+    return parse_fail (p, "--disk: radius '%g' must be greater than zero", v[0]);
   c->disk_radius = v[0];
   if (n > 1)
     c->disk_inside = v[1];
@@ -380,21 +217,9 @@ parse_disk (struct parser *p, const char *text, struct config *c)
 static bool
 parse_pattern (struct parser *p, const char *opt, const char *text)
 {
-  return output_pattern_ok (text)
-         || fail (p, "%s: '%s' needs exactly one step field such as %%d or "
-                  "%%06d, '%%%%' for a percent sign, and no '/'", opt, text);
-}
-
-/* LO,HI with LO < HI.  */
-static bool
-parse_range (struct parser *p, const char *opt, const char *text,
-             double range[2])
-{
-  if (parse_reals (p, opt, text, 2, 2, range) != 2)
-    return false;
-  return range[0] < range[1]
-         || fail (p, "%s: '%s': the first value must be below the second",
-                  opt, text);
+  return pattern_ok (text)
+         || parse_fail (p, "%s: '%s' needs exactly one step field such as %%d or "
+                        "%%06d, '%%%%' for a percent sign, and no '/'", opt, text);
 }
 
 /* Options that belong to one mode or problem, given without it.  */
@@ -405,22 +230,22 @@ check_combinations (struct parser *p, const struct config *c,
   if (c->steady)
     {
       if (g.steps)
-        return fail (p, "--steps: with --steady, give --max-steps instead");
+        return parse_fail (p, "--steps: with --steady, give --max-steps instead");
       if (g.dt || g.end_time)
-        return fail (p, "--%s: not used with --steady (it iterates to the "
-                     "steady state)", g.dt ? "dt" : "end-time");
+        return parse_fail (p, "--%s: not used with --steady (it iterates to the "
+                           "steady state)", g.dt ? "dt" : "end-time");
       if (g.force)
-        return fail (p, "--force: not used with --steady (its sweeps are "
-                     "always stable)");
+        return parse_fail (p, "--force: not used with --steady (its sweeps are "
+                           "always stable)");
     }
   else if (g.tol || g.max_steps || g.residual_every)
-    return fail (p, "--%s: only with --steady", g.tol ? "tol"
-                 : g.max_steps ? "max-steps" : "residual-every");
+    return parse_fail (p, "--%s: only with --steady", g.tol ? "tol"
+                       : g.max_steps ? "max-steps" : "residual-every");
   if (g.kernel && !c->strategy->offload)
-    return fail (p, "--kernel: only with the map and resident strategies "
-                 "(--offload %s has no target kernels)", c->strategy->name);
+    return parse_fail (p, "--kernel: only with the map and resident strategies "
+                       "(--offload %s has no target kernels)", c->strategy->name);
   if (g.disk && strcmp (c->problem->name, "disk") != 0)
-    return fail (p, "--disk: only with --problem disk");
+    return parse_fail (p, "--disk: only with --problem disk");
   if (c->restart != NULL)
     {
       static const char *const fixed[] = { "grid", "length", "alpha", "dt",
@@ -430,86 +255,25 @@ check_combinations (struct parser *p, const struct config *c,
                            g.problem, g.boundary, g.disk, g.force };
       for (size_t k = 0; k < sizeof set / sizeof set[0]; ++k)
         if (set[k])
-          return fail (p, "--%s: not allowed with --restart (the checkpoint "
-                       "fixes it)", fixed[k]);
+          return parse_fail (p, "--%s: not allowed with --restart (the checkpoint "
+                             "fixes it)", fixed[k]);
       if (c->init != NULL || c->edges_given)
-        return fail (p, "--%s: not allowed with --restart",
-                     c->init ? "init" : "edges");
+        return parse_fail (p, "--%s: not allowed with --restart",
+                           c->init ? "init" : "edges");
     }
   if (c->init != NULL && (g.grid || g.problem))
-    return fail (p, "--%s: not allowed with --init (the file gives the "
-                 "initial field and its size)", g.grid ? "grid" : "problem");
+    return parse_fail (p, "--%s: not allowed with --init (the file gives the "
+                       "initial field and its size)", g.grid ? "grid" : "problem");
   if (c->init == NULL && c->problem->from_file)
-    return fail (p, "--problem %s: needs --init FILE", c->problem->name);
+    return parse_fail (p, "--problem %s: needs --init FILE", c->problem->name);
   if (c->init == NULL && (c->init_dataset != NULL))
-    return fail (p, "--init-dataset: only with --init");
+    return parse_fail (p, "--init-dataset: only with --init");
   if (c->png_every == 0 && (g.range || c->png_depth != 8
                             || c->colormap != heatsim_colormaps[0]))
-    return fail (p, "--%s: only with --png-every", g.range ? "range"
-                 : c->png_depth != 8 ? "png-depth" : "colormap");
+    return parse_fail (p, "--%s: only with --png-every", g.range ? "range"
+                       : c->png_depth != 8 ? "png-depth" : "colormap");
   if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
-    return fail (p, "--edges: fixed edge values need --boundary dirichlet");
-  return true;
-}
-
-/* Derive the two time quantities the user did not give from the ones they
-   did, then check that the grid fits in memory and the step is stable.  */
-static bool
-finish_config (struct parser *p, struct config *c, struct given_options given)
-{
-  size_t bytes;
-  if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
-    return fail (p, "--grid: %zux%zu cells need more memory than this "
-                 "machine can address", c->nx, c->ny);
-  if (c->restart != NULL)
-    {
-      /* dt comes from the checkpoint; --steps counts the steps to add.  */
-      c->end_time = c->dt * (double) (c->start_step + c->steps);
-      if (c->steady)
-        c->steps = c->max_steps;
-      return true;
-    }
-  if (!given.disk)
-    c->disk_radius = 0.25 * fmin (c->lx, c->ly);
-  if (c->steady)
-    {
-      /* A Jacobi sweep is the explicit step with the largest stable dt:
-         rc = 0.  dt, steps and end time then count sweeps, not time.  */
-      const double dx = config_dx (c), dy = config_dy (c);
-      c->dt = STABILITY_LIMIT / (c->alpha * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
-      c->steps = c->max_steps;
-      c->end_time = c->dt * (double) c->steps;
-      return true;
-    }
-
-  if (given.steps && given.dt && given.end_time)
-    return fail (p, "--steps, --dt, --end-time: give at most two of them");
-  if (given.dt && given.end_time)
-    {
-      double n = ceil (c->end_time / c->dt * (1.0 - 1e-12));
-      if (!(n >= 1.0) || n > 1e15)
-        return fail (p, "--end-time %g / --dt %g: %g steps is not a usable "
-                     "step count", c->end_time, c->dt, n);
-      c->steps = (size_t) n;
-      c->dt = c->end_time / (double) c->steps;
-    }
-  else if (given.dt)
-    c->end_time = c->dt * (double) c->steps;
-  else
-    c->dt = c->end_time / (double) c->steps;
-  if (!(c->dt > 0.0) || !isfinite (c->end_time))
-    return fail (p, "--dt %g with %zu steps: time step or end time out of "
-                 "range", c->dt, c->steps);
-
-  double r = config_stability (c);
-  if (!(r <= STABILITY_LIMIT) && !c->force)
-    {
-      double dt_max = c->dt * STABILITY_LIMIT / r;
-      return fail (p, "--dt: time step %g is unstable on this grid: "
-                   "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
-                   "(more --steps) or --force", c->dt, r, STABILITY_LIMIT,
-                   dt_max);
-    }
+    return parse_fail (p, "--edges: fixed edge values need --boundary dirichlet");
   return true;
 }
 
@@ -565,14 +329,14 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case 'p':
           cfg->problem = problem_find (optarg);
           if (cfg->problem == NULL)
-            ok = fail (&p, "--problem: unknown problem '%s' (choose mms, "
-                       "plate, disk or file)", optarg);
+            ok = parse_fail (&p, "--problem: unknown problem '%s' (choose mms, "
+                             "plate, disk or file)", optarg);
           given.problem = true;
           break;
         case 'b':
           if (!boundary_find (optarg, &cfg->boundary))
-            ok = fail (&p, "--boundary: unknown kind '%s' (choose dirichlet, "
-                       "neumann or periodic)", optarg);
+            ok = parse_fail (&p, "--boundary: unknown kind '%s' (choose dirichlet, "
+                             "neumann or periodic)", optarg);
           given.boundary = true;
           break;
         case OPT_EDGES:
@@ -627,16 +391,16 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case 'o':
           cfg->strategy = strategy_find (optarg);
           if (cfg->strategy == NULL)
-            ok = fail (&p, "--offload: unknown strategy '%s' (choose "
-                       "resident, map or host)", optarg);
+            ok = parse_fail (&p, "--offload: unknown strategy '%s' (choose "
+                             "resident, map or host)", optarg);
           break;
         case 'd':
           ok = parse_device (&p, optarg, &cfg->device);
           break;
         case OPT_KERNEL:
           if (!kernel_form_find (optarg, &cfg->kernel))
-            ok = fail (&p, "--kernel: unknown form '%s' (choose collapse, "
-                       "loop or split)", optarg);
+            ok = parse_fail (&p, "--kernel: unknown form '%s' (choose collapse, "
+                             "loop or split)", optarg);
           given.kernel = true;
           break;
         case OPT_REQUIRE_DEVICE:
@@ -656,7 +420,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case OPT_OUTPUT_DIR:
           cfg->output_dir = optarg;
           if (optarg[0] == '\0')
-            ok = fail (&p, "--output-dir: empty directory name");
+            ok = parse_fail (&p, "--output-dir: empty directory name");
           break;
         case OPT_PNG_EVERY:
           ok = parse_count (&p, "--png-every", optarg, NULL, &cfg->png_every);
@@ -668,8 +432,8 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case OPT_COLORMAP:
           cfg->colormap = colormap_find (optarg);
           if (cfg->colormap == NULL)
-            ok = fail (&p, "--colormap: unknown colour map '%s' (choose "
-                       "viridis, inferno, cividis or gray)", optarg);
+            ok = parse_fail (&p, "--colormap: unknown colour map '%s' (choose "
+                             "viridis, inferno, cividis or gray)", optarg);
           break;
         case OPT_RANGE:
           ok = parse_range (&p, "--range", optarg, cfg->range);
@@ -679,7 +443,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           if (strcmp (optarg, "8") == 0 || strcmp (optarg, "16") == 0)
             cfg->png_depth = atoi (optarg);
           else
-            ok = fail (&p, "--png-depth: '%s' is not 8 or 16", optarg);
+            ok = parse_fail (&p, "--png-depth: '%s' is not 8 or 16", optarg);
           break;
         case OPT_CHECKPOINT_EVERY:
           ok = parse_count (&p, "--checkpoint-every", optarg, NULL,
@@ -723,34 +487,24 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case 'V':
           return OPTIONS_VERSION;
         case ':':
-          ok = fail (&p, "%s: missing argument", argv[last_optind]);
+          ok = parse_fail (&p, "%s: missing argument", argv[last_optind]);
           break;
         default:
           if (optopt != 0)
-            ok = fail (&p, "unrecognized option '-%c'", optopt);
+            ok = parse_fail (&p, "unrecognized option '-%c'", optopt);
           else
-            ok = fail (&p, "unrecognized option '%s'", argv[last_optind]);
+            ok = parse_fail (&p, "unrecognized option '%s'", argv[last_optind]);
           break;
         }
       last_optind = optind;
     }
   if (ok && optind < argc)
-    ok = fail (&p, "unexpected argument '%s'", argv[optind]);
+    ok = parse_fail (&p, "unexpected argument '%s'", argv[optind]);
   cfg->given = given;
   if (ok && action == OPTIONS_RUN)
     ok = check_combinations (&p, cfg, given);
   /* With a file, the grid is known only once it is read.  */
   if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
-    ok = finish_config (&p, cfg, given);
+    ok = derive_settings (cfg, err, errlen);
   return ok ? action : OPTIONS_ERROR;
-}
-
-bool
-options_finish_with_grid (struct config *cfg, size_t nx, size_t ny,
-                          char *err, size_t errlen)
-{
-  struct parser p = { err, errlen };
-  cfg->nx = nx;
-  cfg->ny = ny;
-  return finish_config (&p, cfg, cfg->given);
 }

@@ -2,99 +2,21 @@
 
 #include "output.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomic.h"
+#include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
-#include "options.h"
-#include "report.h"
-#include "solver.h"
+#include "pattern.h"
+#include "problem.h"
+#include "run_config.h"
 #include "status.h"
-#include "strategy.h"
 
 #define XDMF_NAME "heatsim.xmf"
-
-/* Where the step conversion of a valid pattern starts and its width.  */
-static const char *
-find_conversion (const char *pattern, int *width)
-{
-  const char *conv = NULL;
-  for (const char *p = pattern; *p; ++p)
-    {
-      if (*p == '/')
-        return NULL;
-      if (*p != '%')
-        continue;
-      if (p[1] == '%')
-        {
-          ++p;
-          continue;
-        }
-      if (conv != NULL)
-        return NULL;                   /* a second conversion */
-      const char *q = p + 1;
-      int w = 0;
-      while (isdigit ((unsigned char) *q) && w <= 20)
-        w = 10 * w + (*q++ - '0');
-      if (*q != 'd' || w > 20)
-        return NULL;
-      conv = p;
-      *width = w;
-      p = q;
-    }
-  return conv;
-}
-
-bool
-output_pattern_ok (const char *pattern)
-{
-  int width;
-  return find_conversion (pattern, &width) != NULL;
-}
-
-/* Append text[0..n) to buf with '%%' turned into '%'.  */
-static bool
-append_literal (char **out, char *end, const char *text, size_t n)
-{
-  for (size_t k = 0; k < n; ++k)
-    {
-      if (text[k] == '%')
-        ++k;                           /* '%%' */
-      if (*out + 1 >= end)
-        return false;
-      *(*out)++ = text[k];
-    }
-  return true;
-}
-
-bool
-output_name (char *buf, size_t len, const char *dir, const char *pattern,
-             size_t step)
-{
-  int width = 0;
-  const char *conv = find_conversion (pattern, &width);
-  int n = snprintf (buf, len, "%s/", dir);
-  if (conv == NULL || n < 0 || (size_t) n >= len)
-    return false;
-  char *out = buf + n, *end = buf + len;
-  if (!append_literal (&out, end, pattern, (size_t) (conv - pattern)))
-    return false;
-  n = snprintf (out, (size_t) (end - out), "%0*zu", width, step);
-  if (n < 0 || n >= end - out)
-    return false;
-  out += n;
-  const char *rest = strchr (conv, 'd') + 1;
-  if (!append_literal (&out, end, rest, strlen (rest)))
-    return false;
-  *out = '\0';
-  return true;
-}
 
 /* Smallest and largest value of every cell, boundary included: the plate
    starts at 0 inside but its edges reach 100.  */
@@ -131,7 +53,7 @@ output_open (struct output *o, const struct config *cfg,
     {
       heatsim_error ("--output-dir: cannot create '%s': %s", cfg->output_dir,
                      strerror (errno));
-      return HEATSIM_USAGE;
+      return HEATSIM_BAD_FILE;
     }
   return HEATSIM_OK;
 }
@@ -150,7 +72,7 @@ output_due (const struct output *o, size_t step, bool last)
 }
 
 /* Rewrite the XDMF index of the checkpoints written so far.  */
-static bool
+static int
 write_xdmf (const struct output *o)
 {
   const struct config *c = o->cfg;
@@ -160,7 +82,7 @@ write_xdmf (const struct output *o)
   if (fp == NULL)
     {
       heatsim_error ("%s: cannot create: %s", path, strerror (errno));
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   fprintf (fp, "<?xml version=\"1.0\" ?>\n"
            "<!-- heatsim %s checkpoints; cell (i,j) at (x,y) = (i dx, j dy) "
@@ -170,7 +92,7 @@ write_xdmf (const struct output *o)
   for (size_t k = 0; k < o->ncheckpoints; ++k)
     {
       char file[4096];
-      output_name (file, sizeof file, ".", c->checkpoint_name,
+      pattern_name (file, sizeof file, ".", c->checkpoint_name,
                    o->checkpoints[k]);
       fprintf (fp,
                "   <Grid Name=\"step %zu\" GridType=\"Uniform\">\n"
@@ -194,23 +116,23 @@ write_xdmf (const struct output *o)
     }
   fprintf (fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   if (atomic_fclose (fp, !ferror (fp), tmp, path))
-    return true;
+    return HEATSIM_OK;
   heatsim_error ("%s: cannot write: %s", path, strerror (errno));
-  return false;
+  return HEATSIM_WRITE_FAILED;
 }
 
 /* A checkpoint, written by all ranks together into one file.  */
-static bool
+static int
 write_checkpoint (struct output *o, const struct domain *d,
                   const struct field *u, size_t step)
 {
   const struct config *c = o->cfg;
   char path[4096];
-  if (!output_name (path, sizeof path, c->output_dir, c->checkpoint_name,
+  if (!pattern_name (path, sizeof path, c->output_dir, c->checkpoint_name,
                     step))
     {
       heatsim_error ("--checkpoint-name: file name too long");
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   struct checkpoint_meta m = {
     .step = step, .time = (double) step * c->dt, .dt = c->dt,
@@ -219,8 +141,9 @@ write_checkpoint (struct output *o, const struct domain *d,
   };
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", boundary_name (c->boundary));
-  if (!h5_write_checkpoint (path, d, u, &m, c->compress))
-    return false;
+  int status = h5_write_checkpoint (path, d, u, &m, c->compress);
+  if (status != HEATSIM_OK)
+    return status;
   if (o->ncheckpoints == o->capacity)
     {
       size_t cap = o->capacity ? 2 * o->capacity : 16;
@@ -228,27 +151,27 @@ write_checkpoint (struct output *o, const struct domain *d,
       if (more == NULL)
         {
           heatsim_error ("out of memory for the checkpoint index");
-          return false;
+          return HEATSIM_NO_MEMORY;
         }
       o->checkpoints = more;
       o->capacity = cap;
     }
   o->checkpoints[o->ncheckpoints++] = step;
   ++o->files;
-  return d->rank != 0 || write_xdmf (o);
+  return d->rank == 0 ? write_xdmf (o) : HEATSIM_OK;
 }
 
 /* A snapshot of the whole field, assembled on rank 0, which writes it.  */
-static bool
+static int
 write_png (struct output *o, const struct domain *d, const struct field *u,
            size_t step)
 {
   const struct config *c = o->cfg;
   char path[4096];
-  if (!output_name (path, sizeof path, c->output_dir, c->png_name, step))
+  if (!pattern_name (path, sizeof path, c->output_dir, c->png_name, step))
     {
       heatsim_error ("--png-name: file name too long");
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   struct png_meta m = { .step = step, .time = (double) step * c->dt,
                         .problem = c->problem->name };
@@ -257,29 +180,27 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
   if (!domain_gather (d, u, &whole))
     {
       heatsim_error ("%s: no memory to assemble the whole field", path);
-      return false;
+      return HEATSIM_NO_MEMORY;
     }
-  bool ok = d->rank != 0 || png_write_field (path, &whole, &o->png, &m);
+  const int status = d->rank == 0
+                     ? png_write_field (path, &whole, &o->png, &m) : HEATSIM_OK;
   domain_release (d, &whole);
-  return ok;
+  return status;
 }
 
 int
-output_step (struct output *o, struct solver *s, size_t step, bool last)
+output_write (struct output *o, const struct domain *d, const struct field *u,
+              size_t step, bool last)
 {
   const struct config *c = o->cfg;
-  bool png = due (c->png_every, step, last);
-  bool checkpoint = due (c->checkpoint_every, step, last);
-  if (!png && !checkpoint)
-    return HEATSIM_OK;
-  double t0 = omp_get_wtime ();
-  s->strategy->fetch (s);          /* s->u: the grid with the newest step */
+  const bool png = due (c->png_every, step, last);
+  const bool checkpoint = due (c->checkpoint_every, step, last);
   /* Every rank takes part in both writes, even after a failure of the
      first on some rank: they are collective.  */
-  bool ok = !png || write_png (o, s->domain, &s->u, step);
-  ok = (!checkpoint || write_checkpoint (o, s->domain, &s->u, step)) && ok;
-  o->seconds += omp_get_wtime () - t0;
-  return ok ? HEATSIM_OK : HEATSIM_FAILURE;
+  const int png_status = png ? write_png (o, d, u, step) : HEATSIM_OK;
+  const int h5_status = checkpoint ? write_checkpoint (o, d, u, step)
+                        : HEATSIM_OK;
+  return png_status != HEATSIM_OK ? png_status : h5_status;
 }
 
 void

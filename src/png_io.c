@@ -13,7 +13,8 @@
 
 #include "atomic.h"
 #include "colormap.h"
-#include "report.h"
+#include "diagnostics.h"
+#include "status.h"
 #include "sysmem.h"
 
 /* libpng reports errors by longjmp; these carry the message out.  */
@@ -126,25 +127,25 @@ write_png_stream (FILE *fp, const struct field *u,
   return ok;
 }
 
-bool
+int
 png_write_field (const char *path, const struct field *u,
                  const struct png_style *st, const struct png_meta *m)
 {
   if (u->nx > PNG_UINT_31_MAX || u->ny > PNG_UINT_31_MAX)
     {
       heatsim_error ("%s: grid too large for a PNG image", path);
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   char tmp[4096], msg[256] = "";
   FILE *fp = atomic_fopen (path, tmp, sizeof tmp);
   if (fp == NULL)
     {
       heatsim_error ("%s: cannot create: %s", path, strerror (errno));
-      return false;
+      return HEATSIM_WRITE_FAILED;
     }
   bool encoded = write_png_stream (fp, u, st, m, msg);
   if (atomic_fclose (fp, encoded, tmp, path))
-    return true;
+    return HEATSIM_OK;
   int e = errno;
   if (encoded)
     heatsim_error ("%s: cannot write: %s", path, strerror (e));
@@ -152,7 +153,7 @@ png_write_field (const char *path, const struct field *u,
     /* libpng's message for a failed fwrite is generic; errno is not.  */
     heatsim_error ("%s: cannot write: %s%s%s", path, msg,
                    e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
-  return false;
+  return HEATSIM_WRITE_FAILED;
 }
 
 bool
@@ -245,7 +246,7 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
   return ok;
 }
 
-bool
+int
 png_read_field (const char *path, double lo, double hi, struct field *u)
 {
   char msg[256] = "";
@@ -253,11 +254,12 @@ png_read_field (const char *path, double lo, double hi, struct field *u)
   if (fp == NULL)
     {
       heatsim_error ("%s: cannot open: %s", path, strerror (errno));
-      return false;
+      return HEATSIM_BAD_FILE;
     }
   bool ok = read_png_stream (fp, lo, hi, u, msg);
   fclose (fp);
-  if (!ok)
-    heatsim_error ("%s: not a usable PNG image: %s", path, msg);
-  return ok;
+  if (ok)
+    return HEATSIM_OK;
+  heatsim_error ("%s: not a usable PNG image: %s", path, msg);
+  return HEATSIM_BAD_FILE;
 }

@@ -4,6 +4,7 @@
 #ifndef HEATSIM_PNG_IO_H
 #define HEATSIM_PNG_IO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "field.h"
@@ -23,17 +24,17 @@ struct png_meta {
   const char *problem;
 };
 
-/* Write the interior of u to path, atomically.  Returns false after
-   printing a message naming the file.  */
-bool png_write_field (const char *path, const struct field *u,
+/* Write the interior of u to path, atomically.  Returns 0, or after a
+   message naming the file, HEATSIM_WRITE_FAILED.  */
+int png_write_field (const char *path, const struct field *u,
                       const struct png_style *style,
                       const struct png_meta *meta);
 
 /* Read a grayscale (or colour, converted to gray) PNG as a padded field:
    its outer ring of pixels is the halo, the rest the interior, gray levels
-   mapped linearly from 0..max to lo..hi.  Allocates u.  Returns false
-   after printing a message naming the file.  */
-bool png_read_field (const char *path, double lo, double hi, struct field *u);
+   mapped linearly from 0..max to lo..hi.  Allocates u.  Returns 0, or
+   after a message naming the file, HEATSIM_BAD_FILE.  */
+int png_read_field (const char *path, double lo, double hi, struct field *u);
 
 /* True if the file at path starts with the PNG signature.  */
 bool png_is_png (const char *path);

@@ -11,8 +11,7 @@
 
 #include "domain.h"
 #include "kernels.h"
-#include "names.h"
-#include "options.h"
+#include "run_config.h"
 
 static bool
 is_halo (const struct config *c, size_t i, size_t j)
@@ -138,29 +137,6 @@ static const struct problem file_problem = {
 const struct problem *const heatsim_problems[] = {
   &mms_problem, &plate_problem, &disk_problem, &file_problem, NULL
 };
-
-static const char *const boundary_names[] = {
-  [BOUNDARY_DIRICHLET] = "dirichlet",
-  [BOUNDARY_NEUMANN] = "neumann",
-  [BOUNDARY_PERIODIC] = "periodic",
-};
-
-const char *
-boundary_name (enum boundary_kind kind)
-{
-  return boundary_names[kind];
-}
-
-bool
-boundary_find (const char *name, enum boundary_kind *kind)
-{
-  size_t k;
-  if (!name_index (boundary_names, sizeof boundary_names
-                   / sizeof *boundary_names, name, &k))
-    return false;
-  *kind = (enum boundary_kind) k;
-  return true;
-}
 
 const struct problem *
 problem_find (const char *name)

@@ -7,19 +7,8 @@
 #include "field.h"
 
 struct config;
-
-enum boundary_kind {
-  BOUNDARY_DIRICHLET,      /* fixed values in the halo */
-  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
-  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
-};
-
-const char *boundary_name (enum boundary_kind kind);
-/* The kind called name; false if there is none.  */
-bool boundary_find (const char *name, enum boundary_kind *kind);
-
-/* Edges in the order --edges takes their values.  */
-enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
+struct domain;
+struct halo;
 
 /* A separable solution u(i, j, t) = amplitude (t) * profile (x, i) *
    profile (y, j): its nx x ny values cost nx + ny profile evaluations and
@@ -70,14 +59,12 @@ bool problem_has_exact (const struct config *cfg);
 /* Compare u, this rank's part of the field, with the exact solution at
    time t (problem_has_exact), over all ranks.  False when memory for the
    profiles of a separable problem is short.  */
-struct domain;
 bool problem_error (const struct config *cfg, const struct domain *d,
                     const struct field *u, double t, struct error_norms *e);
 
 /* The halo refresh that cfg's boundary kind needs before each step, on
    an nx x ny field (every edge; an MPI run then gives the edges inside
    the whole grid to the exchange).  */
-struct halo;
 void problem_halo (const struct config *cfg, size_t nx, size_t ny,
                    struct halo *h);
 

@@ -3,80 +3,9 @@
 #include "report.h"
 
 #include <inttypes.h>
-#include <omp.h>
-#include <stdarg.h>
 
-#include "options.h"
-#include "domain.h"
+#include "run_config.h"
 #include "strategy.h"
-
-enum { PROGRESS_INTERVAL_S = 2 };
-
-/* An MPI run prints one message per failure, not one per rank: rank 0
-   prints its own at once; another rank keeps its last one here until
-   domain_agree finds that it was the first to fail.  */
-static char deferred[512];
-
-void
-heatsim_error (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  if (domain_world_rank () == 0)
-    {
-      fputs (PACKAGE ": ", stderr);
-      vfprintf (stderr, fmt, ap);
-      fputc ('\n', stderr);
-    }
-  else
-    vsnprintf (deferred, sizeof deferred, fmt, ap);
-  va_end (ap);
-}
-
-void
-heatsim_error_flush (void)
-{
-  if (deferred[0] != '\0')
-    fprintf (stderr, PACKAGE ": rank %d: %s\n", domain_world_rank (),
-             deferred);
-  deferred[0] = '\0';
-}
-
-void
-progress_start (struct progress *p, bool enabled, size_t steps)
-{
-  p->enabled = enabled;
-  p->steps = steps;
-  p->start = p->last = omp_get_wtime ();
-}
-
-void
-progress_update (struct progress *p, size_t step, double residual)
-{
-  if (!p->enabled)
-    return;
-  double now = omp_get_wtime ();
-  if (now - p->last < PROGRESS_INTERVAL_S)
-    return;
-  p->last = now;
-  double elapsed = now - p->start;
-  if (residual >= 0.0)
-    fprintf (stderr, PACKAGE ": sweep %zu, largest change %.3e, %.1f s "
-             "elapsed\n", step, residual, elapsed);
-  else
-    fprintf (stderr, PACKAGE ": step %zu of %zu (%.0f%%), %.1f s elapsed, "
-             "about %.1f s left\n", step, p->steps,
-             100.0 * (double) step / (double) p->steps, elapsed,
-             elapsed / (double) step * (double) (p->steps - step));
-}
-
-void
-progress_finish (const struct progress *p)
-{
-  /* Close a progress display with the final time, if one was shown.  */
-  if (p->enabled && p->last > p->start)
-    fprintf (stderr, PACKAGE ": done in %.1f s\n", omp_get_wtime () - p->start);
-}
 
 /* Cell updates per second of the solve, and the effective bandwidth: one
    read and one write of a double per cell update.  */
@@ -128,9 +57,9 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
   else
     fprintf (out,
              "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
-             "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (limit 0.5)\n",
+             "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (limit %g)\n",
              cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
-             config_stability (cfg));
+             config_stability (cfg), STABILITY_LIMIT);
 }
 
 void

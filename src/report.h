@@ -1,5 +1,5 @@
-/* Everything heatsim tells its user: error messages, progress on stderr,
-   and the summary of a run on stdout (text, or JSON for scripts).  */
+/* The summary of a run on stdout: text for people, or one JSON object
+   for scripts.  */
 #ifndef HEATSIM_REPORT_H
 #define HEATSIM_REPORT_H
 
@@ -12,25 +12,6 @@
 #include "solver.h"
 
 struct config;
-
-/* "heatsim: <message>" on stderr.  */
-void heatsim_error (const char *fmt, ...)
-  __attribute__ ((format (printf, 1, 2)));
-/* In an MPI run, print the message this rank kept back (see
-   domain_agree).  */
-void heatsim_error_flush (void);
-
-/* Progress of a long run, on stderr, at most every few seconds.  */
-struct progress {
-  bool enabled;
-  size_t steps;
-  double start, last;
-};
-
-void progress_start (struct progress *p, bool enabled, size_t steps);
-/* residual < 0: none known (time-dependent runs).  */
-void progress_update (struct progress *p, size_t step, double residual);
-void progress_finish (const struct progress *p);
 
 /* Where the kernels ran, as found out at run time.  */
 struct placement {

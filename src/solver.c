@@ -8,65 +8,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnostics.h"
 #include "domain.h"
-#include "options.h"
 #include "output.h"
 #include "problem.h"
-#include "report.h"
+#include "progress.h"
+#include "run_config.h"
 #include "signals.h"
 #include "status.h"
-#include "strategy.h"
 
 int
 solver_init (struct solver *s, const struct config *cfg, int device,
              struct domain *d, struct field *initial)
 {
-  *s = (struct solver) { .strategy = cfg->strategy, .device = device,
-                         .domain = d };
+  *s = (struct solver) { .strategy = cfg->strategy, .domain = d };
+  struct workspace *w = &s->work;
+  w->device = device;
   const double dx = config_dx (cfg), dy = config_dy (cfg);
   const double rx = cfg->alpha * cfg->dt / (dx * dx);
   const double ry = cfg->alpha * cfg->dt / (dy * dy);
   const size_t nx = d->local_nx, ny = d->local_ny;
-  s->stencil = (struct stencil) {
+  w->stencil = (struct stencil) {
     .nx = nx, .ny = ny, .stride = nx + 2,
     .rx = rx, .ry = ry,
     /* Steady sweeps are Jacobi: the centre weight is exactly zero.  */
     .rc = cfg->steady ? 0.0 : 1.0 - 2.0 * (rx + ry),
     .form = cfg->kernel,
   };
-  problem_halo (cfg, nx, ny, &s->stencil.halo);
-  domain_halo (d, &s->stencil.halo);
+  problem_halo (cfg, nx, ny, &w->stencil.halo);
+  domain_halo (d, &w->stencil.halo);
   const bool from_file = initial->data != NULL;
-  bool ok = from_file ? domain_take (d, initial, &s->u)
-            : field_alloc (&s->u, nx, ny);
-  ok = ok && field_alloc (&s->unew, nx, ny);
+  bool ok = from_file ? domain_take (d, initial, &w->u)
+            : field_alloc (&w->u, nx, ny);
+  ok = ok && field_alloc (&w->unew, nx, ny);
   if (ok && domain_exchanges (d))
     {
-      s->strips = halo_strips_length (&s->stencil);
-      s->send = malloc (2 * s->strips * sizeof *s->send);
-      s->recv = s->send + s->strips;
-      ok = s->send != NULL;
-      s->strips_on_device = ok && s->strategy->resident && domain_gpu_aware ()
+      w->strips = halo_strips_length (&w->stencil);
+      w->send = malloc (2 * w->strips * sizeof *w->send);
+      w->recv = w->send + w->strips;
+      ok = w->send != NULL;
+      w->strips_on_device = ok && s->strategy->resident && domain_gpu_aware ()
                             && !target_runs_on_host (device);
     }
   if (!ok)
     {
       heatsim_error ("cannot allocate two %zu x %zu grids", nx, ny);
       solver_free (s);
-      return HEATSIM_FAILURE;
+      return HEATSIM_NO_MEMORY;
     }
-  s->u.x0 = s->unew.x0 = d->x0;
-  s->u.y0 = s->unew.y0 = d->y0;
+  w->u.x0 = w->unew.x0 = d->x0;
+  w->u.y0 = w->unew.y0 = d->y0;
   if (from_file)
-    problem_set_edges (cfg, &s->u);
-  else if (!problem_init (cfg, &s->u))
+    problem_set_edges (cfg, &w->u);
+  else if (!problem_init (cfg, &w->u))
     {
       heatsim_error ("out of memory while setting up the initial field");
       solver_free (s);
-      return HEATSIM_FAILURE;
+      return HEATSIM_NO_MEMORY;
     }
   /* The kernel writes only the interior; both fields carry the boundary.  */
-  field_copy (&s->unew, &s->u);
+  field_copy (&w->unew, &w->u);
   return HEATSIM_OK;
 }
 
@@ -89,42 +90,55 @@ frame (const struct stencil *c, struct rect strip[4])
   return n;
 }
 
-/* One step, s->u -> s->unew, returning the largest change of a cell of
-   this rank when residual.  With neighbours, the halo lines travel while
-   the cells that do not need them are computed; the cells next to the
-   halo follow once they have arrived.  */
+/* One step, u -> unew, returning the largest change of a cell of this
+   rank when residual.  With neighbours, the halo lines travel while the
+   cells that do not need them are computed; the cells next to the halo
+   follow once they have arrived.  */
 static double
 step (struct solver *s, bool residual, double *exchange_seconds)
 {
   const struct strategy *st = s->strategy;
-  const struct stencil *c = &s->stencil;
+  struct workspace *w = &s->work;
+  const struct stencil *c = &w->stencil;
   if (c->halo.refresh)
-    st->refresh_halo (s);
-  if (s->send == NULL)
-    return st->update (s, stencil_interior (c), residual);
+    st->refresh_halo (w);
+  if (w->send == NULL)
+    return st->update (w, stencil_interior (c), residual);
 
   double t0 = omp_get_wtime ();
-  st->pack (s);
-  double *send = s->send, *recv = s->recv;
-  if (s->strips_on_device)
+  st->pack (w);
+  double *send = w->send, *recv = w->recv;
+  if (w->strips_on_device)
     {
-      send = device_address (send, s->device);
-      recv = device_address (recv, s->device);
+      send = device_address (send, w->device);
+      recv = device_address (recv, w->device);
     }
   domain_exchange_begin (s->domain, send, recv);
   double t1 = omp_get_wtime ();
   double change = 0.0;
   if (c->nx > 2 && c->ny > 2)
-    change = st->update (s, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
+    change = st->update (w, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
                          residual);
   double t2 = omp_get_wtime ();
   domain_exchange_end (s->domain);
-  st->unpack (s);
+  st->unpack (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
   struct rect strip[4];
   for (size_t k = 0, n = frame (c, strip); k < n; ++k)
-    change = fmax (change, st->update (s, strip[k], residual));
+    change = fmax (change, st->update (w, strip[k], residual));
   return change;
+}
+
+/* Write what is due after step: the newest field, u, comes to the host
+   first (a no-op where it lives there).  */
+static int
+write_output (struct solver *s, struct output *out, size_t step, bool last)
+{
+  double t0 = omp_get_wtime ();
+  s->strategy->fetch (&s->work);
+  int status = output_write (out, s->domain, &s->work.u, step, last);
+  s->output_seconds += omp_get_wtime () - t0;
+  return status;
 }
 
 /* After step n of this run: check that the field is still finite (every
@@ -140,17 +154,17 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
   last = last || sig != 0;
   const bool writes = output_due (out, step, last);
   if ((n % cfg->nan_check_every == 0 || last || writes)
-      && domain_count (s->domain, s->strategy->count_nonfinite (s)) > 0)
+      && domain_count (s->domain, s->strategy->count_nonfinite (&s->work)) > 0)
     {
       heatsim_error ("the field holds NaN or infinite values after step %zu "
                      "(checked every %zu steps)%s", step, cfg->nan_check_every,
-                     config_stability (cfg) > 0.5 && !cfg->steady
+                     config_stability (cfg) > STABILITY_LIMIT && !cfg->steady
                      ? ": the time step is unstable (--force)" : "");
       return HEATSIM_NOT_FINITE;
     }
   int status = HEATSIM_OK;
   if (writes)
-    status = domain_agree (output_step (out, s, step, last));
+    status = domain_agree (write_output (s, out, step, last));
   if (status == HEATSIM_OK && sig != 0)
     {
       heatsim_error ("%s: stopped after step %zu%s", strsignal (sig), step,
@@ -172,7 +186,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       step (s, false, &r->exchange);
-      field_swap (&s->u, &s->unew);
+      field_swap (&s->work.u, &s->work.unew);
       ++n;
       status = after_step (s, cfg, out, n, n == cfg->steps);
       progress_update (&progress, n, -1.0);
@@ -205,7 +219,7 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
         }
       else
         step (s, false, &r->exchange);
-      field_swap (&s->u, &s->unew);
+      field_swap (&s->work.u, &s->work.unew);
       status = after_step (s, cfg, out, n, r->converged || n == cfg->max_steps);
       progress_update (&progress, n, r->residual);
     }
@@ -223,15 +237,15 @@ enum { COPY_REPEATS = 10 };
 static double
 copy_bandwidth (struct solver *s)
 {
-  double *u = s->u.data, *unew = s->unew.data;
-  const size_t n = field_cells (&s->u);
+  double *u = s->work.u.data, *unew = s->work.unew.data;
+  const size_t n = field_cells (&s->work.u);
   double best = HUGE_VAL;
 #pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
-  device(s->device) if(s->strategy->offload)
+  device(s->work.device) if(s->strategy->offload)
   for (int k = 0; k < COPY_REPEATS; ++k)
     {
       double t0 = omp_get_wtime ();
-      s->strategy->copy (s);
+      s->strategy->copy (&s->work);
       best = fmin (best, omp_get_wtime () - t0);
     }
   return 2.0 * sizeof (double) * (double) n / best * 1e-9;
@@ -242,18 +256,18 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
             struct run_result *r)
 {
   double t0 = omp_get_wtime ();
-  s->strategy->enter (s);
+  s->strategy->enter (&s->work);
   double t1 = omp_get_wtime ();
   int status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
                : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
   r->copy_gb_s = cfg->bench && status == HEATSIM_OK ? copy_bandwidth (s) : 0.0;
-  s->strategy->leave (s);
+  s->strategy->leave (&s->work);
   double t3 = omp_get_wtime ();
 
   r->transfer_in = t1 - t0;
-  r->output = out->seconds;
+  r->output = s->output_seconds;
   r->files = out->files;
   r->solve = t2 - t1 - r->output;
   r->transfer_out = t3 - t2;
@@ -263,8 +277,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
 void
 solver_free (struct solver *s)
 {
-  field_free (&s->u);
-  field_free (&s->unew);
-  free (s->send);
-  s->send = s->recv = NULL;
+  field_free (&s->work.u);
+  field_free (&s->work.unew);
+  free (s->work.send);
+  s->work.send = s->work.recv = NULL;
 }

@@ -5,28 +5,18 @@
 
 #include <stdbool.h>
 
-#include "field.h"
-#include "kernels.h"
+#include "strategy.h"
 
 struct config;
 struct domain;
 struct output;
-struct strategy;
 
 struct solver {
-  struct field u;          /* the newest step: after a step and a swap */
-  struct field unew;       /* scratch: the step being computed */
-  struct stencil stencil;
-  int device;              /* offload device the target regions name */
+  struct workspace work;   /* fields, stencil, device, halo strips */
   const struct strategy *strategy;
   struct domain *domain;   /* this rank's part of the grid (all of it
                               without MPI) */
-  double *send, *recv;     /* halo strips of the exchange, or NULL */
-  size_t strips;           /* doubles in each */
-  bool strips_on_device;   /* MPI is GPU-aware and the strategy keeps the
-                              strips on the device: MPI reads and writes
-                              the device copies, nothing crosses to the
-                              host */
+  double output_seconds;   /* fetching and writing output so far */
 };
 
 /* What a run did and how long each phase took (seconds).  */

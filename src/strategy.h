@@ -7,32 +7,50 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "field.h"
 #include "kernels.h"
 
-struct solver;
+/* What the strategies work on: both fields, the stencil, the device the
+   target regions name, and the halo strips of an MPI exchange.  */
+struct workspace {
+  struct field u;          /* the newest step: after a step and a swap */
+  struct field unew;       /* scratch: the step being computed */
+  struct stencil stencil;
+  int device;              /* offload device the target regions name */
+  double *send, *recv;     /* halo strips of the exchange, or NULL */
+  size_t strips;           /* doubles in each */
+  bool strips_on_device;   /* MPI is GPU-aware and the strategy keeps the
+                              strips on the device: MPI reads and writes
+                              the device copies, nothing crosses to the
+                              host */
+};
 
+/* Each hook acts on the workspace w; "u" and "unew" are w->u and
+   w->unew.  */
 struct strategy {
   const char *name;
   const char *summary;
-  bool offload;                       /* kernels run in target regions */
-  bool resident;                      /* fields (and halo strips) stay on
-                                         the device between kernels */
-  void (*enter) (struct solver *);    /* put both fields (and the halo
-                                         strips) where kernels run */
-  void (*refresh_halo) (struct solver *);   /* halo copies of s->u */
-  double (*update) (struct solver *, struct rect, bool residual);
-                                      /* cells of a rect, s->u -> s->unew;
-                                         the largest change if residual */
-  void (*pack) (struct solver *);     /* edge lines of s->u to s->send on
-                                         the host, for the exchange */
-  void (*unpack) (struct solver *);   /* s->recv from the host into the
-                                         halo of s->u */
-  void (*fetch) (struct solver *);    /* make the host copy of s->u current */
-  size_t (*count_nonfinite) (struct solver *);  /* NaN or Inf cells of s->u,
-                                                   counted where it lives */
-  void (*leave) (struct solver *);    /* newest field to the host; release */
-  void (*copy) (struct solver *);     /* s->u to s->unew, where the kernels
-                                         run: the bandwidth reference */
+  bool offload;            /* kernels run in target regions */
+  bool resident;           /* fields (and halo strips) stay on the device
+                              between kernels */
+  /* Put both fields (and the halo strips) where the kernels run.  */
+  void (*enter) (struct workspace *w);
+  /* Fill the halo cells of u that copy interior lines.  */
+  void (*refresh_halo) (struct workspace *w);
+  /* Cells of r, u -> unew; the largest change of a cell if residual.  */
+  double (*update) (struct workspace *w, struct rect r, bool residual);
+  /* Edge lines of u to w->send on the host, for the exchange.  */
+  void (*pack) (struct workspace *w);
+  /* w->recv from the host into the halo of u.  */
+  void (*unpack) (struct workspace *w);
+  /* Make the host copy of u current.  */
+  void (*fetch) (struct workspace *w);
+  /* NaN or Inf cells of u, counted where u lives.  */
+  size_t (*count_nonfinite) (struct workspace *w);
+  /* Newest field to the host; release the device copies.  */
+  void (*leave) (struct workspace *w);
+  /* u to unew where the kernels run: the bandwidth reference.  */
+  void (*copy) (struct workspace *w);
 };
 
 /* All strategies, NULL-terminated; the first is the default.  */

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "../src/field.h"
-#include "../src/kernels.h"
+#include "field.h"
+#include "kernels.h"
 #include "unit.h"
 
 static void

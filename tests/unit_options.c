@@ -7,8 +7,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../src/options.h"
-#include "../src/strategy.h"
+#include "options.h"
+#include "problem.h"
+#include "strategy.h"
 #include "unit.h"
 
 static char err[512];

@@ -13,6 +13,7 @@
 #include "field.h"
 #include "h5io.h"
 #include "png_io.h"
+#include "status.h"
 
 static char path[] = "/tmp/heatsim-fuzz-XXXXXX";
 static int fd = -1;
@@ -39,12 +40,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   struct field u = { 0 };
 #ifdef FUZZ_HDF5
   struct checkpoint_meta meta;
-  if (h5_read_checkpoint (path, &meta, &u))
+  if (h5_read_checkpoint (path, &meta, &u) == HEATSIM_OK)
     field_free (&u);
-  if (h5_read_dataset (path, "field", &u))
+  if (h5_read_dataset (path, "field", &u) == HEATSIM_OK)
     field_free (&u);
 #else
-  if (png_read_field (path, 0.0, 1.0, &u))
+  if (png_read_field (path, 0.0, 1.0, &u) == HEATSIM_OK)
     field_free (&u);
 #endif
   return 0;

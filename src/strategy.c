@@ -6,10 +6,8 @@
 
 #include <string.h>
 
-#include "solver.h"
-
 static void
-no_transfer (struct solver *s)
+no_transfer (struct workspace *s)
 {
   (void) s;
 }
@@ -18,31 +16,31 @@ no_transfer (struct solver *s)
    exchange strips and the NaN count are host loops.  */
 
 static void
-refresh_on_host (struct solver *s)
+refresh_on_host (struct workspace *s)
 {
   halo_refresh_host (&s->stencil, s->u.data);
 }
 
 static void
-pack_on_host (struct solver *s)
+pack_on_host (struct workspace *s)
 {
   halo_pack_host (&s->stencil, s->u.data, s->send);
 }
 
 static void
-unpack_on_host (struct solver *s)
+unpack_on_host (struct workspace *s)
 {
   halo_unpack_host (&s->stencil, s->u.data, s->recv);
 }
 
 static size_t
-count_nonfinite_on_host (struct solver *s)
+count_nonfinite_on_host (struct workspace *s)
 {
   return count_nonfinite_host (&s->stencil, s->u.data);
 }
 
 static void
-host_copy (struct solver *s)
+host_copy (struct workspace *s)
 {
   copy_host (s->u.data, s->unew.data, field_cells (&s->u));
 }
@@ -51,7 +49,7 @@ host_copy (struct solver *s)
    around the whole measurement for map: the reference is the device's
    bandwidth, not the transfers').  */
 static void
-device_copy (struct solver *s)
+device_copy (struct workspace *s)
 {
   copy_target (s->u.data, s->unew.data, field_cells (&s->u), s->device);
 }
@@ -59,7 +57,7 @@ device_copy (struct solver *s)
 /* host: CPU threads, no target constructs.  */
 
 static double
-host_update (struct solver *s, struct rect r, bool residual)
+host_update (struct workspace *s, struct rect r, bool residual)
 {
   return heat_update_host (&s->stencil, s->u.data, s->unew.data, r,
                            residual);
@@ -79,7 +77,7 @@ static const struct strategy host_strategy = {
    kernel, which is what the transfers cost.  */
 
 static double
-map_update (struct solver *s, struct rect r, bool residual)
+map_update (struct workspace *s, struct rect r, bool residual)
 {
   double *u = s->u.data, *unew = s->unew.data, change;
   const size_t n = field_cells (&s->u);
@@ -105,7 +103,7 @@ static const struct strategy map_strategy = {
    device.  */
 
 static void
-resident_enter (struct solver *s)
+resident_enter (struct workspace *s)
 {
   double *u = s->u.data, *unew = s->unew.data;
   double *send = s->send, *recv = s->recv;
@@ -115,20 +113,20 @@ resident_enter (struct solver *s)
 }
 
 static void
-resident_refresh (struct solver *s)
+resident_refresh (struct workspace *s)
 {
   halo_refresh_target (&s->stencil, s->u.data, s->device);
 }
 
 static double
-resident_update (struct solver *s, struct rect r, bool residual)
+resident_update (struct workspace *s, struct rect r, bool residual)
 {
   return heat_update_target (&s->stencil, s->u.data, s->unew.data, r,
                              residual, s->device);
 }
 
 static void
-resident_pack (struct solver *s)
+resident_pack (struct workspace *s)
 {
   double *send = s->send;
   const size_t m = s->strips;
@@ -138,7 +136,7 @@ resident_pack (struct solver *s)
 }
 
 static void
-resident_unpack (struct solver *s)
+resident_unpack (struct workspace *s)
 {
   double *recv = s->recv;
   const size_t m = s->strips;
@@ -148,7 +146,7 @@ resident_unpack (struct solver *s)
 }
 
 static void
-resident_fetch (struct solver *s)
+resident_fetch (struct workspace *s)
 {
   double *u = s->u.data;
   const size_t n = field_cells (&s->u);
@@ -156,13 +154,13 @@ resident_fetch (struct solver *s)
 }
 
 static size_t
-resident_count_nonfinite (struct solver *s)
+resident_count_nonfinite (struct workspace *s)
 {
   return count_nonfinite_target (&s->stencil, s->u.data, s->device);
 }
 
 static void
-resident_leave (struct solver *s)
+resident_leave (struct workspace *s)
 {
   /* s->u, not the pointer seen at enter: after an odd number of swaps the
      newest step lives in the other buffer.  */

@@ -1,0 +1,33 @@
+/* Messages to the user on stderr, one per failure, also in an MPI run.
+
+   The error convention of heatsim:
+   - A function that can fail and knows the context (the option or file a
+     user would recognise) returns int: HEATSIM_OK (0) or an enum
+     heatsim_status.  It prints the one message itself, with heatsim_error,
+     naming the option or file and what was wrong.
+   - A helper that cannot name that context (a number parser, an
+     allocation, a low-level read) returns bool, or a pointer that is NULL
+     on failure, and prints nothing: its caller prints and picks the
+     status.  Parsers that build a message leave it in a caller's buffer.
+   - Callers pass a status up unchanged.  Only main() turns a status into
+     an exit code (see status.h); nothing else calls exit().
+   - HEATSIM_USAGE is for bad command lines alone; unreadable input files,
+     failed writes and exhausted memory have statuses of their own.  */
+#ifndef HEATSIM_DIAGNOSTICS_H
+#define HEATSIM_DIAGNOSTICS_H
+
+/* Which rank of an MPI run this process is (0 without MPI).  main() sets
+   it once, before anything can fail; rank 0 prints at once, the others
+   keep their message back.  */
+void diagnostics_set_rank (int rank);
+
+/* "heatsim: <message>" on stderr, from rank 0.  Another rank keeps its
+   last message until heatsim_error_flush: an MPI run prints one message
+   per failure, from the first rank that failed (see domain_agree).  */
+void heatsim_error (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+
+/* Print the message this rank kept back, prefixed with the rank.  */
+void heatsim_error_flush (void);
+
+#endif

@@ -1,0 +1,57 @@
+#include <config.h>
+
+#include "run_config.h"
+
+#include "names.h"
+
+double
+config_stability (const struct config *c)
+{
+  const double dx = config_dx (c), dy = config_dy (c);
+  return c->alpha * c->dt * (1.0 / (dx * dx) + 1.0 / (dy * dy));
+}
+
+static const char *const boundary_names[] = {
+  [BOUNDARY_DIRICHLET] = "dirichlet",
+  [BOUNDARY_NEUMANN] = "neumann",
+  [BOUNDARY_PERIODIC] = "periodic",
+};
+
+const char *
+boundary_name (enum boundary_kind kind)
+{
+  return boundary_names[kind];
+}
+
+bool
+boundary_find (const char *name, enum boundary_kind *kind)
+{
+  size_t k;
+  if (!name_index (boundary_names, sizeof boundary_names
+                   / sizeof *boundary_names, name, &k))
+    return false;
+  *kind = (enum boundary_kind) k;
+  return true;
+}
+
+static const char *const kernel_form_names[] = {
+  [KERNEL_COLLAPSE] = "collapse", [KERNEL_LOOP] = "loop",
+  [KERNEL_SPLIT] = "split",
+};
+
+const char *
+kernel_form_name (enum kernel_form form)
+{
+  return kernel_form_names[form];
+}
+
+bool
+kernel_form_find (const char *name, enum kernel_form *form)
+{
+  size_t k;
+  if (!name_index (kernel_form_names, sizeof kernel_form_names
+                   / sizeof *kernel_form_names, name, &k))
+    return false;
+  *form = (enum kernel_form) k;
+  return true;
+}

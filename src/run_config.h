@@ -1,0 +1,114 @@
+/* The run configuration: what the command line (and an input file) ask
+   for, and the few quantities derived from it that every layer needs.  A
+   type layer: it includes nothing of heatsim's but the field type, so that
+   any module can take a struct config without pulling in the modules
+   that fill it.  */
+#ifndef HEATSIM_RUN_CONFIG_H
+#define HEATSIM_RUN_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+
+struct colormap;
+struct problem;
+struct strategy;
+
+/* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
+#define STABILITY_LIMIT 0.5
+
+enum boundary_kind {
+  BOUNDARY_DIRICHLET,      /* fixed values in the halo */
+  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
+  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
+};
+
+/* How a target kernel spreads the cells over the device: all forms
+   compute the same values; they differ in speed only (--kernel).  */
+enum kernel_form {
+  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
+  KERNEL_LOOP,               /* teams loop collapse(2) (OpenMP 5) */
+  KERNEL_SPLIT               /* rows to teams, parallel for within a row */
+};
+
+/* Which options the user gave, where that changes what others mean.  */
+struct given_options {
+  bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
+  bool boundary, tol, max_steps, residual_every, range, kernel;
+};
+
+struct config {
+  const struct problem *problem;
+  enum boundary_kind boundary;
+  bool edges_given;       /* Dirichlet values from --edges, not the problem */
+  double edges[EDGE_COUNT];
+  double disk_radius, disk_inside, disk_outside;   /* --problem disk */
+  size_t nx, ny;          /* interior cells in x and y */
+  double lx, ly;          /* domain lengths; spacing is length / (cells + 1) */
+  double alpha;           /* thermal diffusivity */
+  size_t steps;           /* time steps */
+  double dt;              /* time step */
+  double end_time;        /* steps * dt */
+  const struct strategy *strategy;
+  int device;             /* offload device, or -1 for the OpenMP default */
+  enum kernel_form kernel;   /* how target kernels spread the grid */
+  bool require_device;    /* fail rather than fall back to the host */
+  bool force;             /* run even if the time step is unstable */
+  bool steady;            /* iterate to the steady state instead */
+  double tol;             /* steady: stop when no cell changes by more */
+  size_t max_steps;       /* steady: give up after this many sweeps */
+  size_t residual_every;  /* steady: read the largest change this often */
+  size_t nan_check_every; /* look for NaN or Inf in the field this often */
+  bool quiet;             /* no progress on stderr */
+  bool json;              /* machine-readable report on stdout */
+  bool bench;             /* measure the copy bandwidth for comparison */
+
+  /* Output: PNG snapshots and HDF5 checkpoints, every K steps and at the
+     end (0: none).  */
+  const char *output_dir;
+  size_t png_every;
+  const char *png_name;   /* file-name pattern with one %d for the step */
+  const struct colormap *colormap;
+  int png_depth;          /* 8 (colour) or 16 (grayscale) */
+  bool range_given;
+  double range[2];        /* values at the ends of the colour map */
+  size_t checkpoint_every;
+  const char *checkpoint_name;
+  int compress;           /* HDF5 deflate level, 0 for none */
+
+  /* Input: a checkpoint to continue, or an initial field from a file.  */
+  const char *restart;
+  const char *init;       /* HDF5 or PNG file */
+  const char *init_dataset;   /* HDF5 dataset, or NULL: /field */
+  double init_range[2];   /* PNG gray levels 0 and max map to these */
+  size_t start_step;      /* step number of the initial field */
+
+  struct given_options given;
+};
+
+/* Grid spacing: the interior nodes and the boundary nodes of the halo
+   divide the length into cells + 1 equal parts.  */
+static inline double
+config_dx (const struct config *c)
+{
+  return c->lx / (double) (c->nx + 1);
+}
+
+static inline double
+config_dy (const struct config *c)
+{
+  return c->ly / (double) (c->ny + 1);
+}
+
+/* alpha * dt * (1/dx^2 + 1/dy^2): stable up to STABILITY_LIMIT.  */
+double config_stability (const struct config *c);
+
+/* The command-line names of the enumerations, and the value called name
+   (false if there is none).  */
+const char *boundary_name (enum boundary_kind kind);
+bool boundary_find (const char *name, enum boundary_kind *kind);
+const char *kernel_form_name (enum kernel_form form);
+bool kernel_form_find (const char *name, enum kernel_form *form);
+
+#endif

@@ -1,0 +1,52 @@
+## The test suite, included by Makefile.am: unit programs linked with the
+## library, helpers that read or write files independently of heatsim,
+## and shell tests that drive the heatsim binary.
+check_PROGRAMS = tests/unit_options tests/unit_field tests/unit_pattern \
+	tests/mms_reference tests/png_probe tests/h5_fixtures
+tests_unit_options_LDADD = $(heatsim_ldadd)
+tests_unit_field_LDADD = $(heatsim_ldadd)
+tests_unit_pattern_LDADD = $(heatsim_ldadd)
+# An independent reference: plain C, no OpenMP, nothing of heatsim's.
+tests_mms_reference_SOURCES = tests/mms_reference.c
+tests_mms_reference_CFLAGS = $(WARN_CFLAGS)
+tests_png_probe_CFLAGS = $(WARN_CFLAGS) $(PNG_CFLAGS)
+tests_png_probe_LDADD = $(PNG_LIBS)
+tests_h5_fixtures_CFLAGS = $(WARN_CFLAGS) $(HDF5_CFLAGS)
+tests_h5_fixtures_LDADD = $(HDF5_LIBS)
+EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
+	tools/make-bundle.sh
+noinst_HEADERS = tests/unit.h
+
+cli_tests = \
+	tests/include-graph.sh \
+	tests/cli-errors.sh \
+	tests/cli-info.sh \
+	tests/strategies-agree.sh \
+	tests/mms-error.sh \
+	tests/mms-convergence.sh \
+	tests/tutorial-case.sh \
+	tests/boundaries.sh \
+	tests/steady.sh \
+	tests/png-output.sh \
+	tests/checkpoint.sh \
+	tests/file-faults.sh \
+	tests/sample-data.sh \
+	tests/faults.sh \
+	tests/fuzz-regressions.sh \
+	tests/valgrind.sh \
+	tests/bundle.sh \
+	tests/bench.sh \
+	tests/mpi.sh \
+	tests/man-help.sh
+dist_check_SCRIPTS = $(cli_tests)
+TESTS = tests/unit_options tests/unit_field tests/unit_pattern $(cli_tests)
+AM_TESTS_ENVIRONMENT = \
+	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
+	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \
+	PNG_PROBE=$(abs_top_builddir)/tests/png_probe; \
+	H5_FIXTURES=$(abs_top_builddir)/tests/h5_fixtures; \
+	H5DUMP='$(H5DUMP)'; MPIEXEC='$(MPIEXEC)'; \
+	export MMS_REFERENCE PNG_PROBE H5_FIXTURES H5DUMP MPIEXEC; \
+	srcdir=$(srcdir); export srcdir; \
+	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
+
