@@ -99,11 +99,32 @@ check_device_memory (const struct domain *d, int device)
   return HEATSIM_OK;
 }
 
-/* Choose the device the target regions name, and find out from inside one
-   where they really run.  Ranks of an MPI run on one node take the node's
-   devices in turn.  */
+/* --offload auto: resident where the target regions of every rank run on
+   an offload device, host threads otherwise.  A user who demands a device
+   gets the target path, and its refusal if there is none.  */
+static void
+choose_strategy (struct config *cfg, const struct domain *d,
+                 struct placement *where)
+{
+  const bool demanded = cfg->require_device || offload_mandatory ();
+  const bool device = where->num_devices > 0
+                      && where->device < where->num_devices
+                      && !target_runs_on_host (where->device);
+  /* Every rank computes with the same strategy.  */
+  const bool everywhere = domain_min (d, device ? 1.0 : 0.0) > 0.0;
+  cfg->strategy = strategy_find (everywhere || demanded ? "resident" : "host");
+  where->reason = everywhere ? "an offload device runs the target regions"
+                  : demanded ? "a device is required"
+                  : where->num_devices == 0 ? "no offload device"
+                  : "target regions would run on the host";
+}
+
+/* Choose the device the target regions name, the strategy if it is
+   automatic, and find out from inside a target region where they really
+   run.  Ranks of an MPI run on one node take the node's devices in
+   turn.  */
 static int
-place_kernels (const struct config *cfg, const struct domain *d,
+place_kernels (struct config *cfg, const struct domain *d,
                struct placement *where)
 {
   where->num_devices = omp_get_num_devices ();
@@ -113,23 +134,30 @@ place_kernels (const struct config *cfg, const struct domain *d,
                   ? d->node_rank % where->num_devices
                   : omp_get_default_device ();
   where->on_device = false;
+  where->automatic = cfg->strategy_auto;
+  if (cfg->device >= 0 && where->device >= where->num_devices)
+    {
+      if (where->num_devices == 0)
+        heatsim_error ("--device: %d: there is no offload device",
+                       where->device);
+      else
+        heatsim_error ("--device: %d: there %s only %d offload device%s "
+                       "(0 to %d)", where->device,
+                       where->num_devices == 1 ? "is" : "are",
+                       where->num_devices, where->num_devices == 1 ? "" : "s",
+                       where->num_devices - 1);
+      return HEATSIM_USAGE;
+    }
+  if (cfg->strategy_auto)
+    choose_strategy (cfg, d, where);
   if (!cfg->strategy->offload)
     return HEATSIM_OK;
 
-  if (where->num_devices > 0 && where->device >= where->num_devices)
-    {
-      heatsim_error ("--device: %d: there %s only %d offload device%s "
-                     "(0 to %d)", where->device,
-                     where->num_devices == 1 ? "is" : "are",
-                     where->num_devices, where->num_devices == 1 ? "" : "s",
-                     where->num_devices - 1);
-      return HEATSIM_USAGE;
-    }
   if (where->num_devices == 0 && (cfg->require_device || offload_mandatory ()))
     {
       heatsim_error ("--offload %s: no offload device is available (device "
-                     "code in this binary: %s)", cfg->strategy->name,
-                     HEATSIM_OFFLOAD_ARCH);
+                     "code in this binary: %s)", cfg->strategy_auto ? "auto"
+                     : cfg->strategy->name, HEATSIM_OFFLOAD_ARCH);
       return HEATSIM_NO_DEVICE;
     }
   where->on_device = !target_runs_on_host (where->device);

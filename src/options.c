@@ -135,7 +135,7 @@ options_usage (FILE *out)
          "      --residual-every=K   check the change every K sweeps (default 10)\n"
          "\n"
          "Execution:\n"
-         "  -o, --offload=STRATEGY   resident (default), map or host\n"
+         "  -o, --offload=STRATEGY   auto (default), resident, map or host\n"
          "  -d, --device=N           offload device (default: OpenMP default device)\n"
          "      --kernel=FORM        target kernel form: collapse (default), loop\n"
          "                           or split (map and resident strategies)\n"
@@ -171,7 +171,9 @@ options_usage (FILE *out)
          "Problems:\n", out);
   for (const struct problem *const *p = heatsim_problems; *p; ++p)
     fprintf (out, "  %-10s %s\n", (*p)->name, (*p)->summary);
-  fputs ("\nOffload strategies:\n", out);
+  fputs ("\nOffload strategies:\n"
+         "  auto       resident where an offload device is available, else "
+         "host\n", out);
   for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
     fprintf (out, "  %-10s %s\n", (*s)->name, (*s)->summary);
   fputs ("\n"
@@ -241,7 +243,7 @@ check_combinations (struct parser *p, const struct config *c,
   else if (g.tol || g.max_steps || g.residual_every)
     return parse_fail (p, "--%s: only with --steady", g.tol ? "tol"
                        : g.max_steps ? "max-steps" : "residual-every");
-  if (g.kernel && !c->strategy->offload)
+  if (g.kernel && c->strategy != NULL && !c->strategy->offload)
     return parse_fail (p, "--kernel: only with the map and resident strategies "
                        "(--offload %s has no target kernels)", c->strategy->name);
   if (g.disk && strcmp (c->problem->name, "disk") != 0)
@@ -286,7 +288,7 @@ config_defaults (struct config *c)
     .alpha = DEFAULT_ALPHA,
     .steps = DEFAULT_STEPS,
     .end_time = DEFAULT_END_TIME,
-    .strategy = heatsim_strategies[0],
+    .strategy = NULL, .strategy_auto = true,
     .device = -1,
     .problem = heatsim_problems[0],
     .boundary = BOUNDARY_DIRICHLET,
@@ -389,10 +391,11 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           given.end_time = true;
           break;
         case 'o':
-          cfg->strategy = strategy_find (optarg);
-          if (cfg->strategy == NULL)
+          cfg->strategy_auto = strcmp (optarg, "auto") == 0;
+          cfg->strategy = cfg->strategy_auto ? NULL : strategy_find (optarg);
+          if (cfg->strategy == NULL && !cfg->strategy_auto)
             ok = parse_fail (&p, "--offload: unknown strategy '%s' (choose "
-                             "resident, map or host)", optarg);
+                             "auto, resident, map or host)", optarg);
           break;
         case 'd':
           ok = parse_device (&p, optarg, &cfg->device);

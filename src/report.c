@@ -77,6 +77,8 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            config_dy (cfg));
   print_run (out, cfg, run);
   fprintf (out, "  strategy      %s", cfg->strategy->name);
+  if (r->where.automatic)
+    fprintf (out, " (auto: %s)", r->where.reason);
   if (cfg->strategy->offload)
     fprintf (out, ", kernel form %s", kernel_form_name (cfg->kernel));
   fprintf (out,
@@ -149,10 +151,14 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
   fprintf (out, "\"converged\": %s, ", !cfg->steady ? "null"
            : run->converged ? "true" : "false");
   fprintf (out,
-           "\"strategy\": \"%s\", \"kernel\": %s%s%s, \"on_device\": %s, "
+           "\"strategy\": \"%s\", \"strategy_auto\": %s, "
+           "\"strategy_reason\": %s%s%s, "
+           "\"kernel\": %s%s%s, \"on_device\": %s, "
            "\"device\": %d, \"num_devices\": %d, \"host_threads\": %d, "
            "\"offload_arch\": \"%s\", ",
-           cfg->strategy->name, offload ? "\"" : "",
+           cfg->strategy->name, w->automatic ? "true" : "false",
+           w->automatic ? "\"" : "", w->automatic ? w->reason : "null",
+           w->automatic ? "\"" : "", offload ? "\"" : "",
            offload ? kernel_form_name (cfg->kernel) : "null", offload ? "\"" : "",
            w->on_device ? "true" : "false", w->device,
            w->num_devices, w->threads, HEATSIM_OFFLOAD_ARCH);

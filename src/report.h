@@ -19,6 +19,8 @@ struct placement {
   int device;              /* the device number the target regions named */
   int num_devices;
   int threads;             /* OpenMP threads on the host */
+  bool automatic;          /* --offload auto chose the strategy ... */
+  const char *reason;      /* ... for this reason */
 };
 
 struct run_report {

@@ -50,7 +50,10 @@ struct config {
   size_t steps;           /* time steps */
   double dt;              /* time step */
   double end_time;        /* steps * dt */
-  const struct strategy *strategy;
+  const struct strategy *strategy;   /* NULL until --offload auto is
+                                        resolved (strategy_auto) */
+  bool strategy_auto;     /* resident where an offload device runs the
+                             target regions, host threads otherwise */
   int device;             /* offload device, or -1 for the OpenMP default */
   enum kernel_form kernel;   /* how target kernels spread the grid */
   bool require_device;    /* fail rather than fall back to the host */

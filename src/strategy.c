@@ -173,7 +173,7 @@ resident_leave (struct workspace *s)
 
 static const struct strategy resident_strategy = {
   .name = "resident",
-  .summary = "enter data once, kernels without maps, pointer swap (default)",
+  .summary = "enter data once, kernels without maps, pointer swap",
   .offload = true, .resident = true,
   .enter = resident_enter, .refresh_halo = resident_refresh,
   .update = resident_update, .pack = resident_pack,

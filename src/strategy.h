@@ -53,7 +53,8 @@ struct strategy {
   void (*copy) (struct workspace *w);
 };
 
-/* All strategies, NULL-terminated; the first is the default.  */
+/* All strategies, NULL-terminated; --offload auto picks the first where
+   a device is.  */
 extern const struct strategy *const heatsim_strategies[];
 
 /* The strategy called name, or NULL.  */

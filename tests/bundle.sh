@@ -18,8 +18,12 @@ grep -q "libomptarget.so.19.1 => $b/lib/" "$workdir/ldd" \
 expect_status 0 env -u LD_LIBRARY_PATH "$b/heatsim" -q --json -g 64 \
   -o resident
 grep -q '"on_device": false' "$workdir/out" || fail "bundle run: $(cat "$workdir/out")"
-expect_status 0 "$b/heatsim" -g 64
+expect_status 0 "$b/heatsim" -g 64 -o resident
 grep -q "FALLBACK" "$workdir/out" || fail "bundle run does not report the fallback"
+# The default, auto, takes host threads where no device is.
+expect_status 0 "$b/heatsim" -g 64
+grep -q "strategy      host (auto: no offload device)" "$workdir/out" \
+  || fail "bundle default run: $(cat "$workdir/out")"
 BENCH_GRIDS=32 BENCH_UPDATES=1000 BENCH_PLATE=0 BENCH_VARIANTS=resident \
   expect_status 0 "$b/bench" "$b/heatsim"
 grep -q '^| resident | collapse | 32^2 |' "$workdir/out" \

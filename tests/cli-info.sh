@@ -17,6 +17,27 @@ expect_status 0 "$HEATSIM" -q --grid 32 --offload host --json
   || fail "host strategy claims to have run on a device"
 grep -q '"strategy": "host"' "$workdir/out" || fail "host: strategy missing"
 
+# --offload auto (the default) says what it chose and why.
+expect_status 0 "$HEATSIM" -q --grid 32 --json
+[ "$(json_field strategy_auto "$workdir/out")" = true ] \
+  || fail "default strategy is not auto: $(cat "$workdir/out")"
+reason=$(json_field strategy_reason "$workdir/out")
+if [ "$ndev" -eq 0 ]; then
+  [ "$(json_field strategy "$workdir/out")" = host ] && [ "$reason" = "no offload device" ] \
+    || fail "auto without a device did not choose host: $(cat "$workdir/out")"
+  expect_status 2 "$HEATSIM" -q --grid 32 --device 0
+  grep -q -e "--device: 0: there is no offload device" "$workdir/err" \
+    || fail "--device without a device: $(cat "$workdir/err")"
+else
+  [ "$(json_field strategy "$workdir/out")" = resident ] \
+    && [ "$(json_field on_device "$workdir/out")" = true ] \
+    || fail "auto with a device did not run resident on it: $(cat "$workdir/out")"
+fi
+expect_status 0 "$HEATSIM" -q --grid 32 --json -o resident
+[ "$(json_field strategy_auto "$workdir/out")" = false ] \
+  && [ "$(json_field strategy_reason "$workdir/out")" = null ] \
+  || fail "a named strategy is reported as automatic: $(cat "$workdir/out")"
+
 if [ "$ndev" -eq 0 ]; then
   # No device: offload strategies fall back, and say so.
   for s in map resident; do

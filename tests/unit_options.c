@@ -48,7 +48,8 @@ test_defaults (void)
   CHECK (c.steps == 10);
   CHECK (c.dt == 0.5 / 10);
   CHECK (c.end_time == 0.5);
-  CHECK (strcmp (c.strategy->name, "resident") == 0);
+  /* auto: resolved where the device is known, not by the parser.  */
+  CHECK (c.strategy_auto && c.strategy == NULL);
   CHECK (c.device == -1);
   CHECK (!c.force && !c.quiet && !c.json && !c.require_device);
 }
@@ -70,7 +71,11 @@ test_valid (void)
   CHECK (parse (&c, "-g", "64", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.nx == 64 && c.ny == 64);
   CHECK (parse (&c, "--offload", "map", (char *) NULL) == OPTIONS_RUN);
-  CHECK (strcmp (c.strategy->name, "map") == 0);
+  CHECK (strcmp (c.strategy->name, "map") == 0 && !c.strategy_auto);
+  CHECK (parse (&c, "-o", "resident", "-o", "auto", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (c.strategy_auto && c.strategy == NULL);
+  CHECK (parse (&c, "--kernel", "split", (char *) NULL) == OPTIONS_RUN);
   for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
     CHECK (strategy_find ((*s)->name) == *s);
 
