@@ -9,14 +9,15 @@
    0 for a zero-flux end) and each unknown a lumped volume d_i; the 1-D
    operator is  (L u)_i = [g_right (u_i+1 - u_i) - g_left (u_i - u_i-1)] / d_i.
 
-   Coarsening an axis merges its intervals in pairs (an odd count leaves the
-   widest interval at an even place unmerged, which keeps coarse spacings
-   within a factor of about 2 of each other); the coarse points are fine
-   points, interpolation P is linear in position (constant next to a
-   zero-flux end), the coarse volumes are P^T d and the coarse
-   conductances 1 / length: P^T K P in 1-D exactly.  Restriction is
-   R = D_c^-1 P^T D_f, an average, so the coarse equation is
-   A_c e = R r with A_c = c0 I - c1 (L_x + L_y) of the coarse axes.
+   Coarsening an axis merges its intervals in pairs, but for the half-cell
+   interval of a zero-flux end (the node next to the face stays a coarse
+   node); an odd count leaves the widest interval at an even place
+   unmerged, which keeps coarse spacings within a factor of about 2 of each
+   other.  The coarse points are fine points, interpolation P is linear in
+   position, the coarse volumes are P^T d and the coarse conductances
+   1 / length: P^T K P in 1-D exactly.  Restriction is R = D_c^-1 P^T D_f,
+   an average, so the coarse equation is A_c e = R r with
+   A_c = c0 I - c1 (L_x + L_y) of the coarse axes.
 
    The kernels are plain functions over double arrays with a stride, their
    scalars in locals, so that each can be repeated as a target region.  */
@@ -363,19 +364,36 @@ axis_right (const struct axis *a, size_t i)
   return a->periodic ? i - 1 : i;
 }
 
+/* The intervals that merging pairs: all but the half-cell intervals of
+   zero-flux ends, which stay as they are so that the node next to such a
+   face stays a coarse node (constant extrapolation there would slow
+   convergence three-fold).  */
+static size_t
+axis_merge_first (const struct axis *a)
+{
+  return a->open_lo ? 1 : 0;
+}
+
+static size_t
+axis_merge_end (const struct axis *a)
+{
+  return a->open_hi ? a->N - 1 : a->N;
+}
+
 /* Intervals after merging pairs, and whether that leaves >= 2 unknowns,
    so that no coarse node loses all its conductances.  */
 static size_t
 axis_coarse_intervals (const struct axis *a)
 {
-  return (a->N + 1) / 2;
+  const size_t merged = axis_merge_end (a) - axis_merge_first (a);
+  return a->N - merged + (merged + 1) / 2;
 }
 
 static bool
 axis_can_coarsen (const struct axis *a)
 {
   const size_t Nc = axis_coarse_intervals (a);
-  return (a->periodic ? Nc : Nc - 1) >= 2;
+  return Nc < a->N && (a->periodic ? Nc : Nc - 1) >= 2;
 }
 
 static double
@@ -384,15 +402,16 @@ axis_mean_spacing (const struct axis *a)
   return (a->x[a->N] - a->x[0]) / (double) a->N;
 }
 
-/* With N odd, the interval left unmerged: the widest at an even place,
-   the one nearest the middle among equals.  */
+/* With an odd number of intervals to merge, the one left unmerged: the
+   widest at an even offset, the one nearest the middle among equals.  */
 static size_t
 axis_single (const struct axis *a)
 {
-  const double middle = 0.5 * (double) (a->N - 1);
-  size_t best = 0;
+  const size_t first = axis_merge_first (a), end = axis_merge_end (a);
+  const double middle = 0.5 * (double) (first + end - 1);
+  size_t best = first;
   double best_width = -1.0;
-  for (size_t k = 0; k < a->N; k += 2)
+  for (size_t k = first; k < end; k += 2)
     {
       const double w = a->x[k + 1] - a->x[k];
       const bool wider = w > best_width * (1.0 + 1e-9);
@@ -463,10 +482,16 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
     return false;
 
   /* s[k]: the fine point that coarse point k is.  */
-  const size_t single = merge && f->N % 2 == 1 ? axis_single (f) : SIZE_MAX;
+  const size_t first = axis_merge_first (f), end = axis_merge_end (f);
+  const size_t single = merge && (end - first) % 2 == 1 ? axis_single (f)
+                        : SIZE_MAX;
   s[0] = 0;
   for (size_t k = 0; k < c->N; ++k)
-    s[k + 1] = s[k] + (!merge || s[k] == single ? 1 : 2);
+    {
+      const bool alone = !merge || s[k] < first || s[k] >= end
+                         || s[k] == single;
+      s[k + 1] = s[k] + (alone ? 1 : 2);
+    }
   for (size_t k = 0; k <= c->N; ++k)
     c->x[k] = f->x[s[k]];
   for (size_t k = 0; k < c->N; ++k)
@@ -481,8 +506,6 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
         ++k;
       if (q == s[k])
         t.pi[i] = axis_halo (c, k), t.pw[i] = 1.0;
-      else if (axis_open_interval (c, k))
-        t.pi[i] = k == 0 ? axis_halo (c, 1) : axis_halo (c, k), t.pw[i] = 1.0;
       else
         {
           t.pi[i] = axis_halo (c, k);
