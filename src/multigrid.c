@@ -119,15 +119,51 @@ smooth_color (size_t nx, size_t ny, size_t stride, double *restrict u,
     }
 }
 
-/* r = f - A u on the interior.  sums[0] gets sum r^2; sums[1] the sum of
-   m^2, m the sum of the magnitudes of the terms of r (the round-off
-   scale).  */
+/* f - A u at cell c (diag the centre weight), and in *scale the sum of
+   the magnitudes of its terms, the scale of its round-off.  */
+static inline double
+residual_cell (const double *u, const double *f, size_t c, size_t stride,
+               double xm, double xp, double ym, double yp, double diag,
+               double *scale)
+{
+  const double centre = diag * u[c];
+  const double west = xm * u[c - 1], east = xp * u[c + 1];
+  const double south = ym * u[c - stride], north = yp * u[c + stride];
+  *scale = fabs (f[c]) + fabs (centre) + fabs (west) + fabs (east)
+           + fabs (south) + fabs (north);
+  return f[c] - (centre - west - east - south - north);
+}
+
+/* r = f - A u on the interior.  */
 static void
 residual (size_t nx, size_t ny, size_t stride, const double *restrict u,
           const double *restrict f, double *restrict r,
           const double *restrict axm, const double *restrict axp,
-          const double *restrict aym, const double *restrict ayp, double c0,
-          double sums[2])
+          const double *restrict aym, const double *restrict ayp, double c0)
+{
+#pragma omp parallel for schedule(static)
+  for (size_t j = 1; j <= ny; ++j)
+    {
+      const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
+      const size_t row = j * stride;
+      for (size_t i = 1; i <= nx; ++i)
+        {
+          double scale;
+          r[row + i] = residual_cell (u, f, row + i, stride, axm[i], axp[i],
+                                      ym, yp, cy + axm[i] + axp[i], &scale);
+        }
+    }
+}
+
+/* The norm of f - A u without storing it: sums[0] gets the sum of the
+   squares of the residual, sums[1] of the scales of residual_cell.  The
+   rows are summed in SIMD order, so the last bits of the norms depend on
+   the vector width; the field does not.  */
+static void
+residual_norms (size_t nx, size_t ny, size_t stride, const double *restrict u,
+                const double *restrict f, const double *restrict axm,
+                const double *restrict axp, const double *restrict aym,
+                const double *restrict ayp, double c0, double sums[2])
 {
   double rr = 0.0, mm = 0.0;
 #pragma omp parallel for schedule(static) reduction(+: rr, mm)
@@ -135,19 +171,19 @@ residual (size_t nx, size_t ny, size_t stride, const double *restrict u,
     {
       const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
       const size_t row = j * stride;
+      double row_rr = 0.0, row_mm = 0.0;
+#pragma omp simd reduction(+: row_rr, row_mm)
       for (size_t i = 1; i <= nx; ++i)
         {
-          const size_t c = row + i;
-          const double centre = (cy + axm[i] + axp[i]) * u[c];
-          const double west = axm[i] * u[c - 1], east = axp[i] * u[c + 1];
-          const double south = ym * u[c - stride], north = yp * u[c + stride];
-          const double res = f[c] - (centre - west - east - south - north);
-          const double m = fabs (f[c]) + fabs (centre) + fabs (west)
-                           + fabs (east) + fabs (south) + fabs (north);
-          r[c] = res;
-          rr += res * res;
-          mm += m * m;
+          double scale;
+          const double res = residual_cell (u, f, row + i, stride, axm[i],
+                                            axp[i], ym, yp,
+                                            cy + axm[i] + axp[i], &scale);
+          row_rr += res * res;
+          row_mm += scale * scale;
         }
+      rr += row_rr;
+      mm += row_mm;
     }
   sums[0] = rr;
   sums[1] = mm;
@@ -894,19 +930,26 @@ level_refresh (const struct mg_solver *mg, const struct level *L)
 }
 
 static void
-level_residual (const struct mg_solver *mg, const struct level *L,
-                double sums[2])
+level_residual (const struct mg_solver *mg, const struct level *L)
 {
   level_refresh (mg, L);
   residual (L->nx, L->ny, L->stride, L->u, L->f, L->r, L->axm, L->axp,
-            L->aym, L->ayp, mg->c0, sums);
+            L->aym, L->ayp, mg->c0);
+}
+
+static void
+level_norms (const struct mg_solver *mg, const struct level *L,
+             double sums[2])
+{
+  level_refresh (mg, L);
+  residual_norms (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp,
+                  L->aym, L->ayp, mg->c0, sums);
 }
 
 static void
 level_smooth (const struct mg_solver *mg, const struct level *L,
               unsigned sweeps, enum mg_smoother smoother)
 {
-  double sums[2];
   for (unsigned s = 0; s < sweeps; ++s)
     if (smoother == MG_RED_BLACK)
       for (unsigned color = 0; color < 2; ++color)
@@ -917,7 +960,7 @@ level_smooth (const struct mg_solver *mg, const struct level *L,
         }
     else
       {
-        level_residual (mg, L, sums);
+        level_residual (mg, L);
         jacobi_correct (L->nx, L->ny, L->stride, L->u, L->r, L->axm, L->axp,
                         L->aym, L->ayp, mg->c0, 0.8);
       }
@@ -928,16 +971,15 @@ static void
 vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
 {
   const struct level *L = &mg->level[l];
-  double sums[2];
   if (l + 1 == mg->count)
     {
-      level_residual (mg, L, sums);
+      level_residual (mg, L);
       dense_correct (L->nx, L->ny, L->stride, L->u, L->r, L->inverse);
       return;
     }
   const struct level *C = L + 1;
   level_smooth (mg, L, o->pre, o->smoother);
-  level_residual (mg, L, sums);
+  level_residual (mg, L);
   restrict_residual (C->nx, C->ny, C->stride, C->f, L->stride, L->r,
                      C->rxi, C->rxw, C->ryi, C->ryw);
   interior_set (C->nx, C->ny, C->stride, C->u, NULL, 0.0);
@@ -978,7 +1020,7 @@ mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
   const double heat = mg->singular ? interior_sum (nx, ny, stride, L->u) : 0.0;
 
   double sums[2];
-  level_residual (mg, L, sums);
+  level_norms (mg, L, sums);
   double norm = sqrt (sums[0]);
   *report = (struct mg_report) { .initial = norm, .levels = mg->count };
   report->history[0] = norm;
@@ -995,7 +1037,7 @@ mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
       if (!isfinite (norm) || cycles == o->max_cycles)
         break;
       vcycle (mg, 0, o);
-      level_residual (mg, L, sums);
+      level_norms (mg, L, sums);
       norm = sqrt (sums[0]);
       report->history[++cycles] = norm;
     }
