@@ -33,6 +33,10 @@
 
 enum { MAX_LEVELS = 130 };   /* each level halves an axis of <= 2^64 */
 
+/* Loops over fewer cells run on one thread: on the coarse levels a fork
+   and join of the team costs more than the work.  */
+enum { PARALLEL_MIN = 1 << 14 };
+
 struct level {
   size_t nx, ny, stride;
   double *u, *f, *r;            /* u is the caller's on the finest level */
@@ -70,7 +74,7 @@ refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
   const size_t top_src = top == MG_PERIODIC ? 1 : ny;
   if (bottom != MG_DIRICHLET || top != MG_DIRICHLET)
     {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx + 2 >= PARALLEL_MIN)
       for (size_t i = 0; i <= nx + 1; ++i)
         {
           if (bottom != MG_DIRICHLET)
@@ -85,7 +89,7 @@ refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
   const size_t j1 = bottom == MG_PERIODIC ? ny + 1 : ny;
   if (left != MG_DIRICHLET || right != MG_DIRICHLET)
     {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (ny + 2 >= PARALLEL_MIN)
       for (size_t j = j0; j <= j1; ++j)
         {
           if (left != MG_DIRICHLET)
@@ -96,15 +100,16 @@ refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
     }
 }
 
-/* One colour of a red-black Gauss-Seidel sweep: the nodes with
-   (i + j) % 2 == color, in place.  */
+/* One colour of a red-black SOR sweep: the nodes with (i + j) % 2 ==
+   color move omega of the way to their Gauss-Seidel value, in place.  */
 static void
 smooth_color (size_t nx, size_t ny, size_t stride, double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
-              const double *restrict ayp, double c0, unsigned color)
+              const double *restrict ayp, double c0, double omega,
+              unsigned color)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     {
       const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
@@ -112,9 +117,10 @@ smooth_color (size_t nx, size_t ny, size_t stride, double *restrict u,
       for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
         {
           const size_t c = row + i;
-          u[c] = (f[c] + axm[i] * u[c - 1] + axp[i] * u[c + 1]
-                  + ym * u[c - stride] + yp * u[c + stride])
-                 / (cy + axm[i] + axp[i]);
+          const double gs = (f[c] + axm[i] * u[c - 1] + axp[i] * u[c + 1]
+                             + ym * u[c - stride] + yp * u[c + stride])
+                            / (cy + axm[i] + axp[i]);
+          u[c] += omega * (gs - u[c]);
         }
     }
 }
@@ -141,7 +147,7 @@ residual (size_t nx, size_t ny, size_t stride, const double *restrict u,
           const double *restrict axm, const double *restrict axp,
           const double *restrict aym, const double *restrict ayp, double c0)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     {
       const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
@@ -166,7 +172,8 @@ residual_norms (size_t nx, size_t ny, size_t stride, const double *restrict u,
                 const double *restrict ayp, double c0, double sums[2])
 {
   double rr = 0.0, mm = 0.0;
-#pragma omp parallel for schedule(static) reduction(+: rr, mm)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN) \
+  reduction(+: rr, mm)
   for (size_t j = 1; j <= ny; ++j)
     {
       const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
@@ -196,7 +203,7 @@ jacobi_correct (size_t nx, size_t ny, size_t stride, double *restrict u,
                 const double *restrict axp, const double *restrict aym,
                 const double *restrict ayp, double c0, double omega)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     {
       const double cy = c0 + aym[j] + ayp[j];
@@ -213,7 +220,7 @@ restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
                    const size_t *restrict rxi, const double *restrict rxw,
                    const size_t *restrict ryi, const double *restrict ryw)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
   for (size_t J = 1; J <= nyc; ++J)
     {
       const double *r0 = r + ryi[3 * J] * sf, *r1 = r + ryi[3 * J + 1] * sf;
@@ -240,7 +247,7 @@ prolong_add (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
              const size_t *restrict pxi, const double *restrict pxw,
              const size_t *restrict pyi, const double *restrict pyw)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
     {
       const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
@@ -261,7 +268,7 @@ dense_correct (size_t nx, size_t ny, size_t stride, double *restrict u,
                const double *restrict r, const double *restrict inverse)
 {
   const size_t n = nx * ny;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n * n >= PARALLEL_MIN)
   for (size_t p = 0; p < n; ++p)
     {
       double sum = 0.0;
@@ -276,7 +283,8 @@ static double
 interior_sum (size_t nx, size_t ny, size_t stride, const double *u)
 {
   double sum = 0.0;
-#pragma omp parallel for schedule(static) reduction(+: sum)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN) \
+  reduction(+: sum)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       sum += u[j * stride + i];
@@ -288,7 +296,7 @@ static void
 interior_set (size_t nx, size_t ny, size_t stride, double *restrict dst,
               const double *restrict src, double shift)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       dst[j * stride + i] = (src != NULL ? src[j * stride + i] : 0.0) + shift;
@@ -298,7 +306,7 @@ interior_set (size_t nx, size_t ny, size_t stride, double *restrict dst,
 static void
 interior_shift (size_t nx, size_t ny, size_t stride, double *u, double shift)
 {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       u[j * stride + i] += shift;
@@ -916,8 +924,9 @@ mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx, size_t *ny)
 struct mg_options
 mg_default_options (void)
 {
-  return (struct mg_options) { .rtol = 1e-10, .max_cycles = 100, .pre = 2,
-                               .post = 1, .smoother = MG_RED_BLACK };
+  return (struct mg_options) { .rtol = 1e-10, .max_cycles = 100, .pre = 1,
+                               .post = 1, .smoother = MG_RED_BLACK,
+                               .omega = 1.15 };
 }
 
 /* --------------------------------------------------------------- cycles */
@@ -948,7 +957,7 @@ level_norms (const struct mg_solver *mg, const struct level *L,
 
 static void
 level_smooth (const struct mg_solver *mg, const struct level *L,
-              unsigned sweeps, enum mg_smoother smoother)
+              unsigned sweeps, enum mg_smoother smoother, double omega)
 {
   for (unsigned s = 0; s < sweeps; ++s)
     if (smoother == MG_RED_BLACK)
@@ -956,13 +965,13 @@ level_smooth (const struct mg_solver *mg, const struct level *L,
         {
           level_refresh (mg, L);
           smooth_color (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp,
-                        L->aym, L->ayp, mg->c0, color);
+                        L->aym, L->ayp, mg->c0, omega, color);
         }
     else
       {
         level_residual (mg, L);
         jacobi_correct (L->nx, L->ny, L->stride, L->u, L->r, L->axm, L->axp,
-                        L->aym, L->ayp, mg->c0, 0.8);
+                        L->aym, L->ayp, mg->c0, omega);
       }
 }
 
@@ -978,7 +987,7 @@ vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
       return;
     }
   const struct level *C = L + 1;
-  level_smooth (mg, L, o->pre, o->smoother);
+  level_smooth (mg, L, o->pre, o->smoother, o->omega);
   level_residual (mg, L);
   restrict_residual (C->nx, C->ny, C->stride, C->f, L->stride, L->r,
                      C->rxi, C->rxw, C->ryi, C->ryw);
@@ -987,7 +996,7 @@ vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
   level_refresh (mg, C);
   prolong_add (L->nx, L->ny, L->stride, L->u, C->stride, C->u, C->pxi,
                C->pxw, C->pyi, C->pyw);
-  level_smooth (mg, L, o->post, o->smoother);
+  level_smooth (mg, L, o->post, o->smoother, o->omega);
 }
 
 static bool
@@ -998,6 +1007,7 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
   return o->rtol > 0.0 && o->rtol < 1.0 && o->max_cycles >= 1
          && o->max_cycles <= MG_MAX_CYCLES && o->pre + o->post >= 1
          && (o->smoother == MG_RED_BLACK || o->smoother == MG_JACOBI)
+         && o->omega > 0.0 && o->omega < 2.0
          && u->nx == L->nx && u->ny == L->ny && u->stride == L->stride
          && (f == NULL || (f->nx == L->nx && f->ny == L->ny
                            && f->stride == L->stride));
