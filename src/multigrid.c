@@ -63,19 +63,20 @@ struct mg_solver {
 /* ------------------------------------------------------------- kernels */
 
 /* Fill the halo of the zero-flux edges with the adjacent interior line and
-   of the periodic edges with the opposite one; Dirichlet halos stay.  Rows
-   first, then columns over the full height when y is periodic, so the
-   corners a periodic prolongation reads are right.  */
+   of the periodic edges with the opposite one; Dirichlet halos stay.  The
+   5-point stencil reads no corner; with corners, those of a doubly
+   periodic grid are filled too (rows first, then full columns), for the
+   prolongation from a coarse level.  */
 static void
 refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
-              int left, int right, int bottom, int top)
+              int left, int right, int bottom, int top, bool corners)
 {
   const size_t bottom_src = bottom == MG_PERIODIC ? ny : 1;
   const size_t top_src = top == MG_PERIODIC ? 1 : ny;
   if (bottom != MG_DIRICHLET || top != MG_DIRICHLET)
     {
-#pragma omp parallel for schedule(static) if (nx + 2 >= PARALLEL_MIN)
-      for (size_t i = 0; i <= nx + 1; ++i)
+#pragma omp parallel for schedule(static) if (nx >= PARALLEL_MIN)
+      for (size_t i = 1; i <= nx; ++i)
         {
           if (bottom != MG_DIRICHLET)
             u[i] = u[bottom_src * stride + i];
@@ -85,11 +86,11 @@ refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
     }
   const size_t left_src = left == MG_PERIODIC ? nx : 1;
   const size_t right_src = right == MG_PERIODIC ? 1 : nx;
-  const size_t j0 = bottom == MG_PERIODIC ? 0 : 1;
-  const size_t j1 = bottom == MG_PERIODIC ? ny + 1 : ny;
+  const bool full = corners && left == MG_PERIODIC && bottom == MG_PERIODIC;
+  const size_t j0 = full ? 0 : 1, j1 = full ? ny + 1 : ny;
   if (left != MG_DIRICHLET || right != MG_DIRICHLET)
     {
-#pragma omp parallel for schedule(static) if (ny + 2 >= PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (ny >= PARALLEL_MIN)
       for (size_t j = j0; j <= j1; ++j)
         {
           if (left != MG_DIRICHLET)
@@ -239,27 +240,39 @@ restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
     }
 }
 
-/* uf += P uc: bilinear in position between the coarse nodes around each
-   fine node (uc's halo refreshed).  */
+/* Prolongation uf += P uc in two passes, each cheap: first along y into
+   t, nyf rows of the coarse row length sc (t[j][I] between the coarse
+   rows around fine row j), then along x from t into uf.  Separate passes
+   halve the work of a bilinear interpolation per fine node.  uc's halo
+   is refreshed.  */
 static void
-prolong_add (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
-             size_t sc, const double *restrict uc,
-             const size_t *restrict pxi, const double *restrict pxw,
-             const size_t *restrict pyi, const double *restrict pyw)
+prolong_rows (size_t nxc, size_t nyf, size_t sc, double *restrict t,
+              const double *restrict uc, const size_t *restrict pyi,
+              const double *restrict pyw)
 {
-#pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
+#pragma omp parallel for schedule(static) if (nxc * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
     {
       const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
       const double wy = pyw[j];
-      for (size_t i = 1; i <= nxf; ++i)
-        {
-          const size_t I = pxi[i];
-          const double wx = pxw[i];
-          uf[j * sf + i] += wy * (wx * lo[I] + (1.0 - wx) * lo[I + 1])
-                            + (1.0 - wy) * (wx * hi[I] + (1.0 - wx) * hi[I + 1]);
-        }
+      for (size_t I = 0; I <= nxc + 1; ++I)
+        t[j * sc + I] = wy * lo[I] + (1.0 - wy) * hi[I];
     }
+}
+
+static void
+prolong_add (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
+             size_t sc, const double *restrict t,
+             const size_t *restrict pxi, const double *restrict pxw)
+{
+#pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
+  for (size_t j = 1; j <= nyf; ++j)
+    for (size_t i = 1; i <= nxf; ++i)
+      {
+        const size_t I = pxi[i];
+        const double wx = pxw[i];
+        uf[j * sf + i] += wx * t[j * sc + I] + (1.0 - wx) * t[j * sc + I + 1];
+      }
 }
 
 /* u += A^-1 r on the coarsest level, A^-1 dense (n = nx ny unknowns).  */
@@ -935,7 +948,8 @@ static void
 level_refresh (const struct mg_solver *mg, const struct level *L)
 {
   refresh_halo (L->nx, L->ny, L->stride, L->u, mg->kind[MG_LEFT],
-                mg->kind[MG_RIGHT], mg->kind[MG_BOTTOM], mg->kind[MG_TOP]);
+                mg->kind[MG_RIGHT], mg->kind[MG_BOTTOM], mg->kind[MG_TOP],
+                L != mg->level);
 }
 
 static void
@@ -994,8 +1008,10 @@ vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
   interior_set (C->nx, C->ny, C->stride, C->u, NULL, 0.0);
   vcycle (mg, l + 1, o);
   level_refresh (mg, C);
-  prolong_add (L->nx, L->ny, L->stride, L->u, C->stride, C->u, C->pxi,
-               C->pxw, C->pyi, C->pyw);
+  /* L's residual is spent: its storage holds the rows between.  */
+  prolong_rows (C->nx, L->ny, C->stride, L->r, C->u, C->pyi, C->pyw);
+  prolong_add (L->nx, L->ny, L->stride, L->u, C->stride, L->r, C->pxi,
+               C->pxw);
   level_smooth (mg, L, o->post, o->smoother, o->omega);
 }
 
