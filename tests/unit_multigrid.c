@@ -256,6 +256,7 @@ test_singular (size_t nx, size_t ny, const struct mg_boundary *bc,
     for (size_t i = 0; i <= nx + 1; ++i)
       u.data[field_index (&u, i, j)] = bumpy (i, j);
   const double before = field_sum (&u) / ((double) nx * (double) ny);
+  const double corner = u.data[0], far = u.data[field_cells (&u) - 1];
   const struct mg_operator op = {
     .c0 = 0.0, .c1 = 1.0, .dx = 2.0 / (double) (nx + 1),
     .dy = 1.0 / (double) (ny + 1) };
@@ -272,6 +273,7 @@ test_singular (size_t nx, size_t ny, const struct mg_boundary *bc,
           nx, ny, rep.cycles, before, after, hi - lo);
   CHECK (fabs (after - before) <= 1e-12 * fabs (before));
   CHECK (hi - lo <= 1e-8 * fabs (before));
+  CHECK (u.data[0] == corner && u.data[field_cells (&u) - 1] == far);
   field_free (&u);
 }
 
@@ -292,6 +294,32 @@ test_cycles (size_t nx, size_t ny)
   CHECK (rep.cycles <= 15);
   CHECK (worst <= 0.2);
   field_free (&u);
+}
+
+/* The coarsening rule: each level merges pairs of intervals of the axes
+   with the finest spacing, down to 3 x 3 unknowns or fewer.  */
+static void
+test_hierarchy (void)
+{
+  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = 1.0 / 1001.0,
+                                  .dy = 1.0 / 101.0 };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, 1000, 100, &op, &all_dirichlet) == MG_OK);
+  /* x: 1001 intervals -> 501 -> 251 -> 126 -> 63 ...; y waits until the
+     x spacing is within sqrt 2 of its own.  */
+  const size_t expect[][2] = {
+    { 1000, 100 }, { 500, 100 }, { 250, 100 }, { 125, 100 }, { 62, 50 },
+    { 31, 25 }, { 15, 12 }, { 7, 6 }, { 3, 3 },
+  };
+  const size_t levels = sizeof expect / sizeof *expect;
+  CHECK (mg_levels (mg) == levels);
+  for (size_t l = 0; l < levels && l < mg_levels (mg); ++l)
+    {
+      size_t nx, ny;
+      mg_level_size (mg, l, &nx, &ny);
+      CHECK (nx == expect[l][0] && ny == expect[l][1]);
+    }
+  mg_destroy (mg);
 }
 
 /* Bad setups and options are refused.  */
@@ -377,6 +405,7 @@ main (void)
   for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k)
     test_cycles (sizes[k][0], sizes[k][1]);
 
+  test_hierarchy ();
   test_invalid ();
   return unit_exit ();
 }
