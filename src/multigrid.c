@@ -421,7 +421,7 @@ axis_right (const struct axis *a, size_t i)
   return a->periodic ? i - 1 : i;
 }
 
-/* The intervals that merging pairs: all but the half-cell intervals of
+/* The intervals that merge in pairs: all but the half-cell intervals of
    zero-flux ends, which stay as they are so that the node next to such a
    face stays a coarse node (constant extrapolation there would slow
    convergence three-fold).  */
@@ -561,13 +561,9 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
       const size_t q = axis_point (f, i);
       while (s[k + 1] <= q)
         ++k;
-      if (q == s[k])
-        t.pi[i] = axis_halo (c, k), t.pw[i] = 1.0;
-      else
-        {
-          t.pi[i] = axis_halo (c, k);
-          t.pw[i] = (c->x[k + 1] - f->x[q]) / (c->x[k + 1] - c->x[k]);
-        }
+      t.pi[i] = axis_halo (c, k);
+      t.pw[i] = q == s[k] ? 1.0
+                : (c->x[k + 1] - f->x[q]) / (c->x[k + 1] - c->x[k]);
     }
   t.pi[0] = t.pi[f->n + 1] = 0;
   t.pw[0] = t.pw[f->n + 1] = 0.0;
@@ -669,7 +665,6 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
   L->pyi = q;
   return true;
 }
-
 
 /* The transfer tables of one axis while they are built.  */
 static bool
@@ -804,7 +799,7 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   struct level *F = &mg->level[mg->count - 1], *C = F + 1;
   bool mx, my;
   choose_merges (ax, ay, &mx, &my);
-  struct transfer tx, ty;
+  struct transfer tx = { 0 }, ty = { 0 };
   struct axis cx = { 0 }, cy = { 0 };
   const size_t ncx = axis_coarse_unknowns (ax, mx);
   const size_t ncy = axis_coarse_unknowns (ay, my);
