@@ -620,6 +620,16 @@ axis_weights (const struct axis *a, double c1, double *am, double *ap)
 
 /* -------------------------------------------------------------- levels */
 
+/* *total += count * size; false on overflow.  */
+static bool
+add_bytes (size_t *total, size_t count, size_t size)
+{
+  if (count > (SIZE_MAX - *total) / size)
+    return false;
+  *total += count * size;
+  return true;
+}
+
 /* One allocation for a level of nx x ny below a level of fnx x fny (0 x 0
    for the finest), with its own u unless finest, and room for the dense
    inverse when coarsest.  */
@@ -631,15 +641,17 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
   *L = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2 };
   if (!field_bytes (nx, ny, &bytes))
     return false;
+  /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table
+     sizes cannot overflow, only their sum with the grids.  */
   const size_t cells = bytes / sizeof (double);
-  const size_t grids = finest ? 2 : 3;
-  if (cells > SIZE_MAX / 4 / sizeof (double) - 8 * (nx + ny + 4))
-    return false;
   const size_t tables = 5 * (nx + 2) + 5 * (ny + 2) + fnx + fny + 4;
   const size_t unknowns = coarsest ? nx * ny : 0;
-  const size_t doubles = grids * cells + tables + unknowns * unknowns;
   const size_t indices = 3 * (nx + 2) + 3 * (ny + 2) + fnx + fny + 4;
-  const size_t total = doubles * sizeof (double) + indices * sizeof (size_t);
+  size_t total = 0;
+  if (!add_bytes (&total, finest ? 2 : 3, bytes)
+      || !add_bytes (&total, tables + unknowns * unknowns, sizeof (double))
+      || !add_bytes (&total, indices, sizeof (size_t)))
+    return false;
   L->block = calloc (1, total);
   if (L->block == NULL)
     return false;
