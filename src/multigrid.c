@@ -214,10 +214,11 @@ jacobi_correct (size_t nx, size_t ny, size_t stride, double *restrict u,
     }
 }
 
-/* fc = R r: each coarse node averages up to 3 x 3 fine nodes.  */
+/* fc = R r: each coarse node averages up to 3 x 3 fine nodes; and the
+   coarse correction uc starts from 0, in the same pass.  */
 static void
 restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-                   size_t sf, const double *restrict r,
+                   double *restrict uc, size_t sf, const double *restrict r,
                    const size_t *restrict rxi, const double *restrict rxw,
                    const size_t *restrict ryi, const double *restrict ryw)
 {
@@ -236,6 +237,7 @@ restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
               sum += rxw[k] * (w0 * r0[i] + w1 * r1[i] + w2 * r2[i]);
             }
           fc[J * sc + I] = sum;
+          uc[J * sc + I] = 0.0;
         }
     }
 }
@@ -1010,9 +1012,8 @@ vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
   const struct level *C = L + 1;
   level_smooth (mg, L, o->pre, o->smoother, o->omega);
   level_residual (mg, L);
-  restrict_residual (C->nx, C->ny, C->stride, C->f, L->stride, L->r,
+  restrict_residual (C->nx, C->ny, C->stride, C->f, C->u, L->stride, L->r,
                      C->rxi, C->rxw, C->ryi, C->ryw);
-  interior_set (C->nx, C->ny, C->stride, C->u, NULL, 0.0);
   vcycle (mg, l + 1, o);
   level_refresh (mg, C);
   /* L's residual is spent: its storage holds the rows between.  */
