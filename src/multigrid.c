@@ -33,6 +33,10 @@
 
 enum { MAX_LEVELS = 130 };   /* each level halves an axis of <= 2^64 */
 
+/* The coarsest level: at most this many unknowns, solved by a dense
+   inverse (a level that cannot be coarsened has 3 x 3 or fewer).  */
+enum { DENSE_MAX = 64 };
+
 /* Loops over fewer cells run on one thread: on the coarse levels a fork
    and join of the team costs more than the work.  */
 enum { PARALLEL_MIN = 1 << 14 };
@@ -48,7 +52,7 @@ struct level {
      pxi[i] + 1 (1 - pxw[i]).  */
   size_t *rxi, *ryi, *pxi, *pyi;
   double *rxw, *ryw, *pxw, *pyw;
-  double *inverse;              /* coarsest only: A^-1, (nx ny)^2 */
+  double *inverse;              /* coarsest only: A^-1, (nx ny)^2 doubles */
   void *block;                  /* everything above, one allocation */
 };
 
@@ -804,6 +808,17 @@ choose_merges (const struct axis *ax, const struct axis *ay, bool *mx,
   *my = cy && hy <= sqrt (2.0) * h;
 }
 
+/* Whether the level of axes ax and ay is the coarsest: one that cannot be
+   coarsened, or small enough for its dense inverse to cost less than the
+   launches of the levels below (a few kernels per level on a device).  */
+static bool
+is_coarsest (const struct axis *ax, const struct axis *ay)
+{
+  bool mx, my;
+  choose_merges (ax, ay, &mx, &my);
+  return (!mx && !my) || ax->n * ay->n <= DENSE_MAX;
+}
+
 /* Level l + 1 below level l, whose axes are ax and ay, which become the
    coarse level's axes.  */
 static enum mg_status
@@ -824,8 +839,7 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   bool last = false;
   if (ok)
     {
-      choose_merges (&cx, &cy, &mx, &my);
-      last = !mx && !my;
+      last = is_coarsest (&cx, &cy);
       ok = level_alloc (C, ncx, ncy, F->nx, F->ny, false, last);
     }
   if (ok)
@@ -893,9 +907,7 @@ mg_create (struct mg_solver **out, size_t nx, size_t ny,
   if (axis_fine (&ax, nx, op->dx, bc->kind[MG_LEFT], bc->kind[MG_RIGHT])
       && axis_fine (&ay, ny, op->dy, bc->kind[MG_BOTTOM], bc->kind[MG_TOP]))
     {
-      bool mx, my;
-      choose_merges (&ax, &ay, &mx, &my);
-      const bool last = !mx && !my;
+      const bool last = is_coarsest (&ax, &ay);
       if (level_alloc (&mg->level[0], nx, ny, 0, 0, true, last))
         {
           mg->count = 1;

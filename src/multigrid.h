@@ -12,7 +12,7 @@
    with lumped masses: still a 5-point stencil, with per-column and per-row
    weights.  Only the axes with the finest spacing (within a factor sqrt 2)
    are coarsened, so dx != dy leaves no strong anisotropy for the smoother.
-   Coarsening stops at 3 x 3 unknowns or fewer, solved by a dense inverse.
+   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse.
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
    parallel as Jacobi) or weighted Jacobi; bench/RESULTS.md has the
    measurements behind the default, V(1,1) with omega 1.15.
