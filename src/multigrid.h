@@ -1,0 +1,113 @@
+/* Geometric multigrid for A u = f on the vertex-centred grid of a field,
+     A = c0 I - c1 Laplacian_h      (5-point, dx and dy may differ),
+   c0 = 0 for the steady state, c0 = 1 and c1 = theta alpha dt for an
+   implicit time step.  Each edge is Dirichlet (values in u's halo), zero
+   flux (the halo mirrors the adjacent interior line) or periodic (the halo
+   holds the opposite interior line).
+
+   Any nx x ny works.  Each axis is coarsened on its own by merging its
+   intervals in pairs; an odd count leaves one interval unmerged, so coarse
+   grids are nested but may be slightly non-uniform, and their operator is
+   the 1-D Galerkin operator of linear interpolation (exact in each axis)
+   with lumped masses: still a 5-point stencil, with per-column and per-row
+   weights.  Only the axes with the finest spacing (within a factor sqrt 2)
+   are coarsened, so dx != dy leaves no strong anisotropy for the smoother.
+   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse.
+   V-cycles smooth with red-black SOR (each colour one in-place pass, as
+   parallel as Jacobi) or weighted Jacobi; bench/RESULTS.md has the
+   measurements behind the default, V(1,1) with omega 1.15.
+
+   The module keeps no global state and prints nothing.  */
+#ifndef HEATSIM_MULTIGRID_H
+#define HEATSIM_MULTIGRID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+
+/* The kind of one edge; an axis is periodic on both of its edges or on
+   neither.  */
+enum mg_edge_kind { MG_DIRICHLET, MG_ZERO_FLUX, MG_PERIODIC };
+
+/* Edges in the order of heatsim's --edges.  */
+enum mg_edge { MG_LEFT, MG_RIGHT, MG_BOTTOM, MG_TOP, MG_EDGES };
+
+struct mg_boundary {
+  enum mg_edge_kind kind[MG_EDGES];
+};
+
+struct mg_operator {
+  double c0, c1;     /* A = c0 I - c1 Laplacian_h; c0 >= 0, c1 > 0 */
+  double dx, dy;     /* node spacing */
+};
+
+enum mg_smoother {
+  MG_RED_BLACK,      /* red-black SOR, in place (the default) */
+  MG_JACOBI          /* weighted Jacobi (best near omega = 4/5) */
+};
+
+enum { MG_MAX_CYCLES = 200 };
+
+struct mg_options {
+  double rtol;              /* stop when ||r|| <= rtol ||r0||; 0 < rtol < 1 */
+  unsigned max_cycles;      /* 1 .. MG_MAX_CYCLES */
+  unsigned pre, post;       /* smoothing sweeps around the coarse correction */
+  enum mg_smoother smoother;
+  double omega;             /* relaxation weight of the smoother, 0 .. 2 */
+};
+
+/* rtol 1e-10, 100 cycles, V(1,1) with red-black SOR, omega 1.15: over-
+   relaxing the red-black sweeps cuts the cycles by a third (bench/RESULTS.md).  */
+struct mg_options mg_default_options (void);
+
+enum mg_status {
+  MG_OK,               /* converged */
+  MG_NOT_CONVERGED,    /* max_cycles spent: u holds the last iterate */
+  MG_INVALID,          /* bad sizes, operator, boundary or options */
+  MG_NO_MEMORY
+};
+
+/* What a solve did.  Residual norms are l2 over the interior,
+   sqrt (sum of (f - A u)^2), without scaling by the cell count.  */
+struct mg_report {
+  unsigned cycles;
+  double initial, final;            /* ||r|| before the first and after the
+                                       last cycle */
+  double floor;                     /* the round-off floor of the last
+                                       residual (see mg_solve) */
+  double history[MG_MAX_CYCLES + 1];  /* ||r|| after 0 .. cycles cycles */
+  unsigned levels;                  /* of the hierarchy, the finest included */
+};
+
+struct mg_solver;
+
+/* Build the hierarchy for nx x ny interior nodes.  MG_INVALID when nx or
+   ny is 0, a spacing or c1 is not positive and finite, c0 is negative,
+   or a single edge of an axis is periodic.  */
+enum mg_status mg_create (struct mg_solver **mg, size_t nx, size_t ny,
+                          const struct mg_operator *op,
+                          const struct mg_boundary *bc);
+void mg_destroy (struct mg_solver *mg);
+
+/* Number of levels, the finest included, and the interior size of level
+   l (0 the finest).  */
+size_t mg_levels (const struct mg_solver *mg);
+void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
+                    size_t *ny);
+
+/* Solve A u = f by V-cycles from the initial guess in u's interior.  u is
+   nx x ny with Dirichlet values in its halo; on return the halo of the
+   zero-flux and periodic edges is filled as the heat kernels expect.  f
+   has u's shape (its halo is not read), or is NULL for f = 0.
+   Stops when ||r|| <= rtol ||r0||, or when ||r|| falls below the round-off
+   floor 8 eps ||m||, where m(i,j) is the sum of the magnitudes of the
+   terms of the residual at (i, j): no cycle can push a residual evaluated
+   in floating point much below that.
+   Singular problems (c0 = 0, no Dirichlet edge) solve for f minus its
+   mean, and the solution keeps the initial interior's total heat.  */
+enum mg_status mg_solve (struct mg_solver *mg, struct field *u,
+                         const struct field *f, const struct mg_options *opt,
+                         struct mg_report *report);
+
+#endif

@@ -1,0 +1,453 @@
+/* Unit tests of the multigrid module: exact discrete solutions, a dense
+   direct solve written here from the textbook 5-point formula, conservation
+   in the singular cases, and bounds on the cycles any grid needs.  */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "field.h"
+#include "multigrid.h"
+#include "unit.h"
+
+#define HOT 100.0
+
+static const struct mg_boundary all_dirichlet = {
+  { MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET } };
+
+/* The plate: Dirichlet halo from u = HOT (x/Lx)(1 - y/Ly), interior 0.  */
+static double
+plate (size_t nx, size_t ny, size_t i, size_t j)
+{
+  const double x = (double) i / (double) (nx + 1);
+  const double y = (double) j / (double) (ny + 1);
+  return HOT * x * (1.0 - y);
+}
+
+static void
+fill_plate (struct field *u)
+{
+  for (size_t j = 0; j <= u->ny + 1; ++j)
+    for (size_t i = 0; i <= u->nx + 1; ++i)
+      {
+        const bool halo = i == 0 || j == 0 || i == u->nx + 1 || j == u->ny + 1;
+        u->data[field_index (u, i, j)] = halo ? plate (u->nx, u->ny, i, j)
+                                         : 0.0;
+      }
+}
+
+/* A smooth field with no symmetry, for initial states and right-hand
+   sides.  */
+static double
+bumpy (size_t i, size_t j)
+{
+  return 10.0 + 3.0 * sin (0.7 * (double) i + 0.3) * cos (0.45 * (double) j)
+         + 0.01 * (double) ((i * 7 + j * 13) % 11);
+}
+
+/* Solve the plate on nx x ny with Lx = Ly = 1, as a steady problem.  */
+static enum mg_status
+solve_plate (size_t nx, size_t ny, double rtol, struct field *u,
+             struct mg_report *rep)
+{
+  const struct mg_operator op = {
+    .c0 = 0.0, .c1 = 1.0, .dx = 1.0 / (double) (nx + 1),
+    .dy = 1.0 / (double) (ny + 1) };
+  struct mg_solver *mg;
+  if (mg_create (&mg, nx, ny, &op, &all_dirichlet) != MG_OK
+      || !field_alloc (u, nx, ny))
+    return MG_NO_MEMORY;
+  fill_plate (u);
+  struct mg_options o = mg_default_options ();
+  o.rtol = rtol;
+  const enum mg_status s = mg_solve (mg, u, NULL, &o, rep);
+  mg_destroy (mg);
+  return s;
+}
+
+/* (a) The bilinear plate is the exact discrete solution.  */
+static void
+test_plate_exact (size_t nx, size_t ny)
+{
+  struct field u;
+  struct mg_report rep;
+  CHECK (solve_plate (nx, ny, 1e-15, &u, &rep) == MG_OK);
+  double err = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      err = fmax (err, fabs (u.data[field_index (&u, i, j)]
+                             - plate (nx, ny, i, j)));
+  printf ("plate %zux%zu: %u cycles to the floor %.2e, max error %.2e\n",
+          nx, ny, rep.cycles, rep.floor, err);
+  CHECK (err <= 1e-8 * HOT);
+  field_free (&u);
+}
+
+/* The reference: assemble the 5-point operator row by row from its
+   definition (Dirichlet values from u's halo to the right-hand side, zero
+   flux as the mirrored halo, periodic as the far side) and solve it by
+   dense Gaussian elimination with partial pivoting.  */
+static bool
+dense_solve (const struct field *u, const struct field *f,
+             const struct mg_operator *op, const struct mg_boundary *bc,
+             struct field *out)
+{
+  const size_t nx = u->nx, ny = u->ny, n = nx * ny;
+  double *a = calloc (n * (n + 1), sizeof *a);
+  if (a == NULL || !field_alloc (out, nx, ny))
+    return false;
+  const double wx = op->c1 / (op->dx * op->dx), wy = op->c1 / (op->dy * op->dy);
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        double *row = a + ((j - 1) * nx + i - 1) * (n + 1);
+        const size_t p = (j - 1) * nx + i - 1;
+        row[n] = f != NULL ? f->data[field_index (f, i, j)] : 0.0;
+        row[p] += op->c0;
+        /* left, right, bottom, top: the neighbour's (i, j), its edge.  */
+        const long ni[4] = { (long) i - 1, (long) i + 1, (long) i, (long) i };
+        const long nj[4] = { (long) j, (long) j, (long) j - 1, (long) j + 1 };
+        for (int e = 0; e < 4; ++e)
+          {
+            const double w = e < 2 ? wx : wy;
+            long ii = ni[e], jj = nj[e];
+            const bool out_x = ii < 1 || ii > (long) nx;
+            const bool out_y = jj < 1 || jj > (long) ny;
+            enum mg_edge_kind k = out_x || out_y ? bc->kind[e] : MG_DIRICHLET;
+            if (out_x || out_y)
+              {
+                if (k == MG_ZERO_FLUX)
+                  continue;            /* u(halo) = u(i, j): no term */
+                if (k == MG_DIRICHLET)
+                  {
+                    row[p] += w;
+                    row[n] += w * u->data[field_index (u, ii, jj)];
+                    continue;
+                  }
+                ii = ii < 1 ? (long) nx : ii > (long) nx ? 1 : ii;
+                jj = jj < 1 ? (long) ny : jj > (long) ny ? 1 : jj;
+              }
+            row[p] += w;
+            row[(jj - 1) * (long) nx + ii - 1] -= w;
+          }
+      }
+  bool ok = true;
+  for (size_t k = 0; k < n && ok; ++k)
+    {
+      size_t piv = k;
+      for (size_t p = k + 1; p < n; ++p)
+        if (fabs (a[p * (n + 1) + k]) > fabs (a[piv * (n + 1) + k]))
+          piv = p;
+      ok = a[piv * (n + 1) + k] != 0.0;
+      for (size_t q = 0; q <= n && ok; ++q)
+        {
+          const double t = a[k * (n + 1) + q];
+          a[k * (n + 1) + q] = a[piv * (n + 1) + q];
+          a[piv * (n + 1) + q] = t;
+        }
+      for (size_t p = k + 1; p < n && ok; ++p)
+        {
+          const double m = a[p * (n + 1) + k] / a[k * (n + 1) + k];
+          for (size_t q = k; q <= n; ++q)
+            a[p * (n + 1) + q] -= m * a[k * (n + 1) + q];
+        }
+    }
+  for (size_t k = n; k-- > 0 && ok;)
+    {
+      double s = a[k * (n + 1) + n];
+      for (size_t q = k + 1; q < n; ++q)
+        s -= a[k * (n + 1) + q] * a[q * (n + 1) + n];
+      a[k * (n + 1) + n] = s / a[k * (n + 1) + k];
+      out->data[field_index (out, k % nx + 1, k / nx + 1)]
+        = a[k * (n + 1) + n];
+    }
+  free (a);
+  return ok;
+}
+
+/* Multigrid against the dense solve on u's initial state (Dirichlet values
+   in its halo) and f: largest difference relative to the largest value.  */
+static double
+against_dense (struct field *u, const struct field *f,
+               const struct mg_operator *op, const struct mg_boundary *bc,
+               unsigned *cycles)
+{
+  struct field ref;
+  CHECK (dense_solve (u, f, op, bc, &ref));
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, u->nx, u->ny, op, bc) == MG_OK);
+  struct mg_options o = mg_default_options ();
+  o.rtol = 1e-13;
+  struct mg_report rep;
+  CHECK (mg_solve (mg, u, f, &o, &rep) == MG_OK);
+  *cycles = rep.cycles;
+  mg_destroy (mg);
+  double diff = 0.0, scale = 0.0;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      {
+        const double r = ref.data[field_index (&ref, i, j)];
+        diff = fmax (diff, fabs (u->data[field_index (u, i, j)] - r));
+        scale = fmax (scale, fabs (r));
+      }
+  field_free (&ref);
+  return diff / scale;
+}
+
+/* (b) Four different constant edges, steady, odd and non-square grids
+   with dx != dy; also small and degenerate grids.  */
+static void
+test_edges_dense (size_t nx, size_t ny, double lx, double ly)
+{
+  const double edge[4] = { 10.0, 100.0, -30.0, 55.0 };
+  struct field u;
+  CHECK (field_alloc (&u, nx, ny));
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      u.data[field_index (&u, i, j)]
+        = i == 0 ? edge[0] : i == nx + 1 ? edge[1]
+          : j == 0 ? edge[2] : j == ny + 1 ? edge[3] : 0.0;
+  const struct mg_operator op = {
+    .c0 = 0.0, .c1 = 1.0, .dx = lx / (double) (nx + 1),
+    .dy = ly / (double) (ny + 1) };
+  unsigned cycles;
+  const double d = against_dense (&u, NULL, &op, &all_dirichlet, &cycles);
+  printf ("edges %zux%zu: %u cycles, %.2e from the dense solve\n", nx, ny,
+          cycles, d);
+  CHECK (d <= 1e-11);
+  field_free (&u);
+}
+
+/* (c) The implicit operator c0 = 1 (and mixed edges) against the dense
+   solve: u holds the Dirichlet values and a start, f the old field.  */
+static void
+test_implicit_dense (size_t nx, size_t ny, double c1,
+                     const struct mg_boundary *bc, const char *what)
+{
+  struct field u, f;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny));
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      {
+        f.data[field_index (&f, i, j)] = bumpy (i, j);
+        u.data[field_index (&u, i, j)] = 0.5 * bumpy (j, i);
+      }
+  const struct mg_operator op = {
+    .c0 = 1.0, .c1 = c1, .dx = 1.0 / (double) (nx + 1),
+    .dy = 1.3 / (double) (ny + 1) };
+  unsigned cycles;
+  const double d = against_dense (&u, &f, &op, bc, &cycles);
+  printf ("implicit %s %zux%zu, c1 %g: %u cycles, %.2e from the dense "
+          "solve\n", what, nx, ny, c1, cycles, d);
+  CHECK (d <= 1e-11);
+  field_free (&u);
+  field_free (&f);
+}
+
+/* (d) With only zero-flux and periodic edges the steady state is the
+   constant that keeps the initial total heat.  */
+static void
+test_singular (size_t nx, size_t ny, const struct mg_boundary *bc,
+               const char *what)
+{
+  struct field u;
+  CHECK (field_alloc (&u, nx, ny));
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      u.data[field_index (&u, i, j)] = bumpy (i, j);
+  const double before = field_sum (&u) / ((double) nx * (double) ny);
+  const double corner = u.data[0], far = u.data[field_cells (&u) - 1];
+  const struct mg_operator op = {
+    .c0 = 0.0, .c1 = 1.0, .dx = 2.0 / (double) (nx + 1),
+    .dy = 1.0 / (double) (ny + 1) };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, nx, ny, &op, bc) == MG_OK);
+  struct mg_options o = mg_default_options ();
+  struct mg_report rep;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_OK);
+  mg_destroy (mg);
+  const double after = field_sum (&u) / ((double) nx * (double) ny);
+  double lo, hi;
+  field_range (&u, &lo, &hi);
+  printf ("%s %zux%zu: %u cycles, mean %.15g -> %.15g, spread %.2e\n", what,
+          nx, ny, rep.cycles, before, after, hi - lo);
+  CHECK (fabs (after - before) <= 1e-12 * fabs (before));
+  CHECK (hi - lo <= 1e-8 * fabs (before));
+  CHECK (u.data[0] == corner && u.data[field_cells (&u) - 1] == far);
+  field_free (&u);
+}
+
+/* A source of nonzero mean on a closed domain has no steady state: the
+   solve takes its mean out (the heat it would add), converges, and keeps
+   the initial heat.  */
+static void
+test_singular_source (void)
+{
+  const size_t nx = 40, ny = 30;
+  const struct mg_boundary bc = {
+    { MG_PERIODIC, MG_PERIODIC, MG_ZERO_FLUX, MG_ZERO_FLUX } };
+  struct field u, f;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny));
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      {
+        u.data[field_index (&u, i, j)] = bumpy (j, i);
+        f.data[field_index (&f, i, j)] = 1e3 * bumpy (i, j);
+      }
+  const double before = field_sum (&u);
+  const struct mg_operator op = {
+    .c0 = 0.0, .c1 = 1.0, .dx = 1.0 / (double) (nx + 1),
+    .dy = 1.0 / (double) (ny + 1) };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, nx, ny, &op, &bc) == MG_OK);
+  struct mg_options o = mg_default_options ();
+  struct mg_report rep;
+  CHECK (mg_solve (mg, &u, &f, &o, &rep) == MG_OK);
+  printf ("closed source %zux%zu: %u cycles, heat %.15g -> %.15g\n", nx, ny,
+          rep.cycles, before, field_sum (&u));
+  CHECK (rep.cycles <= 15);
+  CHECK (fabs (field_sum (&u) - before) <= 1e-12 * fabs (before));
+  mg_destroy (mg);
+  field_free (&u);
+  field_free (&f);
+}
+
+/* (e) Cycles to rtol 1e-10 stay bounded whatever the size, and every
+   cycle cuts the residual at least five-fold.  */
+static void
+test_cycles (size_t nx, size_t ny)
+{
+  struct field u;
+  struct mg_report rep;
+  CHECK (solve_plate (nx, ny, 1e-10, &u, &rep) == MG_OK);
+  double worst = 0.0;
+  for (unsigned c = 1; c <= rep.cycles; ++c)
+    worst = fmax (worst, rep.history[c] / rep.history[c - 1]);
+  const double mean = pow (rep.final / rep.initial, 1.0 / rep.cycles);
+  printf ("plate %zux%zu: %u levels, %u cycles, reduction mean %.3f "
+          "worst %.3f\n", nx, ny, rep.levels, rep.cycles, mean, worst);
+  CHECK (rep.cycles <= 15);
+  CHECK (worst <= 0.2);
+  field_free (&u);
+}
+
+/* The coarsening rule: each level merges pairs of intervals of the axes
+   with the finest spacing, down to 64 unknowns or fewer.  */
+static void
+test_hierarchy (void)
+{
+  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = 1.0 / 1001.0,
+                                  .dy = 1.0 / 101.0 };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, 1000, 100, &op, &all_dirichlet) == MG_OK);
+  /* x: 1001 intervals -> 501 -> 251 -> 126 -> 63 ...; y waits until the
+     x spacing is within sqrt 2 of its own.  */
+  const size_t expect[][2] = {
+    { 1000, 100 }, { 500, 100 }, { 250, 100 }, { 125, 100 }, { 62, 50 },
+    { 31, 25 }, { 15, 12 }, { 7, 6 },
+  };
+  const size_t levels = sizeof expect / sizeof *expect;
+  CHECK (mg_levels (mg) == levels);
+  for (size_t l = 0; l < levels && l < mg_levels (mg); ++l)
+    {
+      size_t nx, ny;
+      mg_level_size (mg, l, &nx, &ny);
+      CHECK (nx == expect[l][0] && ny == expect[l][1]);
+    }
+  mg_destroy (mg);
+}
+
+/* Bad setups and options are refused.  */
+static void
+test_invalid (void)
+{
+  struct mg_solver *mg;
+  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = 0.1, .dy = 0.1 };
+  const struct mg_boundary half = {
+    { MG_PERIODIC, MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET } };
+  CHECK (mg_create (&mg, 0, 5, &op, &all_dirichlet) == MG_INVALID);
+  CHECK (mg_create (&mg, 5, 5, &op, &half) == MG_INVALID);
+  struct mg_operator bad = op;
+  bad.c1 = 0.0;
+  CHECK (mg_create (&mg, 5, 5, &bad, &all_dirichlet) == MG_INVALID);
+  bad = op;
+  bad.c0 = -1.0;
+  CHECK (mg_create (&mg, 5, 5, &bad, &all_dirichlet) == MG_INVALID);
+  /* Above the size solved directly, so that one cycle is not enough.  */
+  CHECK (mg_create (&mg, 15, 15, &op, &all_dirichlet) == MG_OK);
+  struct field u, wrong;
+  CHECK (field_alloc (&u, 15, 15) && field_alloc (&wrong, 16, 15));
+  struct mg_options o = mg_default_options ();
+  struct mg_report rep;
+  o.rtol = 1.0;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o = mg_default_options ();
+  o.omega = 2.0;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o = mg_default_options ();
+  o.max_cycles = 0;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o = mg_default_options ();
+  CHECK (mg_solve (mg, &wrong, NULL, &o, &rep) == MG_INVALID);
+  CHECK (mg_solve (mg, &u, &wrong, &o, &rep) == MG_INVALID);
+  /* One cycle is not enough for 1e-10: the last iterate comes back.  */
+  fill_plate (&u);
+  o.max_cycles = 1;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_NOT_CONVERGED);
+  CHECK (rep.cycles == 1 && rep.final < rep.initial);
+  mg_destroy (mg);
+  field_free (&u);
+  field_free (&wrong);
+}
+
+int
+main (void)
+{
+  test_plate_exact (257, 257);
+  test_plate_exact (300, 171);
+
+  test_edges_dense (31, 17, 1.0, 1.0);
+  test_edges_dense (33, 20, 2.0, 0.7);
+  test_edges_dense (2, 2, 1.0, 1.0);
+  test_edges_dense (1, 7, 1.0, 1.0);
+  test_edges_dense (1, 1, 1.0, 1.0);
+  test_edges_dense (45, 3, 1.0, 1.0);
+  test_edges_dense (1, 300, 1.0, 1.0);
+  test_edges_dense (101, 2, 1.0, 3.0);
+
+  const struct mg_boundary mixed = {
+    { MG_DIRICHLET, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_DIRICHLET } };
+  const struct mg_boundary tube = {
+    { MG_PERIODIC, MG_PERIODIC, MG_DIRICHLET, MG_ZERO_FLUX } };
+  const struct mg_boundary neumann = {
+    { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_ZERO_FLUX } };
+  const struct mg_boundary periodic = {
+    { MG_PERIODIC, MG_PERIODIC, MG_PERIODIC, MG_PERIODIC } };
+  const struct mg_boundary slab = {
+    { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_PERIODIC, MG_PERIODIC } };
+  test_implicit_dense (29, 23, 0.05, &all_dirichlet, "dirichlet");
+  test_implicit_dense (29, 23, 0.05, &mixed, "mixed");
+  test_implicit_dense (30, 21, 0.05, &tube, "tube");
+  test_implicit_dense (27, 22, 0.05, &neumann, "zero-flux");
+  test_implicit_dense (25, 24, 0.05, &periodic, "periodic");
+  test_implicit_dense (25, 24, 1e-4, &periodic, "periodic");
+  test_implicit_dense (5, 3, 10.0, &slab, "slab");
+
+  test_singular (65, 40, &neumann, "zero-flux");
+  test_singular (64, 33, &periodic, "periodic");
+  test_singular (37, 50, &slab, "slab");
+  test_singular (1, 1, &neumann, "zero-flux");
+  test_singular (2, 3, &periodic, "periodic");
+  test_singular_source ();
+
+  const size_t sizes[][2] = {
+    { 63, 63 }, { 64, 64 }, { 255, 255 }, { 256, 256 }, { 1000, 1000 },
+    { 301, 203 }, { 255, 127 },
+  };
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k)
+    test_cycles (sizes[k][0], sizes[k][1]);
+
+  test_hierarchy ();
+  test_invalid ();
+  return unit_exit ();
+}
