@@ -25,17 +25,30 @@ struct halo {
   bool exchange[EDGE_COUNT];    /* the edge receives a neighbour's line */
 };
 
-/* How a target kernel spreads the cells over the device: all three
-   compute the same values; they differ in speed only (--kernel).  */
+/* How a target kernel spreads the cells over the device: all compute the
+   same values; they differ in speed only (--kernel).  */
 enum kernel_form {
-  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
-  KERNEL_LOOP,               /* teams loop collapse(2) (OpenMP 5) */
-  KERNEL_SPLIT               /* rows to teams, parallel for within a row */
+  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2),
+                                one contiguous block of cells per team */
+  KERNEL_SPLIT,              /* rows to teams, parallel for within a row */
+  KERNEL_BARE                /* LLVM's ompx_bare: a launch shape set by hand,
+                                one team per row (GPUs only) */
 };
 
 /* The --kernel name of form, and the form called name (false if none).  */
 const char *kernel_form_name (enum kernel_form form);
 bool kernel_form_find (const char *name, enum kernel_form *form);
+
+/* Whether form can run where target regions on device run (on_device:
+   not on the initial device).  An ompx_bare kernel needs a GPU: neither
+   the host fallback nor LLVM's host plugin runs it.  */
+bool kernel_form_runs (enum kernel_form form, bool on_device);
+
+/* Whether the device kernels can take a grid of nx x ny interior cells.
+   They index cells with 32-bit integers, which saves instructions per
+   cell, and run grids of more than INT_MAX cells in bands of rows: a band
+   needs room for three rows.  Halo loops count lines in 32 bits.  */
+bool kernel_fits (size_t nx, size_t ny);
 
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */
@@ -55,7 +68,8 @@ struct rect stencil_interior (const struct stencil *s);
 
 /* Update the cells of r, u -> unew, with host threads or in a target region
    on device (u and unew present there).  With residual, also return the
-   largest |unew - u| of those cells (else 0).  */
+   largest |unew - u| of those cells (else 0); the bare form runs residual
+   sweeps as collapse, since ompx_bare kernels have no reduction.  */
 double heat_update_host (const struct stencil *s, double *restrict u,
                          double *restrict unew, struct rect r, bool residual);
 double heat_update_target (const struct stencil *s, double *u, double *unew,
@@ -77,11 +91,19 @@ void halo_unpack_host (const struct stencil *s, double *u,
 void halo_unpack_target (const struct stencil *s, double *u,
                          const double *recv, int device);
 
-/* b = a over n doubles: the STREAM-style copy that bounds what a
-   memory-bound kernel can reach, on the host and in a target region (a and
-   b present on device).  */
-void copy_host (const double *restrict a, double *restrict b, size_t n);
-void copy_target (const double *a, double *b, size_t n, int device);
+/* b = a over a whole padded field: the STREAM-style copy that bounds what
+   a memory-bound kernel can reach, on the host and in a target region (a
+   and b present on device) of the same shape as the stencil's form.  */
+void copy_host (const struct stencil *s, const double *restrict a,
+                double *restrict b);
+void copy_target (const struct stencil *s, const double *a, double *b,
+                  int device);
+
+/* The same copy by the OpenMP runtime (omp_target_memcpy between the
+   device copies of a and b): the device's own copy engine or kernel, the
+   hardware's reference rather than another OpenMP kernel.  */
+void memcpy_target (const struct stencil *s, const double *a, double *b,
+                    int device);
 
 /* Interior cells of u that are NaN or infinite, on the host and in a
    target region (u present on device).  */

@@ -27,6 +27,12 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   const double rx = cfg->alpha * cfg->dt / (dx * dx);
   const double ry = cfg->alpha * cfg->dt / (dy * dy);
   const size_t nx = d->local_nx, ny = d->local_ny;
+  if (s->strategy->offload && !kernel_fits (nx, ny))
+    {
+      heatsim_error ("a %zu x %zu grid is too long or too tall for the "
+                     "target kernels' 32-bit indices", nx, ny);
+      return HEATSIM_FAILURE;
+    }
   s->stencil = (struct stencil) {
     .nx = nx, .ny = ny, .stride = nx + 2,
     .rx = rx, .ry = ry,
@@ -216,25 +222,36 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
 
 enum { COPY_REPEATS = 10 };
 
-/* The copy bandwidth where the kernels run, best of COPY_REPEATS copies of
-   a whole field: the roofline of a stencil that reads and writes each cell
-   once.  The fields are mapped around the measurement for map (for
-   resident they already are: no transfer), not at all for host.  */
+/* The bandwidth of copy, best of COPY_REPEATS copies of a whole field.  */
 static double
-copy_bandwidth (struct solver *s)
+best_copy (struct solver *s, void (*copy) (struct solver *))
 {
-  double *u = s->u.data, *unew = s->unew.data;
-  const size_t n = field_cells (&s->u);
   double best = HUGE_VAL;
-#pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
-  device(s->device) if(s->strategy->offload)
   for (int k = 0; k < COPY_REPEATS; ++k)
     {
       double t0 = omp_get_wtime ();
-      s->strategy->copy (s);
+      copy (s);
       best = fmin (best, omp_get_wtime () - t0);
     }
-  return 2.0 * sizeof (double) * (double) n / best * 1e-9;
+  return 2.0 * sizeof (double) * (double) field_cells (&s->u) / best * 1e-9;
+}
+
+/* The copy bandwidth where the kernels run, by a kernel of the stencil's
+   shape and by the runtime's memcpy: the roofline of a stencil that reads
+   and writes each cell once.  The fields are mapped around the measurement
+   for map (for resident they already are: no transfer), not at all for
+   host.  */
+static void
+copy_bandwidth (struct solver *s, struct run_result *r)
+{
+  double *u = s->u.data, *unew = s->unew.data;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
+  device(s->device) if(s->strategy->offload)
+  {
+    r->copy_gb_s = best_copy (s, s->strategy->copy);
+    r->memcpy_gb_s = best_copy (s, s->strategy->runtime_copy);
+  }
 }
 
 int
@@ -248,7 +265,9 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
                : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
-  r->copy_gb_s = cfg->bench && status == HEATSIM_OK ? copy_bandwidth (s) : 0.0;
+  r->copy_gb_s = r->memcpy_gb_s = 0.0;
+  if (cfg->bench && status == HEATSIM_OK)
+    copy_bandwidth (s, r);
   s->strategy->leave (s);
   double t3 = omp_get_wtime ();
 

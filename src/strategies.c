@@ -44,7 +44,13 @@ count_nonfinite_on_host (struct solver *s)
 static void
 host_copy (struct solver *s)
 {
-  copy_host (s->u.data, s->unew.data, field_cells (&s->u));
+  copy_host (&s->stencil, s->u.data, s->unew.data);
+}
+
+static void
+host_memcpy (struct solver *s)
+{
+  memcpy (s->unew.data, s->u.data, field_cells (&s->u) * sizeof *s->u.data);
 }
 
 /* The device copy, with both fields present (resident, or mapped once
@@ -53,7 +59,13 @@ host_copy (struct solver *s)
 static void
 device_copy (struct solver *s)
 {
-  copy_target (s->u.data, s->unew.data, field_cells (&s->u), s->device);
+  copy_target (&s->stencil, s->u.data, s->unew.data, s->device);
+}
+
+static void
+device_memcpy (struct solver *s)
+{
+  memcpy_target (&s->stencil, s->u.data, s->unew.data, s->device);
 }
 
 /* host: CPU threads, no target constructs.  */
@@ -72,7 +84,7 @@ static const struct strategy host_strategy = {
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = host_update, .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
-  .leave = no_transfer, .copy = host_copy,
+  .leave = no_transfer, .copy = host_copy, .runtime_copy = host_memcpy,
 };
 
 /* map: the naive port; both fields cross to the device and back for every
@@ -96,6 +108,7 @@ static const struct strategy map_strategy = {
   .update = map_update, .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = device_copy,
+  .runtime_copy = device_memcpy,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
@@ -181,7 +194,7 @@ static const struct strategy resident_strategy = {
   .update = resident_update, .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
-  .copy = device_copy,
+  .copy = device_copy, .runtime_copy = device_memcpy,
 };
 
 const struct strategy *const heatsim_strategies[] = {

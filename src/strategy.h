@@ -33,6 +33,9 @@ struct strategy {
   void (*leave) (struct solver *);    /* newest field to the host; release */
   void (*copy) (struct solver *);     /* s->u to s->unew, where the kernels
                                          run: the bandwidth reference */
+  void (*runtime_copy) (struct solver *);  /* the same copy by
+                                              omp_target_memcpy (memcpy for
+                                              host) */
 };
 
 /* All strategies, NULL-terminated; the first is the default.  */

@@ -7,7 +7,17 @@
 # would show.
 . "${srcdir:-.}/tests/testlib.sh"
 
-variants="map resident map-loop resident-loop map-split resident-split"
+variants="map resident map-split resident-split"
+# The bare form runs only where target regions reach a GPU; elsewhere it
+# is refused with status 3 (no device) before anything runs.
+"$HEATSIM" -q --kernel bare --grid 8 --steps 1 >/dev/null 2>"$workdir/bare"
+case $? in
+  0) variants="$variants map-bare resident-bare" ;;
+  3) grep -q "kernel bare: needs a GPU" "$workdir/bare" \
+       || fail "--kernel bare: $(cat "$workdir/bare")"
+     pass ;;
+  *) fail "--kernel bare: $(cat "$workdir/bare")" ;;
+esac
 
 compare () {
   expect_status 0 "$HEATSIM" -q --json --offload host "$@" || return
