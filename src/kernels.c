@@ -48,7 +48,9 @@ kernel_form_runs (enum kernel_form form, bool on_device)
 bool
 kernel_fits (size_t nx, size_t ny)
 {
-  return nx <= (size_t) INT_MAX / 3 - 2 && ny <= (size_t) INT_MAX;
+  /* A band needs three rows; the frame, 2 nx + 2 ny cells, is counted
+     in 32 bits.  */
+  return nx <= (size_t) INT_MAX / 4 && ny <= (size_t) INT_MAX / 4;
 }
 
 #pragma omp declare target
@@ -266,6 +268,122 @@ heat_update_target (const struct stencil *s, double *u, double *unew,
                                   device));
     }
   return change;
+}
+
+/* ---------------------------------------------------------------- frame
+   Cell k of the frame: the bottom row, the top row (when ny > 1), then
+   the first and the last column between them (when ny > 2; one column
+   when nx = 1), so no cell comes twice.  Target loops count frame cells
+   in 32 bits (kernel_fits).  */
+
+static size_t
+frame_length (size_t nx, size_t ny)
+{
+  const size_t rows = ny > 1 ? 2 : 1, columns = nx > 1 ? 2 : 1;
+  return rows * nx + (ny > 2 ? columns * (ny - 2) : 0);
+}
+
+#pragma omp declare target
+static inline size_t
+frame_cell (size_t k, size_t nx, size_t ny, size_t stride)
+{
+  if (k < nx)
+    return stride + 1 + k;
+  k -= nx;
+  if (ny > 1 && k < nx)
+    return ny * stride + 1 + k;
+  k -= ny > 1 ? nx : 0;
+  const size_t side = ny - 2;
+  return k < side ? (k + 2) * stride + 1 : (k - side + 2) * stride + nx;
+}
+#pragma omp end declare target
+
+static void
+update_frame_host (size_t nx, size_t ny, size_t stride, double rx,
+                   double ry, double rc, const double *restrict u,
+                   double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+    }
+}
+
+static double
+update_residual_frame_host (size_t nx, size_t ny, size_t stride, double rx,
+                            double ry, double rc, const double *restrict u,
+                            double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+  double change = 0.0;
+#pragma omp parallel for schedule(static) reduction(max: change)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      change = fmax (change, fabs (unew[c] - u[c]));
+    }
+  return change;
+}
+
+double
+heat_update_frame_host (const struct stencil *s, const double *restrict u,
+                        double *restrict unew, bool residual)
+{
+  if (residual)
+    return update_residual_frame_host (s->nx, s->ny, s->stride, s->rx,
+                                       s->ry, s->rc, u, unew);
+  update_frame_host (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew);
+  return 0.0;
+}
+
+static void
+update_frame_target (size_t nx, size_t ny, size_t stride, double rx,
+                     double ry, double rc, const double *restrict u,
+                     double *restrict unew, int device)
+{
+  const int n = (int) frame_length (nx, ny);
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+    }
+}
+
+static double
+update_residual_frame_target (size_t nx, size_t ny, size_t stride,
+                              double rx, double ry, double rc,
+                              const double *restrict u,
+                              double *restrict unew, int device)
+{
+  const int n = (int) frame_length (nx, ny);
+  double change = 0.0;
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  reduction(max: change) device(device)
+  for (int k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      change = fmax (change, fabs (unew[c] - u[c]));
+    }
+  return change;
+}
+
+double
+heat_update_frame_target (const struct stencil *s, const double *u,
+                          double *unew, bool residual, int device)
+{
+  if (residual)
+    return update_residual_frame_target (s->nx, s->ny, s->stride, s->rx,
+                                         s->ry, s->rc, u, unew, device);
+  update_frame_target (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew,
+                       device);
+  return 0.0;
 }
 
 /* ---------------------------------------------------------------- halo

@@ -47,7 +47,7 @@ bool kernel_form_runs (enum kernel_form form, bool on_device);
 /* Whether the device kernels can take a grid of nx x ny interior cells.
    They index cells with 32-bit integers, which saves instructions per
    cell, and run grids of more than INT_MAX cells in bands of rows: a band
-   needs room for three rows.  Halo loops count lines in 32 bits.  */
+   needs room for three rows.  Halo and frame loops count in 32 bits.  */
 bool kernel_fits (size_t nx, size_t ny);
 
 struct stencil {
@@ -74,6 +74,16 @@ double heat_update_host (const struct stencil *s, double *restrict u,
                          double *restrict unew, struct rect r, bool residual);
 double heat_update_target (const struct stencil *s, double *u, double *unew,
                            struct rect r, bool residual, int device);
+
+/* Update the frame, the interior cells next to the halo, u -> unew: what
+   an MPI step computes once the neighbours' lines have arrived.  One
+   kernel rather than one per strip, as launches cost more than these
+   few cells.  With residual, return the largest change (else 0).  */
+double heat_update_frame_host (const struct stencil *s,
+                               const double *restrict u,
+                               double *restrict unew, bool residual);
+double heat_update_frame_target (const struct stencil *s, const double *u,
+                                 double *unew, bool residual, int device);
 
 /* Copy interior lines into the halo of the edges that copy (halo.copy).  */
 void halo_refresh_host (const struct stencil *s, double *u);

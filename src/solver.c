@@ -76,25 +76,6 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   return HEATSIM_OK;
 }
 
-/* The cells next to the halo, as up to four strips: the bottom and top
-   rows, then the rest of the first and last columns.  Returns how many.  */
-static size_t
-frame (const struct stencil *c, struct rect strip[4])
-{
-  const size_t nx = c->nx, ny = c->ny;
-  size_t n = 0;
-  strip[n++] = (struct rect) { 1, nx, 1, 1 };
-  if (ny > 1)
-    strip[n++] = (struct rect) { 1, nx, ny, ny };
-  if (ny > 2)
-    {
-      strip[n++] = (struct rect) { 1, 1, 2, ny - 1 };
-      if (nx > 1)
-        strip[n++] = (struct rect) { nx, nx, 2, ny - 1 };
-    }
-  return n;
-}
-
 /* One step, s->u -> s->unew, returning the largest change of a cell of
    this rank when residual.  With neighbours, the halo lines travel while
    the cells that do not need them are computed; the cells next to the
@@ -127,10 +108,7 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   domain_exchange_end (s->domain);
   st->unpack (s);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
-  struct rect strip[4];
-  for (size_t k = 0, n = frame (c, strip); k < n; ++k)
-    change = fmax (change, st->update (s, strip[k], residual));
-  return change;
+  return fmax (change, st->update_frame (s, residual));
 }
 
 /* After step n of this run: check that the field is still finite (every

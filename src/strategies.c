@@ -77,12 +77,20 @@ host_update (struct solver *s, struct rect r, bool residual)
                            residual);
 }
 
+static double
+host_update_frame (struct solver *s, bool residual)
+{
+  return heat_update_frame_host (&s->stencil, s->u.data, s->unew.data,
+                                 residual);
+}
+
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
-  .update = host_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .update = host_update, .update_frame = host_update_frame,
+  .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = host_copy, .runtime_copy = host_memcpy,
 };
@@ -100,12 +108,24 @@ map_update (struct solver *s, struct rect r, bool residual)
   return change;
 }
 
+static double
+map_update_frame (struct solver *s, bool residual)
+{
+  double *u = s->u.data, *unew = s->unew.data, change;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) device(s->device)
+  change = heat_update_frame_target (&s->stencil, u, unew, residual,
+                                     s->device);
+  return change;
+}
+
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
-  .update = map_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .update = map_update, .update_frame = map_update_frame,
+  .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = device_copy,
   .runtime_copy = device_memcpy,
@@ -138,6 +158,13 @@ resident_update (struct solver *s, struct rect r, bool residual)
 {
   return heat_update_target (&s->stencil, s->u.data, s->unew.data, r,
                              residual, s->device);
+}
+
+static double
+resident_update_frame (struct solver *s, bool residual)
+{
+  return heat_update_frame_target (&s->stencil, s->u.data, s->unew.data,
+                                   residual, s->device);
 }
 
 static void
@@ -191,7 +218,8 @@ static const struct strategy resident_strategy = {
   .summary = "enter data once, kernels without maps, pointer swap (default)",
   .offload = true, .resident = true,
   .enter = resident_enter, .refresh_halo = resident_refresh,
-  .update = resident_update, .pack = resident_pack,
+  .update = resident_update, .update_frame = resident_update_frame,
+  .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
   .copy = device_copy, .runtime_copy = device_memcpy,

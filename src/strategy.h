@@ -23,6 +23,9 @@ struct strategy {
   double (*update) (struct solver *, struct rect, bool residual);
                                       /* cells of a rect, s->u -> s->unew;
                                          the largest change if residual */
+  double (*update_frame) (struct solver *, bool residual);
+                                      /* the cells next to the halo, in
+                                         one kernel (after an exchange) */
   void (*pack) (struct solver *);     /* edge lines of s->u to s->send on
                                          the host, for the exchange */
   void (*unpack) (struct solver *);   /* s->recv from the host into the
