@@ -2,57 +2,402 @@
 
 #include "kernels.h"
 
+#include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <string.h>
+#ifdef HEATSIM_OFFLOAD_GPU
+# include <ompx.h>
+#endif
+
+bool
+kernel_form_runs (enum kernel_form form, bool on_device)
+{
+#ifdef HEATSIM_OFFLOAD_GPU
+  return form != KERNEL_BARE || on_device;
+#else
+  (void) on_device;
+  return form != KERNEL_BARE;
+#endif
+}
+
+bool
+kernel_fits (size_t nx, size_t ny)
+{
+  /* A band needs three rows; the frame, 2 nx + 2 ny cells, is counted
+     in 32 bits.  */
+  return nx <= (size_t) INT_MAX / 4 && ny <= (size_t) INT_MAX / 4;
+}
 
 #pragma omp declare target
-/* One cell.  The order of the additions is fixed so that every strategy
-   computes bitwise the same value on the same processor.  */
+/* One cell, at p.  The order of the additions is fixed so that every
+   strategy computes bitwise the same value on the same processor.  */
 static inline double
-heat_cell (const double *u, size_t c, size_t stride,
-           double rx, double ry, double rc)
+heat_cell (const double *p, ptrdiff_t stride, double rx, double ry,
+           double rc)
 {
-  return rc * u[c] + rx * u[c + 1] + rx * u[c - 1]
-         + ry * u[c + stride] + ry * u[c - stride];
+  return rc * p[0] + rx * p[1] + rx * p[-1] + ry * p[stride]
+         + ry * p[-stride];
+}
+#pragma omp end declare target
+
+/* ---------------------------------------------------------------- update
+   Host loops: rows to threads.  */
+
+static void
+update_host (size_t i0, size_t i1, size_t j0, size_t j1, size_t stride,
+             double rx, double ry, double rc, const double *restrict u,
+             double *restrict unew)
+{
+#pragma omp parallel for schedule(static)
+  for (size_t j = j0; j <= j1; ++j)
+    for (size_t i = i0; i <= i1; ++i)
+      unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
+                                        rx, ry, rc);
 }
 
-/* Update one cell and return how much it changed.  */
-static inline double
-update_cell (const double *u, double *unew, size_t c, size_t stride,
-             double rx, double ry, double rc)
+/* The update and, fused into the same pass over memory, the largest
+   change of a cell.  */
+static double
+update_residual_host (size_t i0, size_t i1, size_t j0, size_t j1,
+                      size_t stride, double rx, double ry, double rc,
+                      const double *restrict u, double *restrict unew)
 {
-  unew[c] = heat_cell (u, c, stride, rx, ry, rc);
-  return fabs (unew[c] - u[c]);
+  double change = 0.0;
+#pragma omp parallel for schedule(static) reduction(max: change)
+  for (size_t j = j0; j <= j1; ++j)
+    for (size_t i = i0; i <= i1; ++i)
+      {
+        const size_t c = j * stride + i;
+        unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+        change = fmax (change, fabs (unew[c] - u[c]));
+      }
+  return change;
 }
 
-/* Halo cells number k of the side columns (k <= ny) and of the bottom and
-   top rows (k <= nx), for the edges that copy an interior line.  Corners
-   are never read by the 5-point stencil.  */
+double
+heat_update_host (const struct stencil *s, double *restrict u,
+                  double *restrict unew, struct rect r, bool residual)
+{
+  if (residual)
+    return update_residual_host (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx,
+                                 s->ry, s->rc, u, unew);
+  update_host (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx, s->ry, s->rc, u,
+               unew);
+  return 0.0;
+}
+
+/* Target kernels.  No map clauses: the fields are found in the device
+   data environment set up by the strategy.  Arguments are scalars, so
+   nothing but the pointers is looked up per launch; indices are 32-bit
+   (the caller keeps them below INT_MAX), so the collapsed trip count
+   needs no 64-bit division.  dist_schedule(static) gives each team one
+   contiguous block of cells: without it the runtime hands out chunks of
+   one iteration per thread, and each thread re-enters the parallel region
+   (with its barriers) for every cell.  The innermost index is the
+   contiguous one, so neighbouring threads touch neighbouring addresses.  */
+
+static void
+update_collapse (int i0, int i1, int j0, int j1, int stride, double rx,
+                 double ry, double rc, const double *restrict u,
+                 double *restrict unew, int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = j0; j <= j1; ++j)
+    for (int i = i0; i <= i1; ++i)
+      unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
+                                        rx, ry, rc);
+}
+
+static double
+update_residual_collapse (int i0, int i1, int j0, int j1, int stride,
+                          double rx, double ry, double rc,
+                          const double *restrict u, double *restrict unew,
+                          int device)
+{
+  double change = 0.0;
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) reduction(max: change) device(device)
+  for (int j = j0; j <= j1; ++j)
+    for (int i = i0; i <= i1; ++i)
+      {
+        const int c = j * stride + i;
+        unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+        change = fmax (change, fabs (unew[c] - u[c]));
+      }
+  return change;
+}
+
+/* Rows to teams, the cells of a row to the threads of a team.  */
+static void
+update_split (int i0, int i1, int j0, int j1, int stride, double rx,
+              double ry, double rc, const double *restrict u,
+              double *restrict unew, int device)
+{
+#pragma omp target teams distribute dist_schedule(static) device(device)
+  for (int j = j0; j <= j1; ++j)
+    {
+#pragma omp parallel for
+      for (int i = i0; i <= i1; ++i)
+        unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
+                                          rx, ry, rc);
+    }
+}
+
+static double
+update_residual_split (int i0, int i1, int j0, int j1, int stride,
+                       double rx, double ry, double rc,
+                       const double *restrict u, double *restrict unew,
+                       int device)
+{
+  double change = 0.0;
+#pragma omp target teams distribute dist_schedule(static) \
+  reduction(max: change) device(device)
+  for (int j = j0; j <= j1; ++j)
+    {
+#pragma omp parallel for reduction(max: change)
+      for (int i = i0; i <= i1; ++i)
+        {
+          const int c = j * stride + i;
+          unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+          change = fmax (change, fabs (unew[c] - u[c]));
+        }
+    }
+  return change;
+}
+
+#ifdef HEATSIM_OFFLOAD_GPU
+/* Threads of a team of the bare form: a multiple of the warp size.  */
+enum { BARE_THREADS = 256 };
+
+/* One team per row, its threads striding along the row: the launch shape
+   of a hand-written CUDA kernel, with no OpenMP runtime in the kernel.  */
+static void
+update_bare (int i0, int i1, int j0, int j1, int stride, double rx,
+             double ry, double rc, const double *restrict u,
+             double *restrict unew, int device)
+{
+  const int teams = j1 - j0 + 1;
+#pragma omp target teams ompx_bare num_teams(teams) \
+  thread_limit(BARE_THREADS) device(device)
+  {
+    const int j = j0 + ompx_block_id_x ();
+    for (int i = i0 + ompx_thread_id_x (); i <= i1; i += BARE_THREADS)
+      unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
+                                        rx, ry, rc);
+  }
+}
+#endif
+
+/* Rows of a band: the kernels index from the row before a band's first to
+   the row after its last, and every index must stay below INT_MAX.  */
+static size_t
+band_rows (size_t stride)
+{
+  return (size_t) INT_MAX / stride - 2;
+}
+
+/* Cells i0..i1 of rows 1..rows of the band whose row 0 is at u (and
+   unew), in the given form.  */
+static double
+update_band (enum kernel_form form, bool residual, int i0, int i1, int rows,
+             int stride, double rx, double ry, double rc, const double *u,
+             double *unew, int device)
+{
+  if (residual)
+    return form == KERNEL_SPLIT
+           ? update_residual_split (i0, i1, 1, rows, stride, rx, ry, rc, u,
+                                    unew, device)
+           : update_residual_collapse (i0, i1, 1, rows, stride, rx, ry, rc,
+                                       u, unew, device);
+#ifdef HEATSIM_OFFLOAD_GPU
+  if (form == KERNEL_BARE)
+    {
+      update_bare (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+      return 0.0;
+    }
+#endif
+  /* Without GPU device code a bare run is refused before it starts
+     (kernel_form_runs); collapse stands in for it here.  */
+  if (form == KERNEL_SPLIT)
+    update_split (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+  else
+    update_collapse (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+  return 0.0;
+}
+
+double
+heat_update_target (const struct stencil *s, double *u, double *unew,
+                    struct rect r, bool residual, int device)
+{
+  const size_t stride = s->stride, rows = band_rows (stride);
+  double change = 0.0;
+  for (size_t j = r.j0; j <= r.j1; j += rows)
+    {
+      const size_t last = r.j1 - j < rows ? r.j1 : j + rows - 1;
+      const size_t base = (j - 1) * stride;
+      change = fmax (change,
+                     update_band (s->form, residual, (int) r.i0, (int) r.i1,
+                                  (int) (last - j + 1), (int) stride, s->rx,
+                                  s->ry, s->rc, u + base, unew + base,
+                                  device));
+    }
+  return change;
+}
+
+/* ---------------------------------------------------------------- frame
+   Cell k of the frame: the bottom row, the top row (when ny > 1), then
+   the first and the last column between them (when ny > 2; one column
+   when nx = 1), so no cell comes twice.  Target loops count frame cells
+   in 32 bits (kernel_fits).  */
+
+static size_t
+frame_length (size_t nx, size_t ny)
+{
+  const size_t rows = ny > 1 ? 2 : 1, columns = nx > 1 ? 2 : 1;
+  return rows * nx + (ny > 2 ? columns * (ny - 2) : 0);
+}
+
+#pragma omp declare target
+static inline size_t
+frame_cell (size_t k, size_t nx, size_t ny, size_t stride)
+{
+  if (k < nx)
+    return stride + 1 + k;
+  k -= nx;
+  if (ny > 1 && k < nx)
+    return ny * stride + 1 + k;
+  k -= ny > 1 ? nx : 0;
+  const size_t side = ny - 2;
+  return k < side ? (k + 2) * stride + 1 : (k - side + 2) * stride + nx;
+}
+#pragma omp end declare target
+
+static void
+update_frame_host (size_t nx, size_t ny, size_t stride, double rx,
+                   double ry, double rc, const double *restrict u,
+                   double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+    }
+}
+
+static double
+update_residual_frame_host (size_t nx, size_t ny, size_t stride, double rx,
+                            double ry, double rc, const double *restrict u,
+                            double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+  double change = 0.0;
+#pragma omp parallel for schedule(static) reduction(max: change)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      change = fmax (change, fabs (unew[c] - u[c]));
+    }
+  return change;
+}
+
+double
+heat_update_frame_host (const struct stencil *s, const double *restrict u,
+                        double *restrict unew, bool residual)
+{
+  if (residual)
+    return update_residual_frame_host (s->nx, s->ny, s->stride, s->rx,
+                                       s->ry, s->rc, u, unew);
+  update_frame_host (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew);
+  return 0.0;
+}
+
+static void
+update_frame_target (size_t nx, size_t ny, size_t stride, double rx,
+                     double ry, double rc, const double *restrict u,
+                     double *restrict unew, int device)
+{
+  const int n = (int) frame_length (nx, ny);
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+    }
+}
+
+static double
+update_residual_frame_target (size_t nx, size_t ny, size_t stride,
+                              double rx, double ry, double rc,
+                              const double *restrict u,
+                              double *restrict unew, int device)
+{
+  const int n = (int) frame_length (nx, ny);
+  double change = 0.0;
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  reduction(max: change) device(device)
+  for (int k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      change = fmax (change, fabs (unew[c] - u[c]));
+    }
+  return change;
+}
+
+double
+heat_update_frame_target (const struct stencil *s, const double *u,
+                          double *unew, bool residual, int device)
+{
+  if (residual)
+    return update_residual_frame_target (s->nx, s->ny, s->stride, s->rx,
+                                         s->ry, s->rc, u, unew, device);
+  update_frame_target (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew,
+                       device);
+  return 0.0;
+}
+
+/* ---------------------------------------------------------------- halo
+   Halo lines, k = 1..max(nx, ny): cell k of the side columns (k <= ny)
+   and of the bottom and top rows (k <= nx).  Corners are never read by
+   the 5-point stencil.  An edge copies from interior line source, or
+   receives its line from recv; a clear bit leaves the edge alone.  Target
+   loops count lines with 32-bit integers (kernel_fits), which spares the
+   runtime a 64-bit division per launch; cells are indexed with size_t.  */
+
+/* Bit of edge e in a set of edges.  */
+#define EDGE_BIT(e) (1u << (e))
+
+#pragma omp declare target
 static inline void
 halo_cells (double *u, size_t k, size_t nx, size_t ny, size_t stride,
-            struct halo h)
+            unsigned copy, size_t left, size_t right, size_t bottom,
+            size_t top)
 {
   if (k <= ny)
     {
-      if (h.copy[EDGE_LEFT])
-        u[k * stride] = u[k * stride + h.source[EDGE_LEFT]];
-      if (h.copy[EDGE_RIGHT])
-        u[k * stride + nx + 1] = u[k * stride + h.source[EDGE_RIGHT]];
+      if (copy & EDGE_BIT (EDGE_LEFT))
+        u[k * stride] = u[k * stride + left];
+      if (copy & EDGE_BIT (EDGE_RIGHT))
+        u[k * stride + nx + 1] = u[k * stride + right];
     }
   if (k <= nx)
     {
-      if (h.copy[EDGE_BOTTOM])
-        u[k] = u[h.source[EDGE_BOTTOM] * stride + k];
-      if (h.copy[EDGE_TOP])
-        u[(ny + 1) * stride + k] = u[h.source[EDGE_TOP] * stride + k];
+      if (copy & EDGE_BIT (EDGE_BOTTOM))
+        u[k] = u[bottom * stride + k];
+      if (copy & EDGE_BIT (EDGE_TOP))
+        u[(ny + 1) * stride + k] = u[top * stride + k];
     }
 }
 
 /* The halo strips of an MPI exchange, one buffer: the first and last
    interior columns (ny each), then the first and last interior rows (nx
-   each), in the order of enum edge.  Packing reads the interior lines a
-   neighbour needs; unpacking writes what the neighbours sent into the halo
-   of the edges that exchange.  */
+   each), in the order of enum edge.  */
 static inline void
 pack_cells (const double *u, double *send, size_t k, size_t nx, size_t ny,
             size_t stride)
@@ -71,20 +416,20 @@ pack_cells (const double *u, double *send, size_t k, size_t nx, size_t ny,
 
 static inline void
 unpack_cells (double *u, const double *recv, size_t k, size_t nx, size_t ny,
-              size_t stride, struct halo h)
+              size_t stride, unsigned exchange)
 {
   if (k <= ny)
     {
-      if (h.exchange[EDGE_LEFT])
+      if (exchange & EDGE_BIT (EDGE_LEFT))
         u[k * stride] = recv[k - 1];
-      if (h.exchange[EDGE_RIGHT])
+      if (exchange & EDGE_BIT (EDGE_RIGHT))
         u[k * stride + nx + 1] = recv[ny + k - 1];
     }
   if (k <= nx)
     {
-      if (h.exchange[EDGE_BOTTOM])
+      if (exchange & EDGE_BIT (EDGE_BOTTOM))
         u[k] = recv[2 * ny + k - 1];
-      if (h.exchange[EDGE_TOP])
+      if (exchange & EDGE_BIT (EDGE_TOP))
         u[(ny + 1) * stride + k] = recv[2 * ny + nx + k - 1];
     }
 }
@@ -108,158 +453,173 @@ stencil_interior (const struct stencil *s)
   return (struct rect) { 1, s->nx, 1, s->ny };
 }
 
-/* Directives built from macro arguments: _Pragma takes one string literal,
-   so the clauses are stringized with the rest of the directive.  */
-#define PRAGMA(...) _Pragma (#__VA_ARGS__)
-
-/* The loops below come in pairs, host and target, the same but for the
-   directive: the host strategy must contain no target construct at all,
-   since its point is to show what the CPU path alone does.  The loop over
-   the halo's lines is written once for the three halo operations and both
-   directives.  */
-#define ON_HOST omp parallel for schedule(static)
-#define ON_DEVICE omp target teams distribute parallel for device(device)
-#define FOR_HALO(DIRECTIVE, CALL)                                           \
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;                  \
-  const size_t n = halo_length (s);                                         \
-  PRAGMA (DIRECTIVE)                                                        \
-  for (size_t k = 1; k <= n; ++k)                                           \
-    CALL
+/* The set of edges whose flag is set in flag[].  Kernels take it, and the
+   sources, as scalars: a target region that named struct halo would map
+   it to and from the device at every launch.  */
+static unsigned
+edge_set (const bool flag[EDGE_COUNT])
+{
+  unsigned set = 0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (flag[e])
+      set |= EDGE_BIT (e);
+  return set;
+}
 
 void
 halo_refresh_host (const struct stencil *s, double *u)
 {
-  const struct halo h = s->halo;
-  FOR_HALO (ON_HOST, halo_cells (u, k, nx, ny, stride, h));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const size_t n = halo_length (s);
+  const unsigned copy = edge_set (s->halo.copy);
+  const size_t *src = s->halo.source;
+  const size_t left = src[EDGE_LEFT], right = src[EDGE_RIGHT];
+  const size_t bottom = src[EDGE_BOTTOM], top = src[EDGE_TOP];
+#pragma omp parallel for schedule(static)
+  for (size_t k = 1; k <= n; ++k)
+    halo_cells (u, k, nx, ny, stride, copy, left, right, bottom, top);
 }
 
 void
 halo_refresh_target (const struct stencil *s, double *u, int device)
 {
-  const struct halo h = s->halo;
-  FOR_HALO (ON_DEVICE, halo_cells (u, k, nx, ny, stride, h));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const int n = (int) halo_length (s);
+  const unsigned copy = edge_set (s->halo.copy);
+  const size_t *src = s->halo.source;
+  const size_t left = src[EDGE_LEFT], right = src[EDGE_RIGHT];
+  const size_t bottom = src[EDGE_BOTTOM], top = src[EDGE_TOP];
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 1; k <= n; ++k)
+    halo_cells (u, k, nx, ny, stride, copy, left, right, bottom, top);
 }
 
 void
 halo_pack_host (const struct stencil *s, const double *u, double *send)
 {
-  FOR_HALO (ON_HOST, pack_cells (u, send, k, nx, ny, stride));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const size_t n = halo_length (s);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 1; k <= n; ++k)
+    pack_cells (u, send, k, nx, ny, stride);
 }
 
 void
 halo_pack_target (const struct stencil *s, const double *u, double *send,
                   int device)
 {
-  FOR_HALO (ON_DEVICE, pack_cells (u, send, k, nx, ny, stride));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const int n = (int) halo_length (s);
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 1; k <= n; ++k)
+    pack_cells (u, send, k, nx, ny, stride);
 }
 
 void
 halo_unpack_host (const struct stencil *s, double *u, const double *recv)
 {
-  const struct halo h = s->halo;
-  FOR_HALO (ON_HOST, unpack_cells (u, recv, k, nx, ny, stride, h));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const size_t n = halo_length (s);
+  const unsigned exchange = edge_set (s->halo.exchange);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 1; k <= n; ++k)
+    unpack_cells (u, recv, k, nx, ny, stride, exchange);
 }
 
 void
 halo_unpack_target (const struct stencil *s, double *u, const double *recv,
                     int device)
 {
-  const struct halo h = s->halo;
-  FOR_HALO (ON_DEVICE, unpack_cells (u, recv, k, nx, ny, stride, h));
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const int n = (int) halo_length (s);
+  const unsigned exchange = edge_set (s->halo.exchange);
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 1; k <= n; ++k)
+    unpack_cells (u, recv, k, nx, ny, stride, exchange);
 }
 
-/* The cells of rectangle r, BODY for each, at c = j * stride + i.  */
-#define FOR_CELLS(BODY)                                                     \
-  for (size_t j = r.j0; j <= r.j1; ++j)                                     \
-    for (size_t i = r.i0; i <= r.i1; ++i)                                   \
-      {                                                                     \
-        const size_t c = j * stride + i;                                    \
-        BODY;                                                               \
-      }
-
-/* ... with host threads.  */
-#define FOR_RECT_HOST(CLAUSES, BODY)                                        \
-  PRAGMA (omp parallel for schedule(static) CLAUSES)                        \
-  FOR_CELLS (BODY)
-
-/* ... in a target kernel of the chosen form.  No map clauses: the fields
-   are found in the device data environment set up by the strategy.  The
-   innermost index is the contiguous one, so neighbouring GPU threads touch
-   neighbouring addresses.  */
-#define FOR_RECT_TARGET(form, CLAUSES, BODY)                                \
-  switch (form)                                                             \
-    {                                                                       \
-    case KERNEL_COLLAPSE:                                                   \
-      PRAGMA (omp target teams distribute parallel for collapse(2)          \
-              device(device) CLAUSES)                                       \
-      FOR_CELLS (BODY)                                                      \
-      break;                                                                \
-    case KERNEL_LOOP:                                                       \
-      PRAGMA (omp target teams loop collapse(2) device(device) CLAUSES)     \
-      FOR_CELLS (BODY)                                                      \
-      break;                                                                \
-    case KERNEL_SPLIT:                                                      \
-      /* Rows to teams, the cells of a row to the threads of a team.  */    \
-      PRAGMA (omp target teams distribute device(device) CLAUSES)           \
-      for (size_t j = r.j0; j <= r.j1; ++j)                                 \
-        {                                                                   \
-          PRAGMA (omp parallel for CLAUSES)                                 \
-          for (size_t i = r.i0; i <= r.i1; ++i)                             \
-            {                                                               \
-              const size_t c = j * stride + i;                              \
-              BODY;                                                         \
-            }                                                               \
-        }                                                                   \
-      break;                                                                \
-    }
-
-/* The update and, fused into the same pass over memory, the largest
-   change of a cell: only the scalar result crosses back to the host.  */
-#define UPDATE(FOR_RECT, ...)                                               \
-  const size_t stride = s->stride;                                          \
-  const double rx = s->rx, ry = s->ry, rc = s->rc;                          \
-  double change = 0.0;                                                      \
-  if (residual)                                                             \
-    {                                                                       \
-      FOR_RECT (__VA_ARGS__ reduction(max: change),                          \
-                change = fmax (change, update_cell (u, unew, c, stride,     \
-                                                    rx, ry, rc)));          \
-    }                                                                       \
-  else                                                                      \
-    {                                                                       \
-      FOR_RECT (__VA_ARGS__, unew[c] = heat_cell (u, c, stride, rx, ry, rc)); \
-    }                                                                       \
-  return change
-
-double
-heat_update_host (const struct stencil *s, double *restrict u,
-                  double *restrict unew, struct rect r, bool residual)
-{
-  UPDATE (FOR_RECT_HOST, );
-}
-
-double
-heat_update_target (const struct stencil *s, double *u, double *unew,
-                    struct rect r, bool residual, int device)
-{
-  UPDATE (FOR_RECT_TARGET, s->form,);
-}
+/* ---------------------------------------------------------------- copy
+   The copy reference has the shape of the stencil kernel it is compared
+   with: rows x row length, collapsed, 32-bit indices, one block per team
+   (or one team per row for the bare form).  */
 
 void
-copy_host (const double *restrict a, double *restrict b, size_t n)
+copy_host (const struct stencil *s, const double *restrict a,
+           double *restrict b)
 {
+  const size_t n = s->stride * (s->ny + 2);
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < n; ++k)
     b[k] = a[k];
 }
 
-void
-copy_target (const double *a, double *b, size_t n, int device)
+static void
+copy_collapse (int rows, int stride, const double *restrict a,
+               double *restrict b, int device)
 {
-#pragma omp target teams distribute parallel for device(device)
-  for (size_t k = 0; k < n; ++k)
-    b[k] = a[k];
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 0; j < rows; ++j)
+    for (int i = 0; i < stride; ++i)
+      b[j * stride + i] = a[j * stride + i];
 }
+
+#ifdef HEATSIM_OFFLOAD_GPU
+static void
+copy_bare (int rows, int stride, const double *restrict a,
+           double *restrict b, int device)
+{
+#pragma omp target teams ompx_bare num_teams(rows) \
+  thread_limit(BARE_THREADS) device(device)
+  {
+    const int j = ompx_block_id_x ();
+    for (int i = ompx_thread_id_x (); i < stride; i += BARE_THREADS)
+      b[j * stride + i] = a[j * stride + i];
+  }
+}
+#endif
+
+void
+copy_target (const struct stencil *s, const double *a, double *b, int device)
+{
+  const size_t stride = s->stride, all = s->ny + 2;
+  const size_t rows = band_rows (stride) + 2;
+  for (size_t j = 0; j < all; j += rows)
+    {
+      const int n = (int) (all - j < rows ? all - j : rows);
+#ifdef HEATSIM_OFFLOAD_GPU
+      if (s->form == KERNEL_BARE)
+        {
+          copy_bare (n, (int) stride, a + j * stride, b + j * stride, device);
+          continue;
+        }
+#endif
+      copy_collapse (n, (int) stride, a + j * stride, b + j * stride,
+                     device);
+    }
+}
+
+void
+memcpy_target (const struct stencil *s, const double *a, double *b,
+               int device)
+{
+  const size_t bytes = s->stride * (s->ny + 2) * sizeof *a;
+#ifdef HEATSIM_OFFLOAD
+  /* device_address takes non-const pointers; a is only read.  */
+  void *src = device_address ((void *) a, device);
+  omp_target_memcpy (device_address (b, device), src, bytes, 0, 0, device,
+                     device);
+#else
+  /* No device code: target regions use the host's memory.  */
+  (void) device;
+  memcpy (b, a, bytes);
+#endif
+}
+
+/* ---------------------------------------------------------------- NaN  */
 
 size_t
 count_nonfinite_host (const struct stencil *s, const double *u)
@@ -273,16 +633,31 @@ count_nonfinite_host (const struct stencil *s, const double *u)
   return bad;
 }
 
+/* Rows 1..rows of the band whose row 0 is at u.  */
+static size_t
+count_nonfinite_band (int nx, int rows, int stride, const double *u,
+                      int device)
+{
+  size_t bad = 0;
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) reduction(+: bad) device(device)
+  for (int j = 1; j <= rows; ++j)
+    for (int i = 1; i <= nx; ++i)
+      bad += !isfinite (u[j * stride + i]);
+  return bad;
+}
+
 size_t
 count_nonfinite_target (const struct stencil *s, const double *u, int device)
 {
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const size_t stride = s->stride, rows = band_rows (stride);
   size_t bad = 0;
-#pragma omp target teams distribute parallel for collapse(2) \
-  device(device) reduction(+: bad)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      bad += !isfinite (u[j * stride + i]);
+  for (size_t j = 1; j <= s->ny; j += rows)
+    {
+      const size_t n = s->ny - j + 1 < rows ? s->ny - j + 1 : rows;
+      bad += count_nonfinite_band ((int) s->nx, (int) n, (int) stride,
+                                   u + (j - 1) * stride, device);
+    }
   return bad;
 }
 

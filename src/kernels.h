@@ -26,6 +26,17 @@ struct halo {
   bool exchange[EDGE_COUNT];    /* the edge receives a neighbour's line */
 };
 
+/* Whether form can run where target regions on device run (on_device:
+   not on the initial device).  An ompx_bare kernel needs a GPU: neither
+   the host fallback nor LLVM's host plugin runs it.  */
+bool kernel_form_runs (enum kernel_form form, bool on_device);
+
+/* Whether the device kernels can take a grid of nx x ny interior cells.
+   They index cells with 32-bit integers, which saves instructions per
+   cell, and run grids of more than INT_MAX cells in bands of rows: a band
+   needs room for three rows.  Halo and frame loops count in 32 bits.  */
+bool kernel_fits (size_t nx, size_t ny);
+
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */
   double rx, ry, rc;         /* weights of x neighbours, y neighbours, centre */
@@ -44,11 +55,22 @@ struct rect stencil_interior (const struct stencil *s);
 
 /* Update the cells of r, u -> unew, with host threads or in a target region
    on device (u and unew present there).  With residual, also return the
-   largest |unew - u| of those cells (else 0).  */
+   largest |unew - u| of those cells (else 0); the bare form runs residual
+   sweeps as collapse, since ompx_bare kernels have no reduction.  */
 double heat_update_host (const struct stencil *s, double *restrict u,
                          double *restrict unew, struct rect r, bool residual);
 double heat_update_target (const struct stencil *s, double *u, double *unew,
                            struct rect r, bool residual, int device);
+
+/* Update the frame, the interior cells next to the halo, u -> unew: what
+   an MPI step computes once the neighbours' lines have arrived.  One
+   kernel rather than one per strip, as launches cost more than these
+   few cells.  With residual, return the largest change (else 0).  */
+double heat_update_frame_host (const struct stencil *s,
+                               const double *restrict u,
+                               double *restrict unew, bool residual);
+double heat_update_frame_target (const struct stencil *s, const double *u,
+                                 double *unew, bool residual, int device);
 
 /* Copy interior lines into the halo of the edges that copy (halo.copy).  */
 void halo_refresh_host (const struct stencil *s, double *u);
@@ -66,11 +88,19 @@ void halo_unpack_host (const struct stencil *s, double *u,
 void halo_unpack_target (const struct stencil *s, double *u,
                          const double *recv, int device);
 
-/* b = a over n doubles: the STREAM-style copy that bounds what a
-   memory-bound kernel can reach, on the host and in a target region (a and
-   b present on device).  */
-void copy_host (const double *restrict a, double *restrict b, size_t n);
-void copy_target (const double *a, double *b, size_t n, int device);
+/* b = a over a whole padded field: the STREAM-style copy that bounds what
+   a memory-bound kernel can reach, on the host and in a target region (a
+   and b present on device) of the same shape as the stencil's form.  */
+void copy_host (const struct stencil *s, const double *restrict a,
+                double *restrict b);
+void copy_target (const struct stencil *s, const double *a, double *b,
+                  int device);
+
+/* The same copy by the OpenMP runtime (omp_target_memcpy between the
+   device copies of a and b): the device's own copy engine or kernel, the
+   hardware's reference rather than another OpenMP kernel.  */
+void memcpy_target (const struct stencil *s, const double *a, double *b,
+                    int device);
 
 /* Interior cells of u that are NaN or infinite, on the host and in a
    target region (u present on device).  */

@@ -161,6 +161,14 @@ place_kernels (struct config *cfg, const struct domain *d,
       return HEATSIM_NO_DEVICE;
     }
   where->on_device = !target_runs_on_host (where->device);
+  if (!kernel_form_runs (cfg->kernel, where->on_device))
+    {
+      heatsim_error ("--kernel %s: needs a GPU, and target regions on "
+                     "device %d do not run on one (device code in this "
+                     "binary: %s)", kernel_form_name (cfg->kernel),
+                     where->device, HEATSIM_OFFLOAD_ARCH);
+      return HEATSIM_NO_DEVICE;
+    }
   if (!where->on_device && cfg->require_device)
     {
       heatsim_error ("--require-device: target regions on device %d run on "

@@ -137,8 +137,8 @@ options_usage (FILE *out)
          "Execution:\n"
          "  -o, --offload=STRATEGY   auto (default), resident, map or host\n"
          "  -d, --device=N           offload device (default: OpenMP default device)\n"
-         "      --kernel=FORM        target kernel form: collapse (default), loop\n"
-         "                           or split (map and resident strategies)\n"
+         "      --kernel=FORM        target kernel form: collapse (default), split\n"
+         "                           or bare (GPUs only; map and resident)\n"
          "      --require-device     fail (status 3) instead of running target\n"
          "                           regions on the host when no device is there\n"
          "      --list-devices       list offload devices and exit\n"
@@ -402,8 +402,8 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_KERNEL:
           if (!kernel_form_find (optarg, &cfg->kernel))
-            ok = parse_fail (&p, "--kernel: unknown form '%s' (choose collapse, "
-                             "loop or split)", optarg);
+            ok = parse_fail (&p, "--kernel: unknown form '%s' (choose "
+                             "collapse, split or bare)", optarg);
           given.kernel = true;
           break;
         case OPT_REQUIRE_DEVICE:

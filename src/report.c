@@ -112,9 +112,13 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
   if (cfg->bench)
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
              "stencil reaches %.1f %% of it\n"
+             "  memcpy bandwidth %.2f GB/s (omp_target_memcpy of a field; "
+             "memcpy for host): %.1f %%\n"
              "  peak host memory %.1f MiB for two grids of %.1f MiB each\n",
              run->copy_gb_s,
              100.0 * bandwidth_gb_s (cfg, run) / run->copy_gb_s,
+             run->memcpy_gb_s,
+             100.0 * bandwidth_gb_s (cfg, run) / run->memcpy_gb_s,
              (double) r->peak_memory / 1048576.0,
              (double) grid_bytes (cfg) / 1048576.0);
 }
@@ -182,6 +186,7 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
            "\"time_exchange\": %.9f, ", r->peak_memory, grid_bytes (cfg),
            r->ranks, r->dims[0], r->dims[1], r->run.exchange);
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
+  json_number (out, "memcpy_gb_s", cfg->bench, run->memcpy_gb_s);
   fprintf (out, "\"copy_fraction\": ");
   if (cfg->bench)
     fprintf (out, "%.6g}\n", bandwidth_gb_s (cfg, run) / run->copy_gb_s);

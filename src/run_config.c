@@ -35,8 +35,8 @@ boundary_find (const char *name, enum boundary_kind *kind)
 }
 
 static const char *const kernel_form_names[] = {
-  [KERNEL_COLLAPSE] = "collapse", [KERNEL_LOOP] = "loop",
-  [KERNEL_SPLIT] = "split",
+  [KERNEL_COLLAPSE] = "collapse", [KERNEL_SPLIT] = "split",
+  [KERNEL_BARE] = "bare",
 };
 
 const char *

@@ -24,12 +24,14 @@ enum boundary_kind {
   BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
 };
 
-/* How a target kernel spreads the cells over the device: all forms
-   compute the same values; they differ in speed only (--kernel).  */
+/* How a target kernel spreads the cells over the device: all compute the
+   same values; they differ in speed only (--kernel).  */
 enum kernel_form {
-  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2) */
-  KERNEL_LOOP,               /* teams loop collapse(2) (OpenMP 5) */
-  KERNEL_SPLIT               /* rows to teams, parallel for within a row */
+  KERNEL_COLLAPSE,           /* teams distribute parallel for collapse(2),
+                                one contiguous block of cells per team */
+  KERNEL_SPLIT,              /* rows to teams, parallel for within a row */
+  KERNEL_BARE                /* LLVM's ompx_bare: a launch shape set by hand,
+                                one team per row (GPUs only) */
 };
 
 /* Which options the user gave, where that changes what others mean.  */

@@ -28,6 +28,12 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   const double rx = cfg->alpha * cfg->dt / (dx * dx);
   const double ry = cfg->alpha * cfg->dt / (dy * dy);
   const size_t nx = d->local_nx, ny = d->local_ny;
+  if (s->strategy->offload && !kernel_fits (nx, ny))
+    {
+      heatsim_error ("a %zu x %zu grid is too long or too tall for the "
+                     "target kernels' 32-bit indices", nx, ny);
+      return HEATSIM_TOO_LARGE;
+    }
   w->stencil = (struct stencil) {
     .nx = nx, .ny = ny, .stride = nx + 2,
     .rx = rx, .ry = ry,
@@ -71,25 +77,6 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   return HEATSIM_OK;
 }
 
-/* The cells next to the halo, as up to four strips: the bottom and top
-   rows, then the rest of the first and last columns.  Returns how many.  */
-static size_t
-frame (const struct stencil *c, struct rect strip[4])
-{
-  const size_t nx = c->nx, ny = c->ny;
-  size_t n = 0;
-  strip[n++] = (struct rect) { 1, nx, 1, 1 };
-  if (ny > 1)
-    strip[n++] = (struct rect) { 1, nx, ny, ny };
-  if (ny > 2)
-    {
-      strip[n++] = (struct rect) { 1, 1, 2, ny - 1 };
-      if (nx > 1)
-        strip[n++] = (struct rect) { nx, nx, 2, ny - 1 };
-    }
-  return n;
-}
-
 /* One step, u -> unew, returning the largest change of a cell of this
    rank when residual.  With neighbours, the halo lines travel while the
    cells that do not need them are computed; the cells next to the halo
@@ -123,10 +110,7 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   domain_exchange_end (s->domain);
   st->unpack (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
-  struct rect strip[4];
-  for (size_t k = 0, n = frame (c, strip); k < n; ++k)
-    change = fmax (change, st->update (w, strip[k], residual));
-  return change;
+  return fmax (change, st->update_frame (w, residual));
 }
 
 /* Write what is due after step: the newest field, u, comes to the host
@@ -230,25 +214,37 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
 
 enum { COPY_REPEATS = 10 };
 
-/* The copy bandwidth where the kernels run, best of COPY_REPEATS copies of
-   a whole field: the roofline of a stencil that reads and writes each cell
-   once.  The fields are mapped around the measurement for map (for
-   resident they already are: no transfer), not at all for host.  */
+/* The bandwidth of copy, best of COPY_REPEATS copies of a whole field.  */
 static double
-copy_bandwidth (struct solver *s)
+best_copy (struct workspace *w, void (*copy) (struct workspace *))
 {
-  double *u = s->work.u.data, *unew = s->work.unew.data;
-  const size_t n = field_cells (&s->work.u);
   double best = HUGE_VAL;
-#pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
-  device(s->work.device) if(s->strategy->offload)
   for (int k = 0; k < COPY_REPEATS; ++k)
     {
       double t0 = omp_get_wtime ();
-      s->strategy->copy (&s->work);
+      copy (w);
       best = fmin (best, omp_get_wtime () - t0);
     }
-  return 2.0 * sizeof (double) * (double) n / best * 1e-9;
+  return 2.0 * sizeof (double) * (double) field_cells (&w->u) / best * 1e-9;
+}
+
+/* The copy bandwidth where the kernels run, by a kernel of the stencil's
+   shape and by the runtime's memcpy: the roofline of a stencil that reads
+   and writes each cell once.  The fields are mapped around the measurement
+   for map (for resident they already are: no transfer), not at all for
+   host.  */
+static void
+copy_bandwidth (struct solver *s, struct run_result *r)
+{
+  struct workspace *w = &s->work;
+  double *u = w->u.data, *unew = w->unew.data;
+  const size_t n = field_cells (&w->u);
+#pragma omp target data map(to: u[0:n]) map(alloc: unew[0:n]) \
+  device(w->device) if(s->strategy->offload)
+  {
+    r->copy_gb_s = best_copy (w, s->strategy->copy);
+    r->memcpy_gb_s = best_copy (w, s->strategy->runtime_copy);
+  }
 }
 
 int
@@ -262,7 +258,9 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
                : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
-  r->copy_gb_s = cfg->bench && status == HEATSIM_OK ? copy_bandwidth (s) : 0.0;
+  r->copy_gb_s = r->memcpy_gb_s = 0.0;
+  if (cfg->bench && status == HEATSIM_OK)
+    copy_bandwidth (s, r);
   s->strategy->leave (&s->work);
   double t3 = omp_get_wtime ();
 

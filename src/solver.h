@@ -33,6 +33,7 @@ struct run_result {
   double exchange;         /* MPI: packing, starting and finishing the
                               halo exchange (rank 0's share of solve) */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
+  double memcpy_gb_s;      /* --bench: the same by omp_target_memcpy */
   double total;
 };
 

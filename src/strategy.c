@@ -42,7 +42,13 @@ count_nonfinite_on_host (struct workspace *s)
 static void
 host_copy (struct workspace *s)
 {
-  copy_host (s->u.data, s->unew.data, field_cells (&s->u));
+  copy_host (&s->stencil, s->u.data, s->unew.data);
+}
+
+static void
+host_memcpy (struct workspace *s)
+{
+  memcpy (s->unew.data, s->u.data, field_cells (&s->u) * sizeof *s->u.data);
 }
 
 /* The device copy, with both fields present (resident, or mapped once
@@ -51,7 +57,13 @@ host_copy (struct workspace *s)
 static void
 device_copy (struct workspace *s)
 {
-  copy_target (s->u.data, s->unew.data, field_cells (&s->u), s->device);
+  copy_target (&s->stencil, s->u.data, s->unew.data, s->device);
+}
+
+static void
+device_memcpy (struct workspace *s)
+{
+  memcpy_target (&s->stencil, s->u.data, s->unew.data, s->device);
 }
 
 /* host: CPU threads, no target constructs.  */
@@ -63,14 +75,22 @@ host_update (struct workspace *s, struct rect r, bool residual)
                            residual);
 }
 
+static double
+host_update_frame (struct workspace *s, bool residual)
+{
+  return heat_update_frame_host (&s->stencil, s->u.data, s->unew.data,
+                                 residual);
+}
+
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
-  .update = host_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .update = host_update, .update_frame = host_update_frame,
+  .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
-  .leave = no_transfer, .copy = host_copy,
+  .leave = no_transfer, .copy = host_copy, .runtime_copy = host_memcpy,
 };
 
 /* map: the naive port; both fields cross to the device and back for every
@@ -86,14 +106,27 @@ map_update (struct workspace *s, struct rect r, bool residual)
   return change;
 }
 
+static double
+map_update_frame (struct workspace *s, bool residual)
+{
+  double *u = s->u.data, *unew = s->unew.data, change;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) device(s->device)
+  change = heat_update_frame_target (&s->stencil, u, unew, residual,
+                                     s->device);
+  return change;
+}
+
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
-  .update = map_update, .pack = pack_on_host, .unpack = unpack_on_host,
+  .update = map_update, .update_frame = map_update_frame,
+  .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer, .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = device_copy,
+  .runtime_copy = device_memcpy,
 };
 
 /* resident: both fields enter the device once.  The host swaps pointers
@@ -123,6 +156,13 @@ resident_update (struct workspace *s, struct rect r, bool residual)
 {
   return heat_update_target (&s->stencil, s->u.data, s->unew.data, r,
                              residual, s->device);
+}
+
+static double
+resident_update_frame (struct workspace *s, bool residual)
+{
+  return heat_update_frame_target (&s->stencil, s->u.data, s->unew.data,
+                                   residual, s->device);
 }
 
 static void
@@ -176,10 +216,11 @@ static const struct strategy resident_strategy = {
   .summary = "enter data once, kernels without maps, pointer swap",
   .offload = true, .resident = true,
   .enter = resident_enter, .refresh_halo = resident_refresh,
-  .update = resident_update, .pack = resident_pack,
+  .update = resident_update, .update_frame = resident_update_frame,
+  .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
-  .copy = device_copy,
+  .copy = device_copy, .runtime_copy = device_memcpy,
 };
 
 const struct strategy *const heatsim_strategies[] = {

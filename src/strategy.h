@@ -39,6 +39,8 @@ struct strategy {
   void (*refresh_halo) (struct workspace *w);
   /* Cells of r, u -> unew; the largest change of a cell if residual.  */
   double (*update) (struct workspace *w, struct rect r, bool residual);
+  /* The cells next to the halo, in one kernel (after an exchange).  */
+  double (*update_frame) (struct workspace *w, bool residual);
   /* Edge lines of u to w->send on the host, for the exchange.  */
   void (*pack) (struct workspace *w);
   /* w->recv from the host into the halo of u.  */
@@ -51,6 +53,8 @@ struct strategy {
   void (*leave) (struct workspace *w);
   /* u to unew where the kernels run: the bandwidth reference.  */
   void (*copy) (struct workspace *w);
+  /* The same copy by omp_target_memcpy (memcpy for host).  */
+  void (*runtime_copy) (struct workspace *w);
 };
 
 /* All strategies, NULL-terminated; --offload auto picks the first where

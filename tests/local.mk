@@ -16,7 +16,7 @@ tests_png_probe_LDADD = $(PNG_LIBS)
 tests_h5_fixtures_CFLAGS = $(WARN_CFLAGS) $(HDF5_CFLAGS)
 tests_h5_fixtures_LDADD = $(HDF5_LIBS)
 EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
-	tools/make-bundle.sh
+	tests/omptarget.supp tools/make-bundle.sh
 noinst_HEADERS = tests/unit.h
 
 cli_tests = \
@@ -24,6 +24,7 @@ cli_tests = \
 	tests/cli-errors.sh \
 	tests/cli-info.sh \
 	tests/strategies-agree.sh \
+	tests/device-memory.sh \
 	tests/mms-error.sh \
 	tests/mms-convergence.sh \
 	tests/tutorial-case.sh \

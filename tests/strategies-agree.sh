@@ -1,13 +1,27 @@
 #!/bin/sh
 # The three offload strategies, and the offload ones in each kernel form,
 # compute the same field: bitwise where they run on the same processor (same
-# checksum), to 1e-12 relative where the kernels ran on a GPU and the host
+# checksum; in a host plugin build the kernels must have run on its
+# device), to 1e-12 relative where the kernels ran on a GPU and the host
 # strategy on the CPU.  Odd and even step
 # counts both run, so a dump of the wrong buffer after the pointer swaps
 # would show.
 . "${srcdir:-.}/tests/testlib.sh"
 
-variants="map resident map-loop resident-loop map-split resident-split"
+variants="map resident map-split resident-split"
+plugin=false
+host_plugin && plugin=true
+# The bare form runs only where target regions reach a GPU; elsewhere it
+# is refused with status 3 (no device) before anything runs.
+"$HEATSIM" -q -o resident --kernel bare --grid 8 --steps 1 >/dev/null \
+  2>"$workdir/bare"
+case $? in
+  0) variants="$variants map-bare resident-bare" ;;
+  3) grep -q "kernel bare: needs a GPU" "$workdir/bare" \
+       || fail "--kernel bare: $(cat "$workdir/bare")"
+     pass ;;
+  *) fail "--kernel bare: $(cat "$workdir/bare")" ;;
+esac
 
 compare () {
   expect_status 0 "$HEATSIM" -q --json --offload host "$@" || return
@@ -21,7 +35,11 @@ compare () {
     cp "$workdir/out" "$workdir/$s.json"
   done
   for s in $variants; do
-    if [ "$(json_field on_device "$workdir/$s.json")" = false ]; then
+    on=$(json_field on_device "$workdir/$s.json")
+    if $plugin && [ "$on" != true ]; then
+      fail "$s: the host plugin's device was not used ($*)"
+    fi
+    if $plugin || [ "$on" = false ]; then
       [ "$(json_field checksum "$workdir/$s.json")" = \
         "$(json_field checksum "$workdir/host.json")" ] \
         || fail "$s and host differ bitwise on the same processor ($*)"

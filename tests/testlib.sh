@@ -63,6 +63,15 @@ close_to () {
     d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'
 }
 
+# host_plugin: whether heatsim's device code is for LLVM's host plugin
+# (configure --with-offload-arch=x86_64): target regions then run on a
+# device with memory of its own, on this processor, so map and resident
+# must both use it and agree bitwise with host.
+host_plugin () {
+  "$HEATSIM" --list-devices 2>/dev/null \
+    | grep -q '^device code in this binary: x86_64$'
+}
+
 finish () {
   echo "$checks checks, $failures failed"
   [ "$failures" -eq 0 ]

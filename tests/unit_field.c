@@ -210,6 +210,56 @@ test_strips (void)
   field_free (&parts);
 }
 
+/* The frame kernels (host and target) update exactly the cells next to
+   the halo: with the inner rectangle they give the whole update, for
+   grids of one and two rows or columns too, with the residual of the
+   whole.  */
+static void
+test_frame (void)
+{
+  const size_t shapes[][2] = { { 7, 5 }, { 1, 4 }, { 5, 1 }, { 2, 2 },
+                               { 3, 2 }, { 1, 1 } };
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; ++k)
+    {
+      const size_t nx = shapes[k][0], ny = shapes[k][1];
+      struct field u, whole, parts, dev;
+      CHECK (field_alloc (&u, nx, ny) && field_alloc (&whole, nx, ny)
+             && field_alloc (&parts, nx, ny) && field_alloc (&dev, nx, ny));
+      for (size_t c = 0; c < field_cells (&u); ++c)
+        u.data[c] = (double) (c * c % 23);
+      const struct stencil s = { .nx = nx, .ny = ny, .stride = nx + 2,
+                                 .rx = 0.1, .ry = 0.15, .rc = 0.5 };
+      const double all = heat_update_host (&s, u.data, whole.data,
+                                           stencil_interior (&s), true);
+      double change = heat_update_frame_host (&s, u.data, parts.data, true);
+      if (nx > 2 && ny > 2)
+        change = fmax (change, heat_update_host (&s, u.data, parts.data,
+                         (struct rect) { 2, nx - 1, 2, ny - 1 }, true));
+      CHECK (field_checksum (&parts) == field_checksum (&whole));
+      CHECK (change == all);
+
+      double *ud = u.data, *dd = dev.data;
+      const size_t n = field_cells (&u);
+      field_copy (&dev, &parts);
+      /* Spoil the frame, so that only the kernel can restore it.  */
+      for (size_t j = 1; j <= ny; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          if (i == 1 || i == nx || j == 1 || j == ny)
+            dd[field_index (&dev, i, j)] = -1.0;
+#pragma omp target data map(to: ud[0:n]) map(tofrom: dd[0:n])
+      heat_update_frame_target (&s, ud, dd, false, 0);
+      bool same = true;
+      for (size_t c = 0; c < n; ++c)
+        same = same && fabs (dd[c] - parts.data[c])
+                       <= 1e-15 * fabs (parts.data[c]);
+      CHECK (same);
+      field_free (&u);
+      field_free (&whole);
+      field_free (&parts);
+      field_free (&dev);
+    }
+}
+
 int
 main (void)
 {
@@ -219,5 +269,6 @@ main (void)
   test_stencil ();
   test_halo ();
   test_strips ();
+  test_frame ();
   return unit_exit ();
 }

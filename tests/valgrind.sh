@@ -16,6 +16,10 @@ vg='valgrind -q --error-exitcode=99 --leak-check=full
 if "$HEATSIM" --version | grep -q '^MPI: yes'; then
   vg="$vg --num-callers=50 --suppressions=$srcdir/tests/openmpi.supp"
 fi
+# So does the offload runtime once it has a device (the host plugin).
+if host_plugin; then
+  vg="$vg --num-callers=50 --suppressions=$srcdir/tests/omptarget.supp"
+fi
 
 expect_status 0 $vg "$HEATSIM" -q -p plate -g 48x32 -n 20 -T 2000 \
   --png-every 10 --checkpoint-every 10 --output-dir "$workdir/vg"
