@@ -279,8 +279,12 @@ struct image {
 static void *
 image_malloc (size_t size, H5FD_file_image_op_t op, void *udata)
 {
-  (void) op, (void) udata;
-  return malloc (size);
+  (void) op;
+  struct image *im = udata;
+  void *p = malloc (size);
+  if (p != NULL)
+    im->capacity = size;
+  return p;
 }
 
 static void *
@@ -346,14 +350,16 @@ build_image (const struct field *u, const struct checkpoint_meta *m,
   hid_t file = ok ? H5Fcreate ("heatsim-checkpoint", H5F_ACC_TRUNC, fcpl,
                                fapl) : -1;
   ok = file >= 0 && put_meta (file, m, field_checksum (u))
-       && put_field (file, u, compress) && H5Fflush (file, H5F_SCOPE_LOCAL) >= 0;
-  /* The image size leaves out the user block.  */
+       && put_field (file, u, compress)
+       && H5Fflush (file, H5F_SCOPE_LOCAL) >= 0;
+  /* The size of the flushed file, user block left out.  Closing writes
+     nothing past it: it can only give back unused space at the end.  */
   ssize_t n = ok ? H5Fget_file_image (file, NULL, 0) : -1;
   if (file >= 0)
     ok = H5Fclose (file) >= 0 && ok;
   H5Pclose (fapl);
   H5Pclose (fcpl);
-  *size = SEAL_BYTES + (size_t) n;
+  *size = SEAL_BYTES + (size_t) (n > 0 ? n : 0);
   if (ok && n > 0 && im->data != NULL && *size <= im->capacity)
     return true;
   free (im->data);
