@@ -53,7 +53,9 @@ domain_take (const struct domain *d, struct field *whole, struct field *part)
 }
 
 /* Copy a part at (x0, y0) of size nx x ny into whole: its interior, and
-   its halo cells that lie on the whole grid's outer ring.  */
+   its halo cells that lie on the whole grid's outer ring beside its own
+   rows or columns (the corners of a part's halo are not kept up to date,
+   and would overwrite a neighbour's boundary values).  */
 static void
 place (struct field *whole, const double *part, size_t nx, size_t ny,
        size_t x0, size_t y0)
@@ -64,8 +66,9 @@ place (struct field *whole, const double *part, size_t nx, size_t ny,
       {
         const size_t gi = x0 + i, gj = y0 + j;
         const bool interior = i >= 1 && i <= nx && j >= 1 && j <= ny;
-        const bool outer = gi == 0 || gj == 0 || gi == whole->nx + 1
-                           || gj == whole->ny + 1;
+        const bool outer = (gi == 0 || gj == 0 || gi == whole->nx + 1
+                            || gj == whole->ny + 1)
+                           && ((i >= 1 && i <= nx) || (j >= 1 && j <= ny));
         if (interior || outer)
           whole->data[field_index (whole, gi, gj)] = part[j * stride + i];
       }

@@ -29,6 +29,103 @@ quiet_hdf5 (void)
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
 }
 
+/* ----------------------------------------------------------- the seal */
+
+/* heatsim's checkpoints begin with a 512-byte HDF5 user block, which
+   libhdf5 and every HDF5 reader skip, holding a checksum of the rest of
+   the file.  heatsim checks it before libhdf5 reads a byte of the file:
+   libhdf5 1.10 can crash on damaged metadata, so a damaged checkpoint must
+   never reach it.  The block is text, then NUL bytes:
+     heatsim-checkpoint-seal-1
+     fnv1a64 <FNV-1a, 64 bits, of the bytes after the block, in hex>
+     bytes <their number>  */
+enum { SEAL_BYTES = 512 };
+#define SEAL_MAGIC "heatsim-checkpoint-seal-1\n"
+#define SEAL_KEY "fnv1a64 "
+#define FNV_OFFSET UINT64_C (0xcbf29ce484222325)
+
+static uint64_t
+fnv1a (uint64_t h, const unsigned char *p, size_t n)
+{
+  for (size_t k = 0; k < n; ++k)
+    h = (h ^ p[k]) * UINT64_C (0x100000001b3);
+  return h;
+}
+
+/* The user block of n bytes whose checksum is sum.  */
+static void
+seal_text (unsigned char block[SEAL_BYTES], uint64_t sum, uint64_t n)
+{
+  memset (block, 0, SEAL_BYTES);
+  snprintf ((char *) block, SEAL_BYTES,
+            SEAL_MAGIC SEAL_KEY "%016" PRIx64 "\nbytes %" PRIu64 "\n", sum, n);
+}
+
+/* Fill the user block of a complete file image of size bytes.  */
+static void
+seal (unsigned char *image, size_t size)
+{
+  const size_t n = size - SEAL_BYTES;
+  seal_text (image, fnv1a (FNV_OFFSET, image + SEAL_BYTES, n), n);
+}
+
+/* Whether a file's first got bytes are a seal: its magic or its key line
+   is enough, so that one damaged byte cannot make a sealed file pass for
+   a foreign one.  */
+static bool
+sealed (const unsigned char *block, size_t got)
+{
+  const size_t magic = strlen (SEAL_MAGIC), key = strlen (SEAL_KEY);
+  return (got >= magic && memcmp (block, SEAL_MAGIC, magic) == 0)
+         || (got >= magic + key
+             && memcmp (block + magic, SEAL_KEY, key) == 0);
+}
+
+/* The rest of a sealed file (fp after its user block) matches block.  */
+static bool
+seal_matches (FILE *fp, const unsigned char block[SEAL_BYTES])
+{
+  char text[SEAL_BYTES + 1];
+  memcpy (text, block, SEAL_BYTES);
+  text[SEAL_BYTES] = '\0';
+  uint64_t sum, n;
+  unsigned char want[SEAL_BYTES];
+  if (sscanf (text + strlen (SEAL_MAGIC), SEAL_KEY "%16" SCNx64 " bytes %"
+              SCNu64, &sum, &n) != 2)
+    return false;
+  seal_text (want, sum, n);       /* every byte of the block is checked */
+  if (memcmp (block, want, SEAL_BYTES) != 0)
+    return false;
+  unsigned char buf[1 << 16];
+  uint64_t h = FNV_OFFSET, total = 0;
+  size_t got;
+  while ((got = fread (buf, 1, sizeof buf, fp)) > 0)
+    {
+      h = fnv1a (h, buf, got);
+      total += got;
+    }
+  return !ferror (fp) && total == n && h == sum;
+}
+
+/* 1 if the file at path is sealed, 0 if not, -1 if it cannot be read.
+   With check, a sealed file whose contents do not match gives -2.  */
+static int
+read_seal (const char *path, bool check)
+{
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    return -1;
+  unsigned char block[SEAL_BYTES];
+  const size_t got = fread (block, 1, sizeof block, fp);
+  int ret = ferror (fp) ? -1 : sealed (block, got);
+  if (ret == 1 && check && (got < SEAL_BYTES || !seal_matches (fp, block)))
+    ret = -2;
+  int e = errno;
+  fclose (fp);
+  errno = e;
+  return ret;
+}
+
 /* ----------------------------------------------------------- writing */
 
 static bool
@@ -91,44 +188,30 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && put_string (file, "checksum", sum);
 }
 
-/* This rank's block of a dataset: count values from start in the file,
-   from memory at data with rows step doubles apart (2-D), or values step
-   doubles apart (1-D).  A rank that holds no part (mine false) selects
-   nothing but still takes part in the collective write.  */
+/* One dataset of the whole field: count values, from memory at data with
+   rows step doubles apart (2-D), or values step doubles apart (1-D).  */
 struct block {
   int rank;
-  hsize_t dims[2], start[2], count[2];
+  hsize_t count[2];
   size_t step;
   const double *data;
-  bool mine;
 };
 
 static bool
-put_block (hid_t loc, const char *name, const struct block *b, hid_t dcpl,
-           hid_t dxpl)
+put_block (hid_t loc, const char *name, const struct block *b, hid_t dcpl)
 {
-  hid_t fspace = H5Screate_simple (b->rank, b->dims, NULL);
+  hid_t fspace = H5Screate_simple (b->rank, b->count, NULL);
   hsize_t mdims[2] = { b->count[0], b->step };
   hsize_t zero[2] = { 0, 0 }, stride[2] = { b->step, 1 };
   if (b->rank == 1)
-    mdims[0] = b->count[0] == 0 ? 1 : (b->count[0] - 1) * b->step + 1;
+    mdims[0] = (b->count[0] - 1) * b->step + 1;
   hid_t mspace = H5Screate_simple (b->rank, mdims, NULL);
-  if (b->mine)
-    {
-      H5Sselect_hyperslab (fspace, H5S_SELECT_SET, b->start, NULL, b->count,
-                           NULL);
-      H5Sselect_hyperslab (mspace, H5S_SELECT_SET, zero,
-                           b->rank == 1 ? stride : NULL, b->count, NULL);
-    }
-  else
-    {
-      H5Sselect_none (fspace);
-      H5Sselect_none (mspace);
-    }
+  H5Sselect_hyperslab (mspace, H5S_SELECT_SET, zero,
+                       b->rank == 1 ? stride : NULL, b->count, NULL);
   hid_t set = H5Dcreate2 (loc, name, H5T_IEEE_F64LE, fspace, H5P_DEFAULT,
                           dcpl, H5P_DEFAULT);
   bool ok = set >= 0 && H5Dwrite (set, H5T_NATIVE_DOUBLE, mspace, fspace,
-                                  dxpl, b->data) >= 0;
+                                  H5P_DEFAULT, b->data) >= 0;
   if (set >= 0)
     ok = H5Dclose (set) >= 0 && ok;
   H5Sclose (mspace);
@@ -136,41 +219,33 @@ put_block (hid_t loc, const char *name, const struct block *b, hid_t dcpl,
   return ok;
 }
 
-/* The boundary values of one edge: a line of the halo ring, written by
-   the ranks whose subdomain touches that edge of the whole grid.  */
+/* The boundary values of one edge: a line of the halo ring.  */
 static struct block
-edge_block (const struct domain *d, const struct field *u, int edge)
+edge_block (const struct field *u, int edge)
 {
   const bool column = edge == EDGE_LEFT || edge == EDGE_RIGHT;
   const size_t i = edge == EDGE_RIGHT ? u->nx + 1 : column ? 0 : 1;
   const size_t j = edge == EDGE_TOP ? u->ny + 1 : column ? 1 : 0;
-  const bool mine[EDGE_COUNT] = {
-    [EDGE_LEFT] = d->x0 == 0, [EDGE_RIGHT] = d->x0 + u->nx == d->nx,
-    [EDGE_BOTTOM] = d->y0 == 0, [EDGE_TOP] = d->y0 + u->ny == d->ny,
-  };
   return (struct block) {
-    .rank = 1, .dims = { column ? d->ny : d->nx },
-    .start = { column ? d->y0 : d->x0 }, .count = { column ? u->ny : u->nx },
+    .rank = 1, .count = { column ? u->ny : u->nx },
     .step = column ? u->stride : 1,
-    .data = &u->data[field_index (u, i, j)], .mine = mine[edge],
+    .data = &u->data[field_index (u, i, j)],
   };
 }
 
 static bool
-put_field (hid_t file, const struct domain *d, const struct field *u,
-           int compress, hid_t dxpl)
+put_field (hid_t file, const struct field *u, int compress)
 {
-  hsize_t chunk[2] = { d->ny < CHUNK ? d->ny : CHUNK,
-                       d->nx < CHUNK ? d->nx : CHUNK };
+  hsize_t chunk[2] = { u->ny < CHUNK ? u->ny : CHUNK,
+                       u->nx < CHUNK ? u->nx : CHUNK };
   hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
   const struct block interior = {
-    .rank = 2, .dims = { d->ny, d->nx }, .start = { d->y0, d->x0 },
-    .count = { u->ny, u->nx }, .step = u->stride,
-    .data = &u->data[field_index (u, 1, 1)], .mine = true,
+    .rank = 2, .count = { u->ny, u->nx }, .step = u->stride,
+    .data = &u->data[field_index (u, 1, 1)],
   };
   bool ok = H5Pset_chunk (dcpl, 2, chunk) >= 0
             && (compress == 0 || H5Pset_deflate (dcpl, (unsigned) compress) >= 0)
-            && put_block (file, "field", &interior, dcpl, dxpl);
+            && put_block (file, "field", &interior, dcpl);
   H5Pclose (dcpl);
 
   hid_t group = ok ? H5Gcreate2 (file, "boundary", H5P_DEFAULT, H5P_DEFAULT,
@@ -182,30 +257,138 @@ put_field (hid_t file, const struct domain *d, const struct field *u,
   ok = ok && group >= 0;
   for (int e = 0; e < EDGE_COUNT && ok; ++e)
     {
-      const struct block b = edge_block (d, u, e);
-      ok = put_block (group, names[e], &b, H5P_DEFAULT, dxpl);
+      const struct block b = edge_block (u, e);
+      ok = put_block (group, names[e], &b, H5P_DEFAULT);
     }
   if (group >= 0)
     H5Gclose (group);
   return ok;
 }
 
-/* File access and transfer properties: MPI-IO and collective writes when
-   several ranks share the file, the defaults otherwise.  */
-static void
-parallel_properties (const struct domain *d, hid_t *fapl, hid_t *dxpl)
+/* libhdf5 builds the checkpoint in memory (the core driver, no backing
+   store) and heatsim writes the bytes itself.  When libhdf5 writes a file
+   and a write fails (a full disk), H5Fclose fails half-way, leaves a
+   dangling file ID behind, and libhdf5 1.10 crashes in its exit handler
+   closing it; in memory nothing can fail but allocation.  The core driver
+   frees its buffer at close through these callbacks, which keep it
+   instead: the buffer then holds the complete file.  */
+struct image {
+  unsigned char *data;
+  size_t capacity;
+};
+
+static void *
+image_malloc (size_t size, H5FD_file_image_op_t op, void *udata)
 {
-  *fapl = H5Pcreate (H5P_FILE_ACCESS);
-  *dxpl = H5Pcreate (H5P_DATASET_XFER);
-#ifdef HEATSIM_MPI
-  if (d->ranks > 1)
+  (void) op;
+  struct image *im = udata;
+  void *p = malloc (size);
+  if (p != NULL)
+    im->capacity = size;
+  return p;
+}
+
+static void *
+image_memcpy (void *dest, const void *src, size_t size,
+              H5FD_file_image_op_t op, void *udata)
+{
+  (void) op, (void) udata;
+  return memcpy (dest, src, size);
+}
+
+static void *
+image_realloc (void *ptr, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+  (void) op;
+  struct image *im = udata;
+  void *p = realloc (ptr, size);
+  if (p != NULL)
+    im->capacity = size;
+  return p;
+}
+
+static herr_t
+image_free (void *ptr, H5FD_file_image_op_t op, void *udata)
+{
+  struct image *im = udata;
+  if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && im->data == NULL)
+    im->data = ptr;
+  else
+    free (ptr);
+  return 0;
+}
+
+/* The property lists share the one struct image.  */
+static void *
+image_udata_copy (void *udata)
+{
+  return udata;
+}
+
+static herr_t
+image_udata_free (void *udata)
+{
+  (void) udata;
+  return 0;
+}
+
+/* Build the checkpoint of the whole field u in memory: *size bytes at
+   im->data (to free), a zero user block of SEAL_BYTES first.  */
+static bool
+build_image (const struct field *u, const struct checkpoint_meta *m,
+             int compress, struct image *im, size_t *size)
+{
+  H5FD_file_image_callbacks_t callbacks = {
+    image_malloc, image_memcpy, image_realloc, image_free,
+    image_udata_copy, image_udata_free, im,
+  };
+  *im = (struct image) { .data = NULL };
+  hid_t fcpl = H5Pcreate (H5P_FILE_CREATE);
+  hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
+  bool ok = H5Pset_userblock (fcpl, SEAL_BYTES) >= 0
+            && H5Pset_fapl_core (fapl, 1 << 20, false) >= 0
+            && H5Pset_file_image_callbacks (fapl, &callbacks) >= 0;
+  hid_t file = ok ? H5Fcreate ("heatsim-checkpoint", H5F_ACC_TRUNC, fcpl,
+                               fapl) : -1;
+  ok = file >= 0 && put_meta (file, m, field_checksum (u))
+       && put_field (file, u, compress)
+       && H5Fflush (file, H5F_SCOPE_LOCAL) >= 0;
+  /* The size of the flushed file, user block left out.  Closing writes
+     nothing past it: it can only give back unused space at the end.  */
+  ssize_t n = ok ? H5Fget_file_image (file, NULL, 0) : -1;
+  if (file >= 0)
+    ok = H5Fclose (file) >= 0 && ok;
+  H5Pclose (fapl);
+  H5Pclose (fcpl);
+  *size = SEAL_BYTES + (size_t) (n > 0 ? n : 0);
+  if (ok && n > 0 && im->data != NULL && *size <= im->capacity)
+    return true;
+  free (im->data);
+  im->data = NULL;
+  return false;
+}
+
+/* Write the whole field u to path: rank 0's part of h5_write_checkpoint.
+   Returns 0, or the errno of a failed write (-1 if libhdf5 failed).  */
+static int
+write_whole (const char *path, const struct field *u,
+             const struct checkpoint_meta *m, int compress)
+{
+  struct image im;
+  size_t size;
+  if (!build_image (u, m, compress, &im, &size))
+    return -1;
+  seal (im.data, size);
+  char tmp[4096];
+  FILE *fp = atomic_fopen (path, tmp, sizeof tmp);
+  int e = fp == NULL ? errno : 0;
+  if (fp != NULL)
     {
-      H5Pset_fapl_mpio (*fapl, d->comm, MPI_INFO_NULL);
-      H5Pset_dxpl_mpio (*dxpl, H5FD_MPIO_COLLECTIVE);
+      bool ok = fwrite (im.data, 1, size, fp) == size;
+      e = atomic_fclose (fp, ok, tmp, path) ? 0 : errno;
     }
-#else
-  (void) d;
-#endif
+  free (im.data);
+  return e;
 }
 
 int
@@ -214,43 +397,23 @@ h5_write_checkpoint (const char *path, const struct domain *d,
                      int compress)
 {
   quiet_hdf5 ();
-  const uint64_t checksum = domain_hash (d, field_checksum (u));
-  /* Rank 0 names the temporary file; all ranks write it together.  */
-  char tmp[4096];
-  int e = d->rank == 0 && !atomic_temp (path, tmp, sizeof tmp) ? errno : 0;
-  if (domain_agree (e != 0) != 0)
+  /* One file whatever the number of ranks: rank 0 writes the whole field,
+     as it does for PNG snapshots (parallel HDF5 would write through
+     libhdf5's file driver, which cannot fail safely, see build_image).  */
+  struct field whole;
+  if (!domain_gather (d, u, &whole))
     {
-      heatsim_error ("%s: cannot create: %s", path, strerror (e));
-      return HEATSIM_WRITE_FAILED;
+      heatsim_error ("%s: no memory to assemble the whole field", path);
+      return HEATSIM_NO_MEMORY;
     }
-  domain_share (d, tmp, sizeof tmp);
-  hid_t fapl, dxpl;
-  parallel_properties (d, &fapl, &dxpl);
-  errno = 0;
-  hid_t file = H5Fcreate (tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  bool ok = file >= 0 && put_meta (file, m, checksum)
-            && put_field (file, d, u, compress, dxpl);
-  if (file >= 0)
-    ok = H5Fclose (file) >= 0 && ok;
-  H5Pclose (fapl);
-  H5Pclose (dxpl);
-  e = errno;
-  ok = domain_count (d, !ok) == 0;
-  if (d->rank == 0)
-    {
-      if (ok && !atomic_commit (tmp, path))
-        {
-          e = errno;
-          ok = false;
-        }
-      else if (!ok)
-        atomic_abort (tmp);
-    }
-  if (domain_agree (!ok) == 0)
-    return HEATSIM_OK;
-  heatsim_error ("%s: cannot write the checkpoint%s%s", path,
-                 e != 0 ? ": " : "", e != 0 ? strerror (e) : "");
-  return HEATSIM_WRITE_FAILED;
+  int e = d->rank == 0 ? write_whole (path, &whole, m, compress) : 0;
+  domain_release (d, &whole);
+  if (e == -1)
+    heatsim_error ("%s: cannot write the checkpoint: libhdf5 failed (out "
+                   "of memory?)", path);
+  else if (e != 0)
+    heatsim_error ("%s: cannot write the checkpoint: %s", path, strerror (e));
+  return domain_agree (e != 0 ? HEATSIM_WRITE_FAILED : HEATSIM_OK);
 }
 
 /* ----------------------------------------------------------- reading */
@@ -448,6 +611,17 @@ check_finite (struct reader *r, const struct field *u)
 static hid_t
 open_file (struct reader *r)
 {
+  /* Files without a seal (other programs' files, heatsim checkpoints
+     older than the seal) go to libhdf5 unchecked.  */
+  switch (read_seal (r->path, true))
+    {
+    case -1:
+      return bad (r, "cannot open: %s", strerror (errno)), -1;
+    case -2:
+      return bad (r, "truncated or damaged checkpoint: its contents do "
+                  "not match the checksum in its first %d bytes",
+                  SEAL_BYTES), -1;
+    }
   switch (h5_is_hdf5 (r->path))
     {
     case -1:
@@ -605,6 +779,10 @@ h5_is_hdf5 (const char *path)
 bool
 h5_is_checkpoint (const char *path)
 {
+  /* Only h5_read_checkpoint may open a sealed file: it checks the seal
+     first.  */
+  if (read_seal (path, false) == 1)
+    return true;
   quiet_hdf5 ();
   hid_t file = H5Fopen (path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0)

@@ -30,18 +30,19 @@ struct checkpoint_meta {
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:
-   one file, written by all ranks of an MPI run together (parallel HDF5),
-   the same whatever the number of ranks.  compress: deflate level 0-9.
-   Returns 0, or on every rank after a message naming the file,
-   HEATSIM_WRITE_FAILED.  */
+   one file, the same whatever the number of ranks, written by rank 0
+   (all ranks take part).  It starts with a 512-byte user block holding a
+   checksum of the rest, which the readers check before libhdf5 reads the
+   file.  compress: deflate level 0-9.  Returns 0, or on every rank after
+   a message naming the file, HEATSIM_WRITE_FAILED.  */
 struct domain;
 int h5_write_checkpoint (const char *path, const struct domain *d,
                           const struct field *u,
                           const struct checkpoint_meta *meta, int compress);
 
 /* Read a heatsim checkpoint: allocates u (halo from /boundary).  Returns
-   0, or after a message naming the file and what was wrong,
-   HEATSIM_BAD_FILE.  */
+   0, or after a message naming the file and what was wrong (a checksum
+   that does not match included), HEATSIM_BAD_FILE.  */
 int h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                          struct field *u);
 
@@ -52,7 +53,8 @@ int h5_read_dataset (const char *path, const char *dataset, struct field *u);
 /* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
 int h5_is_hdf5 (const char *path);
 
-/* True if the HDF5 file at path has a heatsim checkpoint's layout.  */
+/* True if the HDF5 file at path has a heatsim checkpoint's layout (or
+   the checksummed user block, without opening it with libhdf5).  */
 bool h5_is_checkpoint (const char *path);
 
 #endif

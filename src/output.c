@@ -71,6 +71,23 @@ output_due (const struct output *o, size_t step, bool last)
          || due (o->cfg->checkpoint_every, step, last);
 }
 
+/* Write s to fp as XML text: checkpoint names may hold any character
+   but '/'.  */
+static void
+put_xml_text (FILE *fp, const char *s)
+{
+  for (; *s != '\0'; ++s)
+    switch (*s)
+      {
+      case '&': fputs ("&amp;", fp); break;
+      case '<': fputs ("&lt;", fp); break;
+      case '>': fputs ("&gt;", fp); break;
+      case '"': fputs ("&quot;", fp); break;
+      case '\'': fputs ("&apos;", fp); break;
+      default: putc (*s, fp); break;
+      }
+}
+
 /* Rewrite the XDMF index of the checkpoints written so far.  */
 static int
 write_xdmf (const struct output *o)
@@ -108,11 +125,12 @@ write_xdmf (const struct output *o)
                "    <Attribute Name=\"u\" AttributeType=\"Scalar\" "
                "Center=\"Node\">\n"
                "     <DataItem Dimensions=\"%zu %zu\" NumberType=\"Float\" "
-               "Precision=\"8\" Format=\"HDF\">%s:/field</DataItem>\n"
-               "    </Attribute>\n   </Grid>\n",
+               "Precision=\"8\" Format=\"HDF\">",
                o->checkpoints[k], (double) o->checkpoints[k] * c->dt, c->ny,
                c->nx, config_dy (c), config_dx (c), config_dy (c),
-               config_dx (c), c->ny, c->nx, file + 2);
+               config_dx (c), c->ny, c->nx);
+      put_xml_text (fp, file + 2);
+      fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
     }
   fprintf (fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   if (atomic_fclose (fp, !ferror (fp), tmp, path))

@@ -189,6 +189,13 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
   else if (setjmp (png_jmpbuf (png)) == 0)
     {
       png_init_io (png, fp);
+      /* Skip the chunks that do not change pixels: libpng allocates the
+         length a text chunk claims before reading it, gigabytes for a
+         250-byte file with a damaged length (a fuzz_png finding).  */
+      static const png_byte unused[] = "tEXt" "zTXt" "iTXt" "iCCP" "sPLT"
+                                       "eXIf";
+      png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER, unused,
+                                   (int) (sizeof unused - 1) / 4);
       png_read_info (png, info);
       const png_uint_32 w = png_get_image_width (png, info);
       const png_uint_32 h = png_get_image_height (png, info);
@@ -200,6 +207,9 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
       if (type & PNG_COLOR_MASK_COLOR)
         png_set_rgb_to_gray_fixed (png, 1, -1, -1);
       png_set_strip_alpha (png);
+      /* An interlaced image comes in passes over the whole image: read
+         every row once per pass, and libpng fills the rows in.  */
+      const int passes = png_set_interlace_handling (png);
       png_read_update_info (png, info);
       const int depth = png_get_bit_depth (png, info);
       /* A damaged or hostile file can claim any size: its pixels must fit
@@ -217,21 +227,29 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
         snprintf (msg, 256, "a %ux%u field needs %zu bytes for two grids; "
                   "only %zu are available", (unsigned) w - 2,
                   (unsigned) h - 2, need, avail);
-      else if ((row = malloc (png_get_rowbytes (png, info))) == NULL
+      else if ((row = calloc (passes == 1 ? 1 : h,
+                              png_get_rowbytes (png, info))) == NULL
                || !field_alloc (u, w - 2, h - 2))
         snprintf (msg, 256, "out of memory for a %ux%u field", (unsigned) w,
                   (unsigned) h);
       else
         {
           const double top = depth == 16 ? 65535.0 : 255.0;
+          const size_t rowbytes = png_get_rowbytes (png, info);
+          /* Interlaced: the whole image first, then the rows from it.  */
+          for (int p = 1; p < passes; ++p)
+            for (png_uint_32 r = 0; r < h; ++r)
+              png_read_row (png, row + r * rowbytes, NULL);
           for (png_uint_32 r = 0; r < h; ++r)
             {
-              png_read_row (png, row, NULL);
+              unsigned char *const pixels = passes == 1 ? row
+                                            : row + r * rowbytes;
+              png_read_row (png, pixels, NULL);
               const size_t j = h - 1 - r;      /* y up */
               for (png_uint_32 i = 0; i < w; ++i)
                 {
-                  unsigned g = depth == 16 ? (unsigned) row[2 * i] << 8
-                                             | row[2 * i + 1] : row[i];
+                  unsigned g = depth == 16 ? (unsigned) pixels[2 * i] << 8
+                                             | pixels[2 * i + 1] : pixels[i];
                   u->data[field_index (u, i, j)] = lo + (hi - lo) * (g / top);
                 }
             }

@@ -15,6 +15,16 @@ for k in 10 20 30; do
   grep -q "heatsim-0000$k.h5:/field" "$out/heatsim.xmf" || fail "xmf lacks $k"
 done
 grep -q '<Time Value="0.0015' "$out/heatsim.xmf" || fail "xmf time"
+# Checkpoint names are escaped in the XDMF index, which stays valid XML.
+expect_status 0 "$HEATSIM" -q $run --dt 5e-5 --steps 2 --checkpoint-every 1 \
+  --checkpoint-name "a&b<c>\"d'e-%d.h5" --output-dir "$workdir/xml"
+grep -q "a&amp;b&lt;c&gt;&quot;d&apos;e-1.h5:/field" "$workdir/xml/heatsim.xmf" \
+  || fail "xmf: checkpoint name not escaped: $(grep HDF "$workdir/xml/heatsim.xmf")"
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \
+    "$workdir/xml/heatsim.xmf" 2>"$workdir/err" \
+    || fail "xmf: not well-formed XML: $(tail -n 1 "$workdir/err")"
+fi
 if [ -n "${H5DUMP:-}" ]; then
   "$H5DUMP" -H "$out/heatsim-000030.h5" >"$workdir/dump" || fail "h5dump"
   grep -q 'DATASET "field"' "$workdir/dump" || fail "h5dump: no /field"

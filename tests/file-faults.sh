@@ -47,6 +47,42 @@ refused "--output-dir: cannot create '/proc/heatsim-test'" \
 refused "--output-dir: cannot create '$fx/text.h5/sub'" \
   --checkpoint-every 1 -n 1 --output-dir "$fx/text.h5/sub"
 
+# Every output write that can fail, failing: tests/failwrite.so makes the
+# Nth write under the output directory and all later ones fail, for each N
+# until the run has no Nth write.  Each run ends with status 1 and a
+# message naming the file (libhdf5 1.10 used to crash in its exit handler,
+# status 139, after a failed checkpoint), and leaves no temporary file;
+# every checkpoint under its final name restarts.
+: "${FAILWRITE:?FAILWRITE must name tests/failwrite.so}"
+if [ -n "${HEATSIM_SANITIZED:-}" ]; then
+  # The shim is not instrumented: let ASan accept it after its runtime.
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+  export ASAN_OPTIONS
+fi
+n=1
+while [ "$n" -le 100 ]; do
+  out=$workdir/failing/$n
+  FAILWRITE_AT=$n FAILWRITE_DIR=$workdir/failing LD_PRELOAD=$FAILWRITE \
+    "$HEATSIM" -q -g 40x30 -L 1 -a 1 --dt 5e-5 -n 10 --checkpoint-every 2 \
+    --png-every 3 --output-dir "$out" >"$workdir/out" 2>"$workdir/err"
+  status=$?
+  [ "$status" = 0 ] && break
+  checks=$((checks + 1))
+  [ "$status" = 1 ] || fail "write $n failing: status $status, expected 1"
+  grep -q "^heatsim: $out/[^:]*: cannot write.*No space left on device" \
+    "$workdir/err" || fail "write $n failing: message: $(cat "$workdir/err")"
+  ls -A "$out" | grep -q '^\.' && fail "write $n failing: temporary files left"
+  for f in "$out"/*.h5; do
+    [ -e "$f" ] || continue
+    "$HEATSIM" -q --restart "$f" -n 1 >/dev/null 2>&1 \
+      || fail "write $n failing: $f does not restart"
+  done
+  n=$((n + 1))
+done
+[ "$n" -gt 10 ] && [ "$n" -le 100 ] \
+  || fail "failing writes: the run did $((n - 1)) writes, expected 10 to 99"
+echo "failing writes: status 1 for each of the run's $((n - 1)) writes"
+
 # A full disk: a 96 KiB tmpfs in a private mount namespace.  The run ends
 # with status 1 and a message; every checkpoint under its final name is
 # whole and restarts; no temporary file is left behind.
@@ -54,9 +90,14 @@ full=$workdir/full
 mkdir "$full"
 cat >"$workdir/fill.sh" <<EOS
 mount -t tmpfs -o size=96k tmpfs "$full" || exit 77
+mkdir "$full/big" && mount -t tmpfs -o size=200k tmpfs "$full/big" || exit 77
 "$HEATSIM" -q -g 40x30 -L 1 -a 1 --dt 5e-5 -n 100 --checkpoint-every 1 \
   --output-dir "$full/out" >"$workdir/out" 2>"$workdir/err"
 echo \$? >"$workdir/status"
+# The case of issue 14: a compressed checkpoint fills a 200 KiB disk.
+"$HEATSIM" -q -g 200 -n 40 -L 1 -a 1e-5 --checkpoint-every 5 --compress 5 \
+  --output-dir "$full/big/c" >/dev/null 2>"$workdir/err2"
+echo \$? >"$workdir/status2"
 ls -A "$full/out" >"$workdir/left"
 for f in "$full"/out/*.h5; do
   "$HEATSIM" -q --restart "\$f" -n 1 >/dev/null 2>>"$workdir/restart" \
@@ -70,6 +111,10 @@ then
     || fail "full disk: status $(cat "$workdir/status"), expected 1"
   grep -q "No space left on device" "$workdir/err" \
     || fail "full disk: message: $(cat "$workdir/err")"
+  [ "$(cat "$workdir/status2")" = 1 ] \
+    || fail "full disk, compressed: status $(cat "$workdir/status2"), expected 1"
+  grep -q "No space left on device" "$workdir/err2" \
+    || fail "full disk, compressed: message: $(cat "$workdir/err2")"
   grep -q '^\.' "$workdir/left" && fail "temporary files left: $(cat "$workdir/left")"
   [ -s "$workdir/broken" ] && fail "broken checkpoints: $(cat "$workdir/broken")"
   n=$(grep -c '\.h5$' "$workdir/left")

@@ -20,4 +20,16 @@ done
 "$H5_FIXTURES" "$workdir" || fail "fixtures"
 refused "huge.h5: dataset 'field' claims [0-9]* bytes of values but the file holds only 0" \
   --init "$workdir/huge.h5"
+# A fuzz_png finding: a 247-byte PNG whose text chunk claims 1.3 GB made
+# libpng allocate and clear that much before failing.  heatsim now skips
+# text chunks: refused with a small footprint (peak memory, where
+# /usr/bin/time can tell; sanitizers change the footprint).
+if [ -x /usr/bin/time ] && [ -z "${HEATSIM_SANITIZED:-}" ]; then
+  /usr/bin/time -f %M -o "$workdir/kb" "$HEATSIM" -q --init \
+    "$srcdir/tests/fuzz/regressions/png-text-length" >/dev/null 2>&1
+  kb=$(tail -n 1 "$workdir/kb")
+  checks=$((checks + 1))
+  [ "$kb" -lt 200000 ] \
+    || fail "png-text-length: peak memory $kb KiB, expected under 200000"
+fi
 finish

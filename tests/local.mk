@@ -15,6 +15,14 @@ tests_png_probe_CFLAGS = $(WARN_CFLAGS) $(PNG_CFLAGS)
 tests_png_probe_LDADD = $(PNG_LIBS)
 tests_h5_fixtures_CFLAGS = $(WARN_CFLAGS) $(HDF5_CFLAGS)
 tests_h5_fixtures_LDADD = $(HDF5_LIBS)
+# failwrite.so, an LD_PRELOAD shim that makes writes fail at the Nth call
+# (tests/file-faults.sh): a shared object built as a check program, so
+# that no libtool is needed.
+check_PROGRAMS += tests/failwrite.so
+tests_failwrite_so_SOURCES = tests/failwrite.c
+tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
+tests_failwrite_so_LDFLAGS = -shared
+tests_failwrite_so_LDADD = -ldl
 EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
 	tests/omptarget.supp tools/make-bundle.sh
 noinst_HEADERS = tests/unit.h
@@ -32,6 +40,7 @@ cli_tests = \
 	tests/steady.sh \
 	tests/png-output.sh \
 	tests/checkpoint.sh \
+	tests/checkpoint-damage.sh \
 	tests/file-faults.sh \
 	tests/sample-data.sh \
 	tests/faults.sh \
@@ -49,8 +58,9 @@ AM_TESTS_ENVIRONMENT = \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \
 	PNG_PROBE=$(abs_top_builddir)/tests/png_probe; \
 	H5_FIXTURES=$(abs_top_builddir)/tests/h5_fixtures; \
+	FAILWRITE=$(abs_top_builddir)/tests/failwrite.so; \
 	H5DUMP='$(H5DUMP)'; MPIEXEC='$(MPIEXEC)'; \
-	export MMS_REFERENCE PNG_PROBE H5_FIXTURES H5DUMP MPIEXEC; \
+	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE H5DUMP MPIEXEC; \
 	srcdir=$(srcdir); export srcdir; \
 	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
 

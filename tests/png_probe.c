@@ -1,20 +1,54 @@
 /* Test helper: print what a PNG holds, read with libpng independently of
    heatsim's reader.
-   Usage: png_probe FILE [X Y | inner-sum]
+   Usage: png_probe FILE [X Y | inner-sum | interlace OUT]
    Prints "WIDTHxHEIGHT depth D type T", then one "key=value" line per text
    chunk, then, with X Y (X from the left, Y from the top), the samples of
    that pixel, or with inner-sum the sum of the first channel over all
-   pixels but the outer ring.  */
+   pixels but the outer ring.  With interlace OUT it writes the same
+   pixels to OUT, Adam7-interlaced (a fixture no other tool is needed
+   for).  */
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Write the image read into (in, in_info) to path, interlaced.  */
+static int
+write_interlaced (png_structp in, png_infop in_info, const char *path)
+{
+  FILE *fp = fopen (path, "wb");
+  if (fp == NULL)
+    {
+      perror (path);
+      return 1;
+    }
+  png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL,
+                                             NULL, NULL);
+  png_infop info = png_create_info_struct (png);
+  if (setjmp (png_jmpbuf (png)))
+    {
+      fputs ("png_probe: cannot write the interlaced image\n", stderr);
+      return 1;
+    }
+  png_init_io (png, fp);
+  png_set_IHDR (png, info, png_get_image_width (in, in_info),
+                png_get_image_height (in, in_info),
+                png_get_bit_depth (in, in_info),
+                png_get_color_type (in, in_info), PNG_INTERLACE_ADAM7,
+                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_rows (png, info, png_get_rows (in, in_info));
+  png_write_png (png, info, PNG_TRANSFORM_IDENTITY, NULL);
+  png_destroy_write_struct (&png, &info);
+  return fclose (fp) != 0;
+}
 
 int
 main (int argc, char **argv)
 {
   if (argc < 2 || argc > 4)
     {
-      fputs ("usage: png_probe FILE [X Y | inner-sum]\n", stderr);
+      fputs ("usage: png_probe FILE [X Y | inner-sum | interlace OUT]\n",
+             stderr);
       return 2;
     }
   FILE *fp = fopen (argv[1], "rb");
@@ -54,6 +88,13 @@ main (int argc, char **argv)
             sum += bytes == 2 ? (p[0] << 8 | p[1]) : p[0];
           }
       printf ("%.17g\n", sum);
+    }
+  if (argc == 4 && strcmp (argv[2], "interlace") == 0)
+    {
+      int status = write_interlaced (png, info, argv[3]);
+      png_destroy_read_struct (&png, &info, NULL);
+      fclose (fp);
+      return status;
     }
   if (argc == 4)
     {

@@ -33,4 +33,18 @@ expect_status 0 "$HEATSIM" -q --json --init "$png" --init-range 0,100 \
 [ "$(json_field heat "$workdir/out")" = "$warm" ] \
   || fail "the PNG's bottom row is not the y = 0 boundary"
 awk -v c="$cold" -v w="$warm" 'BEGIN { exit !(w > c) }' || fail "no warm edge"
+
+# The same pixels, Adam7-interlaced, give the same field (the reader once
+# took the interlaced passes for rows: garbage, status 0).
+"$PNG_PROBE" "$png" interlace "$workdir/interlaced.png" \
+  || fail "cannot write the interlaced fixture"
+"$PNG_PROBE" "$workdir/interlaced.png" 0 0 >/dev/null \
+  || fail "the interlaced fixture is unreadable"
+for f in "$png" "$workdir/interlaced.png"; do
+  expect_status 0 "$HEATSIM" -q --json --init "$f" --init-range 0,100 \
+    --length 2x1 --alpha 1 --end-time 0.002 --steps 200
+  json_field checksum "$workdir/out" >>"$workdir/sums"
+done
+[ "$(sort -u "$workdir/sums" | wc -l)" = 1 ] \
+  || fail "interlaced PNG: field checksum $(tail -n 1 "$workdir/sums"), not $(head -n 1 "$workdir/sums")"
 finish

@@ -4,6 +4,7 @@
 # and in a restart from one.  Skipped where valgrind is missing and in
 # sanitizer builds (HEATSIM_SANITIZED), which check the same with ASan.
 . "${srcdir:-.}/tests/testlib.sh"
+: "${FAILWRITE:?FAILWRITE must name tests/failwrite.so}"
 if ! command -v valgrind >/dev/null 2>&1 || [ -n "${HEATSIM_SANITIZED:-}" ]; then
   echo "valgrind not found or sanitizer build: skipped"
   exit 77
@@ -28,4 +29,12 @@ expect_status 0 $vg "$HEATSIM" -q --restart "$workdir/vg/heatsim-000020.h5" \
 expect_status 0 $vg "$HEATSIM" -q --init "${srcdir:-.}/data/ring-and-bar.png" \
   -L 2x1 -a 1 -T 0.0001 -n 5
 expect_status 2 $vg "$HEATSIM" -q --restart "$workdir/vg/heatsim.xmf"
+# Failing writes (tests/failwrite.so, as on a full disk): of a
+# checkpoint, of the XDMF index after it, and of a PNG snapshot.
+for fault in "1 --checkpoint-every" "2 --checkpoint-every" "1 --png-every"; do
+  set -- $fault
+  expect_status 1 env FAILWRITE_AT="$1" FAILWRITE_DIR="$workdir/full" \
+    LD_PRELOAD="$FAILWRITE" $vg "$HEATSIM" -q -p plate -g 48x32 -n 4 \
+    -T 2000 "$2" 2 --output-dir "$workdir/full/$1$2"
+done
 finish

@@ -1,5 +1,7 @@
 /* libFuzzer target: the readers of user files.  Built twice: with
-   FUZZ_HDF5 it feeds the input to the HDF5 checkpoint and dataset readers,
+   FUZZ_HDF5 it feeds the input to the HDF5 checkpoint and dataset readers
+   (seeds: heatsim checkpoints with and without the checksummed user
+   block, whose mutations the checksum must stop before libhdf5),
    else to the PNG reader.  The input goes through a file, as the readers
    take paths.  Each reader must accept or refuse it, never crash, and
    leave no memory behind.  */
@@ -40,6 +42,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   struct field u = { 0 };
 #ifdef FUZZ_HDF5
   struct checkpoint_meta meta;
+  h5_is_checkpoint (path);          /* --init asks first */
   if (h5_read_checkpoint (path, &meta, &u) == HEATSIM_OK)
     field_free (&u);
   if (h5_read_dataset (path, "field", &u) == HEATSIM_OK)
