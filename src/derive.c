@@ -8,6 +8,42 @@
 #include "parse.h"
 #include "run_config.h"
 
+/* The explicit scheme's stability rule, for a dt that came from opt.  */
+static bool
+check_stability (struct parser *p, const struct config *c, const char *opt)
+{
+  const double r = config_stability (c);
+  if (!(r <= STABILITY_LIMIT) && !c->force)
+    return parse_fail (p, "%s: time step %g is unstable on this grid: "
+                       "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
+                       "(more --steps) or --force", opt, c->dt, r,
+                       STABILITY_LIMIT, c->dt * STABILITY_LIMIT / r);
+  return true;
+}
+
+/* --restart: dt comes from the checkpoint, --steps (--max-steps) counts
+   the steps to add after its step; the same rules as for a new run.  */
+static bool
+continue_checkpoint (struct parser *p, struct config *c)
+{
+  const size_t more = c->steady ? c->max_steps : c->steps;
+  if (more > SIZE_MAX - c->start_step)
+    return parse_fail (p, "--%s: %zu more steps after step %zu of the "
+                       "checkpoint: too many steps (the step counter would "
+                       "overflow)", c->steady ? "max-steps" : "steps", more,
+                       c->start_step);
+  c->end_time = c->dt * (double) (c->start_step + more);
+  if (!isfinite (c->end_time))
+    return parse_fail (p, "--steps: %zu more steps of dt %g: the simulated "
+                       "time is out of range", more, c->dt);
+  if (c->steady)
+    {
+      c->steps = c->max_steps;
+      return true;
+    }
+  return check_stability (p, c, "--restart");
+}
+
 bool
 derive_settings (struct config *c, char *err, size_t errlen)
 {
@@ -18,13 +54,7 @@ derive_settings (struct config *c, char *err, size_t errlen)
     return parse_fail (&p, "--grid: %zux%zu cells need more memory than "
                        "this machine can address", c->nx, c->ny);
   if (c->restart != NULL)
-    {
-      /* dt comes from the checkpoint; --steps counts the steps to add.  */
-      c->end_time = c->dt * (double) (c->start_step + c->steps);
-      if (c->steady)
-        c->steps = c->max_steps;
-      return true;
-    }
+    return continue_checkpoint (&p, c);
   if (!given.disk)
     c->disk_radius = 0.25 * fmin (c->lx, c->ly);
   if (c->steady)
@@ -58,14 +88,5 @@ derive_settings (struct config *c, char *err, size_t errlen)
     return parse_fail (&p, "--dt %g with %zu steps: time step or end time "
                        "out of range", c->dt, c->steps);
 
-  double r = config_stability (c);
-  if (!(r <= STABILITY_LIMIT) && !c->force)
-    {
-      double dt_max = c->dt * STABILITY_LIMIT / r;
-      return parse_fail (&p, "--dt: time step %g is unstable on this grid: "
-                         "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
-                         "(more --steps) or --force", c->dt, r, STABILITY_LIMIT,
-                         dt_max);
-    }
-  return true;
+  return check_stability (&p, c, "--dt");
 }

@@ -164,6 +164,19 @@ put_string (hid_t loc, const char *name, const char *s)
   return ok;
 }
 
+static const char *const edge_attributes[EDGE_COUNT] = {
+  "edge_left", "edge_right", "edge_bottom", "edge_top"
+};
+
+static bool
+put_edges (hid_t file, const double edges[EDGE_COUNT])
+{
+  bool ok = true;
+  for (int e = 0; e < EDGE_COUNT && ok; ++e)
+    ok = put_double (file, edge_attributes[e], edges[e]);
+  return ok;
+}
+
 static bool
 put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
 {
@@ -185,7 +198,11 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && put_double (file, "lx", m->lx)
          && put_double (file, "ly", m->ly)
          && put_attr (file, "steady", H5T_NATIVE_UINT8, &steady)
-         && put_string (file, "checksum", sum);
+         && put_string (file, "checksum", sum)
+         && (!m->range_known || (put_double (file, "colour_lo", m->range[0])
+                                 && put_double (file, "colour_hi",
+                                                m->range[1])))
+         && (!m->edges_given || put_edges (file, m->edges));
 }
 
 /* One dataset of the whole field: count values, from memory at data with
@@ -534,6 +551,21 @@ alloc_field (struct reader *r, struct field *u, size_t nx, size_t ny)
   return true;
 }
 
+/* A dataset whose values live in other files (external raw storage, a
+   virtual dataset) would make heatsim read whatever files it names.  */
+static bool
+storage_inside (struct reader *r, hid_t set, const char *name)
+{
+  hid_t dcpl = H5Dget_create_plist (set);
+  if (dcpl < 0)
+    return bad (r, "dataset '%s' is unreadable", name);
+  const bool outside = H5Pget_external_count (dcpl) != 0
+                       || H5Pget_layout (dcpl) == H5D_VIRTUAL;
+  H5Pclose (dcpl);
+  return !outside || bad (r, "dataset '%s' keeps its values in other files "
+                          "(external or virtual storage); refused", name);
+}
+
 /* Open a dataset that must be a float array of the given shape (rank 1 if
    rows == 0); rows/cols of 0 in *shape mean "any", and are filled in.  */
 static hid_t
@@ -567,7 +599,8 @@ open_array (struct reader *r, hid_t loc, const char *name, int rank,
           shape[k] = dims[k];
     }
   if (ok)
-    ok = storage_plausible (r, set, type, name, dims, rank);
+    ok = storage_inside (r, set, name)
+         && storage_plausible (r, set, type, name, dims, rank);
   H5Tclose (type);
   H5Sclose (space);
   if (!ok)
@@ -657,6 +690,16 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
             && get_double (r, file, "ly", &m->ly)
             && get_attr (r, file, "steady", H5T_NATIVE_UINT8, &steady);
   m->steady = steady != 0;
+  /* Attributes that older checkpoints lack: present, they must be good.  */
+  m->range_known = ok && H5Aexists (file, "colour_lo") > 0;
+  if (m->range_known)
+    ok = get_double (r, file, "colour_lo", &m->range[0])
+         && get_double (r, file, "colour_hi", &m->range[1]);
+  m->edges_given = ok && H5Aexists (file, edge_attributes[0]) > 0;
+  for (int e = 0; m->edges_given && ok && e < EDGE_COUNT; ++e)
+    ok = get_double (r, file, edge_attributes[e], &m->edges[e]);
+  if (ok && m->range_known && !(m->range[0] < m->range[1]))
+    ok = bad (r, "attribute colour_lo is not below colour_hi");
   if (ok && (m->nx == 0 || m->ny == 0 || !(m->dt > 0) || !(m->alpha > 0)
              || !(m->lx > 0) || !(m->ly > 0)))
     ok = bad (r, "attributes nx, ny, dt, alpha, lx, ly must be positive");

@@ -9,7 +9,8 @@
      /boundary/top      float64 [nx]   (y = Ly)
      attributes of /:   format, heatsim_version, problem, boundary, step,
                         time, dt, alpha, nx, ny, dx, dy, lx, ly, steady,
-                        checksum  */
+                        checksum, colour_lo, colour_hi, and for --edges
+                        runs edge_left, edge_right, edge_bottom, edge_top  */
 #ifndef HEATSIM_H5IO_H
 #define HEATSIM_H5IO_H
 
@@ -27,6 +28,12 @@ struct checkpoint_meta {
   size_t nx, ny;
   double lx, ly;
   bool steady;
+  /* Since 0.1.0's issue-14 fixes; older checkpoints lack them.  */
+  bool edges_given;           /* --edges fixed the boundary values ... */
+  double edges[EDGE_COUNT];   /* ... to these */
+  bool range_known;           /* the values at the ends of the colour map of
+                                 the run's images are known ... */
+  double range[2];            /* ... and these */
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "derive.h"
 #include "diagnostics.h"
@@ -231,6 +232,16 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
   cfg->alpha = m->alpha;
   cfg->dt = m->dt;
   cfg->start_step = m->step;
+  /* The run goes on as it began: with its fixed edges (so no exact
+     solution applies) and its images' colour range.  */
+  cfg->edges_given = m->edges_given;
+  memcpy (cfg->edges, m->edges, sizeof cfg->edges);
+  if (m->range_known && !cfg->range_given)
+    {
+      cfg->range_given = true;
+      cfg->range[0] = m->range[0];
+      cfg->range[1] = m->range[1];
+    }
   return HEATSIM_OK;
 }
 
@@ -241,6 +252,14 @@ load_initial (struct config *cfg, struct field *u)
 {
   struct checkpoint_meta meta;
   const char *path = cfg->restart ? cfg->restart : cfg->init;
+  const char *opt = cfg->restart ? "--restart" : "--init";
+  struct stat st;
+  /* A FIFO or device would block or never end; refuse before opening.  */
+  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      heatsim_error ("%s: %s: not a regular file", opt, path);
+      return HEATSIM_BAD_FILE;
+    }
   int status;
   if (cfg->restart != NULL)
     {
@@ -252,6 +271,12 @@ load_initial (struct config *cfg, struct field *u)
     switch (h5_is_hdf5 (path))
       {
       case 1:
+        if (cfg->given.init_range)
+          {
+            heatsim_error ("--init-range: only for PNG images; %s is an HDF5 "
+                           "file", path);
+            return HEATSIM_USAGE;
+          }
         if (cfg->init_dataset == NULL && h5_is_checkpoint (path))
           status = h5_read_checkpoint (path, &meta, u);
         else
@@ -368,6 +393,17 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   return status;
 }
 
+/* Whatever went to standard output must have arrived: a full disk or a
+   closed pipe is a failure a script must see.  */
+static int
+flush_stdout (void)
+{
+  if (fflush (stdout) == 0 && !ferror (stdout))
+    return HEATSIM_OK;
+  heatsim_error ("cannot write to standard output: %s", strerror (errno));
+  return HEATSIM_WRITE_FAILED;
+}
+
 /* Everything but MPI's start and end: only rank 0 prints.  */
 static int
 run (int argc, char **argv)
@@ -381,15 +417,15 @@ run (int argc, char **argv)
     case OPTIONS_HELP:
       if (speaks)
         options_usage (stdout);
-      return HEATSIM_OK;
+      return flush_stdout ();
     case OPTIONS_VERSION:
       if (speaks)
         print_version ();
-      return HEATSIM_OK;
+      return flush_stdout ();
     case OPTIONS_LIST_DEVICES:
       if (speaks)
         list_devices ();
-      return HEATSIM_OK;
+      return flush_stdout ();
     case OPTIONS_ERROR:
       heatsim_error ("%s", err);
       return HEATSIM_USAGE;
@@ -408,12 +444,8 @@ run (int argc, char **argv)
     report_json (stdout, &cfg, &report);
   else
     report_print (stdout, &cfg, &report);
-  if (fflush (stdout) != 0 || ferror (stdout))
-    {
-      heatsim_error ("cannot write the report to standard output");
-      return HEATSIM_WRITE_FAILED;
-    }
-  return status;
+  const int written = flush_stdout ();
+  return written != HEATSIM_OK ? written : status;
 }
 
 int

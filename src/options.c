@@ -252,9 +252,9 @@ check_combinations (struct parser *p, const struct config *c,
     {
       static const char *const fixed[] = { "grid", "length", "alpha", "dt",
                                            "end-time", "problem", "boundary",
-                                           "disk", "force" };
+                                           "disk" };
       const bool set[] = { g.grid, g.length, g.alpha, g.dt, g.end_time,
-                           g.problem, g.boundary, g.disk, g.force };
+                           g.problem, g.boundary, g.disk };
       for (size_t k = 0; k < sizeof set / sizeof set[0]; ++k)
         if (set[k])
           return parse_fail (p, "--%s: not allowed with --restart (the checkpoint "
@@ -274,6 +274,19 @@ check_combinations (struct parser *p, const struct config *c,
                             || c->colormap != heatsim_colormaps[0]))
     return parse_fail (p, "--%s: only with --png-every", g.range ? "range"
                        : c->png_depth != 8 ? "png-depth" : "colormap");
+  if (c->png_every == 0 && g.png_name)
+    return parse_fail (p, "--png-name: only with --png-every");
+  if (c->checkpoint_every == 0 && (g.checkpoint_name || g.compress))
+    return parse_fail (p, "--%s: only with --checkpoint-every",
+                       g.checkpoint_name ? "checkpoint-name" : "compress");
+  if (c->init == NULL && g.init_range)
+    return parse_fail (p, "--init-range: only with --init");
+  /* Snapshots and checkpoints share the output directory.  */
+  if (c->png_every != 0 && c->checkpoint_every != 0
+      && pattern_overlap (c->png_name, c->checkpoint_name))
+    return parse_fail (p, "--checkpoint-name: '%s' can give the same file "
+                       "names as --png-name '%s'", c->checkpoint_name,
+                       c->png_name);
   if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
     return parse_fail (p, "--edges: fixed edge values need --boundary dirichlet");
   return true;
@@ -305,6 +318,36 @@ config_defaults (struct config *c)
     .checkpoint_name = "heatsim-%06d.h5",
     .init_range = { 0.0, 1.0 },
   };
+}
+
+/* The message for an option getopt_long refused: text is the argument
+   that held it.  A long option can be unknown, ambiguous, or given a
+   value it does not take; getopt_long's optopt tells only the last
+   (as the option's code, which is no character for options without a
+   short name).  */
+static bool
+bad_option (struct parser *p, const char *text, int opt)
+{
+  if (strncmp (text, "--", 2) != 0)
+    return parse_fail (p, "unrecognized option '-%c'", opt);
+  const char *name = text + 2;
+  const size_t len = strcspn (name, "=");
+  if (opt != 0 && name[len] == '=')
+    return parse_fail (p, "--%.*s: takes no argument ('%s')", (int) len,
+                       name, text);
+  char candidates[256] = "";
+  size_t matches = 0;
+  for (const struct option *o = long_options; o->name != NULL; ++o)
+    if (strncmp (o->name, name, len) == 0)
+      {
+        const size_t used = strlen (candidates);
+        snprintf (candidates + used, sizeof candidates - used, "%s--%s",
+                  matches++ ? ", " : "", o->name);
+      }
+  if (matches > 1)
+    return parse_fail (p, "option '--%.*s' is ambiguous (%s)", (int) len,
+                       name, candidates);
+  return parse_fail (p, "unrecognized option '%s'", text);
 }
 
 enum options_action
@@ -431,6 +474,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case OPT_PNG_NAME:
           cfg->png_name = optarg;
           ok = parse_pattern (&p, "--png-name", optarg);
+          given.png_name = true;
           break;
         case OPT_COLORMAP:
           cfg->colormap = colormap_find (optarg);
@@ -455,12 +499,14 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
         case OPT_CHECKPOINT_NAME:
           cfg->checkpoint_name = optarg;
           ok = parse_pattern (&p, "--checkpoint-name", optarg);
+          given.checkpoint_name = true;
           break;
         case OPT_COMPRESS:
           {
             unsigned long long level;
             ok = parse_whole (&p, "--compress", optarg, NULL, 0, 9, &level);
             cfg->compress = (int) level;
+            given.compress = true;
           }
           break;
         case OPT_RESTART:
@@ -475,6 +521,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_INIT_RANGE:
           ok = parse_range (&p, "--init-range", optarg, cfg->init_range);
+          given.init_range = true;
           break;
         case 'q':
           cfg->quiet = true;
@@ -493,10 +540,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           ok = parse_fail (&p, "%s: missing argument", argv[last_optind]);
           break;
         default:
-          if (optopt != 0)
-            ok = parse_fail (&p, "unrecognized option '-%c'", optopt);
-          else
-            ok = parse_fail (&p, "unrecognized option '%s'", argv[last_optind]);
+          ok = bad_option (&p, argv[last_optind], optopt);
           break;
         }
       last_optind = optind;

@@ -3,9 +3,11 @@
 #include "output.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic.h"
 #include "diagnostics.h"
@@ -31,6 +33,101 @@ full_range (const struct field *u, double *lo, double *hi)
     }
 }
 
+/* The temporary file of an atomic write is named ".NAME.XXXXXX".  */
+enum { TEMP_NAME_EXTRA = 8 };
+
+/* Whether a file of this run's outputs is written at step (every K
+   steps and at the last, which for a steady run can be any).  */
+static bool
+writes_at (const struct config *c, size_t every, size_t step)
+{
+  const size_t last = c->start_step + c->steps;
+  return every != 0 && step > c->start_step && step <= last
+         && (step % every == 0 || step == last || c->steady);
+}
+
+/* Refuse a run whose outputs would overwrite its input file.  */
+static int
+keeps_input (const struct config *c)
+{
+  const char *input = c->restart ? c->restart : c->init;
+  if (input == NULL)
+    return HEATSIM_OK;
+  char copy[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
+  snprintf (copy, sizeof copy, "%s", input);
+  const char *slash = strrchr (copy, '/');
+  const char *base = slash ? slash + 1 : copy;
+  if (slash != NULL)
+    copy[slash - copy] = '\0';
+  if (realpath (slash ? (copy[0] ? copy : "/") : ".", in_dir) == NULL
+      || realpath (c->output_dir, out_dir) == NULL
+      || strcmp (in_dir, out_dir) != 0)
+    return HEATSIM_OK;           /* not in the output directory */
+  const char *opt = c->restart ? "--restart" : "--init";
+  size_t step;
+  if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
+      && writes_at (c, c->png_every, step))
+    {
+      heatsim_error ("%s: %s would be overwritten by the snapshot of step "
+                     "%zu (--png-name)", opt, input, step);
+      return HEATSIM_USAGE;
+    }
+  if (c->checkpoint_every != 0
+      && ((pattern_match (c->checkpoint_name, base, &step)
+           && writes_at (c, c->checkpoint_every, step))
+          || strcmp (base, XDMF_NAME) == 0))
+    {
+      heatsim_error ("%s: %s would be overwritten by a checkpoint or the "
+                     "XDMF index (--checkpoint-name)", opt, input);
+      return HEATSIM_USAGE;
+    }
+  return HEATSIM_OK;
+}
+
+/* Whether files can be created in dir: make one and remove it.  */
+static int
+check_writable (const char *dir)
+{
+  char probe[4096], tmp[4096];
+  snprintf (probe, sizeof probe, "%s/heatsim", dir);
+  if (!atomic_temp (probe, tmp, sizeof tmp))
+    {
+      heatsim_error ("--output-dir: %s: not writable: %s", dir,
+                     strerror (errno));
+      return HEATSIM_BAD_FILE;
+    }
+  atomic_abort (tmp);
+  return HEATSIM_OK;
+}
+
+/* The longest name pattern gives in this run (at its last step), with
+   its temporary name, must fit the file system's limit.  */
+static int
+check_name_length (const struct config *c, const char *pattern,
+                   const char *opt)
+{
+  char path[4096];
+  const size_t last = c->start_step + c->steps;
+  if (!pattern_name (path, sizeof path, c->output_dir, pattern, last))
+    {
+      heatsim_error ("%s: file names in %s are too long", opt,
+                     c->output_dir);
+      return HEATSIM_USAGE;
+    }
+  long name_max = pathconf (c->output_dir, _PC_NAME_MAX);
+  if (name_max < 0)
+    name_max = NAME_MAX;
+  const size_t len = strlen (strrchr (path, '/') + 1) + TEMP_NAME_EXTRA;
+  if (len > (size_t) name_max)
+    {
+      heatsim_error ("%s: '%s' is too long for %s: with the %d characters "
+                     "of its temporary name it has %zu, more than %ld", opt,
+                     pattern, c->output_dir, TEMP_NAME_EXTRA, len, name_max);
+      return HEATSIM_USAGE;
+    }
+  return HEATSIM_OK;
+}
+
 int
 output_open (struct output *o, const struct config *cfg,
              const struct domain *d, const struct field *initial)
@@ -49,13 +146,32 @@ output_open (struct output *o, const struct config *cfg,
     }
   if (cfg->png_every == 0 && cfg->checkpoint_every == 0)
     return HEATSIM_OK;
+  /* What can be checked before the first step is checked now, so that a
+     run does not compute for hours to fail at its first write.  */
+  if (cfg->png_every != 0
+      && (cfg->nx > png_side_max () || cfg->ny > png_side_max ()))
+    {
+      heatsim_error ("--png-every: a %zux%zu grid does not fit in a PNG "
+                     "image (at most %zu pixels a side)", cfg->nx, cfg->ny,
+                     png_side_max ());
+      return HEATSIM_USAGE;
+    }
+  int status = keeps_input (cfg);
+  if (status != HEATSIM_OK || d->rank != 0)
+    return status;
   if (!make_directories (cfg->output_dir))
     {
       heatsim_error ("--output-dir: cannot create '%s': %s", cfg->output_dir,
                      strerror (errno));
       return HEATSIM_BAD_FILE;
     }
-  return HEATSIM_OK;
+  status = check_writable (cfg->output_dir);
+  if (status == HEATSIM_OK && cfg->png_every != 0)
+    status = check_name_length (cfg, cfg->png_name, "--png-name");
+  if (status == HEATSIM_OK && cfg->checkpoint_every != 0)
+    status = check_name_length (cfg, cfg->checkpoint_name,
+                                "--checkpoint-name");
+  return status;
 }
 
 static bool
@@ -155,8 +271,10 @@ write_checkpoint (struct output *o, const struct domain *d,
   struct checkpoint_meta m = {
     .step = step, .time = (double) step * c->dt, .dt = c->dt,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
-    .steady = c->steady,
+    .steady = c->steady, .edges_given = c->edges_given,
+    .range_known = true, .range = { o->png.lo, o->png.hi },
   };
+  memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", boundary_name (c->boundary));
   int status = h5_write_checkpoint (path, d, u, &m, c->compress);

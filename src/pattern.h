@@ -15,4 +15,12 @@ bool pattern_ok (const char *pattern);
 bool pattern_name (char *buf, size_t len, const char *dir,
                    const char *pattern, size_t step);
 
+/* Whether two valid patterns can give the same name (for some steps,
+   whatever their zero padding); false if either is invalid.  */
+bool pattern_overlap (const char *a, const char *b);
+
+/* Whether name (no directory) is what pattern gives for some step, and
+   which: *step.  */
+bool pattern_match (const char *pattern, const char *name, size_t *step);
+
 #endif

@@ -38,10 +38,13 @@ static void
 encode_row (const struct field *u, size_t j, const struct png_style *st,
             unsigned char *row)
 {
-  const double scale = st->hi > st->lo ? 1.0 / (st->hi - st->lo) : 0.0;
+  /* In halves, so that a range as wide as -DBL_MAX..DBL_MAX does not
+     overflow; halving is exact, so other ranges map as before.  */
+  const double half_lo = 0.5 * st->lo;
+  const double scale = st->hi > st->lo ? 1.0 / (0.5 * st->hi - half_lo) : 0.0;
   for (size_t i = 1; i <= u->nx; ++i)
     {
-      double t = (u->data[field_index (u, i, j)] - st->lo) * scale;
+      double t = (0.5 * u->data[field_index (u, i, j)] - half_lo) * scale;
       if (st->depth == 16)
         {
           double c = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
@@ -125,6 +128,14 @@ write_png_stream (FILE *fp, const struct field *u,
   png_destroy_write_struct (&png, &info);
   free (row);
   return ok;
+}
+
+size_t
+png_side_max (void)
+{
+  /* libpng refuses wider or taller images, reading and writing.  */
+  return PNG_USER_WIDTH_MAX < PNG_USER_HEIGHT_MAX ? PNG_USER_WIDTH_MAX
+         : PNG_USER_HEIGHT_MAX;
 }
 
 int

@@ -24,6 +24,9 @@ struct png_meta {
   const char *problem;
 };
 
+/* The most pixels an image may have on a side (libpng's limit).  */
+size_t png_side_max (void);
+
 /* Write the interior of u to path, atomically.  Returns 0, or after a
    message naming the file, HEATSIM_WRITE_FAILED.  */
 int png_write_field (const char *path, const struct field *u,

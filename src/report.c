@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 #include "run_config.h"
 #include "strategy.h"
@@ -123,11 +124,12 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
              (double) grid_bytes (cfg) / 1048576.0);
 }
 
-/* A JSON number, or null for "not applicable".  */
+/* A JSON number, or null for "not applicable" and for an infinite or
+   NaN value, which JSON cannot write.  */
 static void
 json_number (FILE *out, const char *name, bool known, double v)
 {
-  if (known)
+  if (known && isfinite (v))
     fprintf (out, "\"%s\": %.17g, ", name, v);
   else
     fprintf (out, "\"%s\": null, ", name);
@@ -141,11 +143,14 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
   const bool offload = cfg->strategy->offload;
   fprintf (out,
            "{\"version\": \"%s\", \"problem\": \"%s\", \"boundary\": \"%s\", "
-           "\"nx\": %zu, \"ny\": %zu, \"lx\": %.17g, \"ly\": %.17g, "
-           "\"dx\": %.17g, \"dy\": %.17g, \"alpha\": %.17g, ",
+           "\"nx\": %zu, \"ny\": %zu, ",
            PACKAGE_VERSION, cfg->problem->name, boundary_name (cfg->boundary),
-           cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
-           config_dy (cfg), cfg->alpha);
+           cfg->nx, cfg->ny);
+  json_number (out, "lx", true, cfg->lx);
+  json_number (out, "ly", true, cfg->ly);
+  json_number (out, "dx", true, config_dx (cfg));
+  json_number (out, "dy", true, config_dy (cfg));
+  json_number (out, "alpha", true, cfg->alpha);
   json_number (out, "dt", !cfg->steady, cfg->dt);
   json_number (out, "end_time", !cfg->steady, cfg->end_time);
   json_number (out, "stability", !cfg->steady, config_stability (cfg));
@@ -169,27 +174,30 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r)
   json_number (out, "l2_error", r->has_exact, r->error.l2);
   json_number (out, "relative_error", r->has_exact, r->error.relative);
   json_number (out, "max_error", r->has_exact, r->error.max);
+  json_number (out, "heat_initial", true, r->heat_initial);
+  json_number (out, "heat", true, r->heat);
+  json_number (out, "min", true, r->min);
+  json_number (out, "max", true, r->max);
   fprintf (out,
-           "\"heat_initial\": %.17g, \"heat\": %.17g, \"min\": %.17g, \"max\": %.17g, "
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "
            "\"time_solve\": %.9f, \"time_output\": %.9f, \"files\": %zu, "
            "\"time_transfer_out\": %.9f, "
-           "\"time_total\": %.9f, \"cell_updates_per_s\": %.6g, "
-           "\"bandwidth_gb_s\": %.6g, ",
-           r->heat_initial, r->heat, r->min, r->max, r->checksum, run->setup,
+           "\"time_total\": %.9f, ",
+           r->checksum, run->setup,
            run->transfer_in, run->solve, run->output, run->files,
-           run->transfer_out, run->total,
-           updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+           run->transfer_out, run->total);
+  json_number (out, "cell_updates_per_s", true, updates_per_second (cfg, run));
+  json_number (out, "bandwidth_gb_s", true, bandwidth_gb_s (cfg, run));
   fprintf (out, "\"peak_memory_bytes\": %zu, \"grid_bytes\": %zu, "
            "\"ranks\": %d, \"ranks_x\": %d, \"ranks_y\": %d, "
            "\"time_exchange\": %.9f, ", r->peak_memory, grid_bytes (cfg),
            r->ranks, r->dims[0], r->dims[1], r->run.exchange);
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
   json_number (out, "memcpy_gb_s", cfg->bench, run->memcpy_gb_s);
-  fprintf (out, "\"copy_fraction\": ");
-  if (cfg->bench)
-    fprintf (out, "%.6g}\n", bandwidth_gb_s (cfg, run) / run->copy_gb_s);
+  const double fraction = bandwidth_gb_s (cfg, run) / run->copy_gb_s;
+  if (cfg->bench && isfinite (fraction))
+    fprintf (out, "\"copy_fraction\": %.6g}\n", fraction);
   else
-    fprintf (out, "null}\n");
+    fprintf (out, "\"copy_fraction\": null}\n");
 }

@@ -38,6 +38,7 @@ enum kernel_form {
 struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
   bool boundary, tol, max_steps, residual_every, range, kernel;
+  bool png_name, checkpoint_name, compress, init_range;
 };
 
 struct config {

@@ -196,7 +196,10 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
   while (n < cfg->max_steps && !r->converged && status == HEATSIM_OK)
     {
       ++n;
-      if (n % cfg->residual_every == 0 || n == cfg->max_steps)
+      /* Sweeps are counted from the start of the simulation, so that a
+         restarted run checks on the same sweeps as an uninterrupted one.  */
+      if ((cfg->start_step + n) % cfg->residual_every == 0
+          || n == cfg->max_steps)
         {
           r->residual = domain_max (s->domain, step (s, true, &r->exchange));
           r->converged = r->residual <= cfg->tol;

@@ -22,6 +22,8 @@ refused "stub.h5: " --restart "$fx/stub.h5"
 refused "truncated.png: not a usable PNG" --init "$fx/truncated.png"
 refused "rank1.h5: dataset 'field' has rank 1, expected 2" --init "$fx/rank1.h5"
 refused "int.h5: dataset 'field' is not floating point" --init "$fx/int.h5"
+refused "external.h5: dataset 'field' keeps its values in other files" \
+  --init "$fx/external.h5"
 refused "small.h5: dataset 'field' is 2x2" --init "$fx/small.h5"
 refused "nan.h5: value nan at cell" --init "$fx/nan.h5"
 refused "inf.h5: value inf at cell" --init "$fx/inf.h5"

@@ -64,6 +64,28 @@ main (int argc, char **argv)
     H5Sclose (space);
     H5Fclose (file);
   }
+  {
+    /* A field whose values live in another file (external storage).  */
+    char path[4096], raw[4096];
+    const double secret[30] = { 0 };
+    snprintf (raw, sizeof raw, "%s/secret.bin", dir);
+    FILE *fp = fopen (raw, "wb");
+    bad |= fp == NULL || fwrite (secret, sizeof secret, 1, fp) != 1;
+    if (fp != NULL)
+      fclose (fp);
+    snprintf (path, sizeof path, "%s/external.h5", dir);
+    hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
+    H5Pset_external (dcpl, raw, 0, sizeof secret);
+    hid_t space = H5Screate_simple (2, d2, NULL);
+    hid_t set = H5Dcreate2 (file, "field", H5T_NATIVE_DOUBLE, space,
+                            H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    bad |= set < 0;
+    H5Dclose (set);
+    H5Sclose (space);
+    H5Pclose (dcpl);
+    H5Fclose (file);
+  }
   for (int j = 0; j < 5; ++j)
     for (int i = 0; i < 6; ++i)
       v[j * 6 + i] = (i == 0 || j == 0 || i == 5 || j == 4) ? 1.0 : 0.0;

@@ -41,6 +41,7 @@ cli_tests = \
 	tests/png-output.sh \
 	tests/checkpoint.sh \
 	tests/checkpoint-damage.sh \
+	tests/hostile-inputs.sh \
 	tests/file-faults.sh \
 	tests/sample-data.sh \
 	tests/faults.sh \
