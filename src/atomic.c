@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The directory part of path ("." if none), in buf.  */
-static bool
+bool
 directory_of (const char *path, char *buf, size_t len)
 {
   const char *slash = strrchr (path, '/');

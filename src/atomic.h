@@ -10,6 +10,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The temporary name of "NAME" is ".NAME.XXXXXX": this much longer.  */
+enum { ATOMIC_TEMP_EXTRA = 8 };
+
+/* The directory part of path ("." if none, "/" for the root) in buf (len
+   bytes).  False, with errno ENAMETOOLONG, if it does not fit.  */
+bool directory_of (const char *path, char *buf, size_t len);
+
 /* Create an empty temporary file beside path ("DIR/.NAME.XXXXXX") and put
    its name in tmp (len bytes).  False, with errno set, on failure.  */
 bool atomic_temp (const char *path, char *tmp, size_t len);

@@ -33,17 +33,27 @@ full_range (const struct field *u, double *lo, double *hi)
     }
 }
 
-/* The temporary file of an atomic write is named ".NAME.XXXXXX".  */
-enum { TEMP_NAME_EXTRA = 8 };
+/* Whether output of period every is written after step.  */
+static bool
+due (size_t every, size_t step, bool last)
+{
+  return every != 0 && (last || step % every == 0);
+}
 
-/* Whether a file of this run's outputs is written at step (every K
-   steps and at the last, which for a steady run can be any).  */
+/* The last step the run can reach (for a steady run, at --max-steps).  */
+static size_t
+last_step (const struct config *c)
+{
+  return c->start_step + c->steps;
+}
+
+/* Whether output of period every can be written at step of this run: a
+   steady run can end, and write, after any sweep.  */
 static bool
 writes_at (const struct config *c, size_t every, size_t step)
 {
-  const size_t last = c->start_step + c->steps;
-  return every != 0 && step > c->start_step && step <= last
-         && (step % every == 0 || step == last || c->steady);
+  return step > c->start_step && step <= last_step (c)
+         && due (every, step, step == last_step (c) || c->steady);
 }
 
 /* Refuse a run whose outputs would overwrite its input file.  */
@@ -53,13 +63,11 @@ keeps_input (const struct config *c)
   const char *input = c->restart ? c->restart : c->init;
   if (input == NULL)
     return HEATSIM_OK;
-  char copy[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
-  snprintf (copy, sizeof copy, "%s", input);
-  const char *slash = strrchr (copy, '/');
-  const char *base = slash ? slash + 1 : copy;
-  if (slash != NULL)
-    copy[slash - copy] = '\0';
-  if (realpath (slash ? (copy[0] ? copy : "/") : ".", in_dir) == NULL
+  char dir[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
+  const char *slash = strrchr (input, '/');
+  const char *base = slash ? slash + 1 : input;
+  if (!directory_of (input, dir, sizeof dir)
+      || realpath (dir, in_dir) == NULL
       || realpath (c->output_dir, out_dir) == NULL
       || strcmp (in_dir, out_dir) != 0)
     return HEATSIM_OK;           /* not in the output directory */
@@ -107,8 +115,8 @@ check_name_length (const struct config *c, const char *pattern,
                    const char *opt)
 {
   char path[4096];
-  const size_t last = c->start_step + c->steps;
-  if (!pattern_name (path, sizeof path, c->output_dir, pattern, last))
+  if (!pattern_name (path, sizeof path, c->output_dir, pattern,
+                     last_step (c)))
     {
       heatsim_error ("%s: file names in %s are too long", opt,
                      c->output_dir);
@@ -117,12 +125,13 @@ check_name_length (const struct config *c, const char *pattern,
   long name_max = pathconf (c->output_dir, _PC_NAME_MAX);
   if (name_max < 0)
     name_max = NAME_MAX;
-  const size_t len = strlen (strrchr (path, '/') + 1) + TEMP_NAME_EXTRA;
+  const size_t len = strlen (strrchr (path, '/') + 1) + ATOMIC_TEMP_EXTRA;
   if (len > (size_t) name_max)
     {
       heatsim_error ("%s: '%s' is too long for %s: with the %d characters "
                      "of its temporary name it has %zu, more than %ld", opt,
-                     pattern, c->output_dir, TEMP_NAME_EXTRA, len, name_max);
+                     pattern, c->output_dir, ATOMIC_TEMP_EXTRA, len,
+                     name_max);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
@@ -172,12 +181,6 @@ output_open (struct output *o, const struct config *cfg,
     status = check_name_length (cfg, cfg->checkpoint_name,
                                 "--checkpoint-name");
   return status;
-}
-
-static bool
-due (size_t every, size_t step, bool last)
-{
-  return every != 0 && (last || step % every == 0);
 }
 
 bool
