@@ -24,7 +24,7 @@ tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
 EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
-	tests/omptarget.supp tools/make-bundle.sh
+	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh
 noinst_HEADERS = tests/unit.h
 
 cli_tests = \

@@ -9,9 +9,14 @@ if ! command -v valgrind >/dev/null 2>&1 || [ -n "${HEATSIM_SANITIZED:-}" ]; the
   echo "valgrind not found or sanitizer build: skipped"
   exit 77
 fi
-vg='valgrind -q --error-exitcode=99 --leak-check=full
+vg="valgrind -q --error-exitcode=99 --leak-check=full
     --errors-for-leak-kinds=definite,indirect
-    --show-leak-kinds=definite,indirect'
+    --show-leak-kinds=definite,indirect
+    --suppressions=${srcdir:-.}/tests/ldso.supp"
+# Resolve every symbol at start-up: glibc's lazy-binding trampoline saves
+# vector state in a way memcheck misreads on some CPUs (tests/ldso.supp).
+LD_BIND_NOW=1
+export LD_BIND_NOW
 # An MPI build also runs Open MPI, whose start-up allocations live until
 # exit: leave those out, deep stacks included.
 if "$HEATSIM" --version | grep -q '^MPI: yes'; then
