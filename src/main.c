@@ -433,19 +433,31 @@ run (int argc, char **argv)
       break;
     }
 
+  struct provenance provenance;
+  if (provenance_init (&provenance, argc, argv, PACKAGE_STRING,
+                       HEATSIM_OFFLOAD_ARCH, domain_build ()) != 0)
+    {
+      heatsim_error ("out of memory");
+      return HEATSIM_NO_MEMORY;
+    }
+  cfg.provenance = &provenance;
   signals_install ();
   cfg.quiet = cfg.quiet || !speaks;
   struct run_report report = { 0 };
   struct domain domain;
   int status = simulate (&cfg, &domain, &report);
-  if ((status != HEATSIM_OK && status != HEATSIM_NOT_CONVERGED) || !speaks)
-    return status;
-  if (cfg.json)
-    report_json (stdout, &cfg, &report);
-  else
-    report_print (stdout, &cfg, &report);
-  const int written = flush_stdout ();
-  return written != HEATSIM_OK ? written : status;
+  if ((status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED) && speaks)
+    {
+      if (cfg.json)
+        report_json (stdout, &cfg, &report);
+      else
+        report_print (stdout, &cfg, &report);
+      const int written = flush_stdout ();
+      if (written != HEATSIM_OK)
+        status = written;
+    }
+  provenance_free (&provenance);
+  return status;
 }
 
 int

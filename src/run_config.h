@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "field.h"
+#include "provenance.h"
 
 struct colormap;
 struct problem;
@@ -91,6 +92,7 @@ struct config {
   size_t start_step;      /* step number of the initial field */
 
   struct given_options given;
+  const struct provenance *provenance;   /* set by main after parsing */
 };
 
 /* Grid spacing: the interior nodes and the boundary nodes of the halo
