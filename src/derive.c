@@ -21,6 +21,57 @@ check_stability (struct parser *p, const struct config *c, const char *opt)
   return true;
 }
 
+/* The largest step count derived from a time: beyond it the count, and
+   step * dt, are no longer exact in a double.  */
+#define MAX_DERIVED_STEPS 1e15
+
+/* Whether the run would be stable with its end time in this many steps.  */
+static bool
+stable_with (const struct config *c, size_t steps)
+{
+  struct config trial = *c;
+  trial.dt = c->end_time / (double) steps;
+  return config_stability (&trial) <= STABILITY_LIMIT;
+}
+
+/* --steps auto: the fewest steps that keep the explicit scheme stable up
+   to the end time, steps = ceil (T / dt_max), dt = T / steps, with dt_max
+   from alpha dt (1/dx^2 + 1/dy^2) <= 1/2.  It is --dt dt_max --end-time T
+   without the user working dt_max out.
+   Hook for implicit schemes (--scheme backward-euler|crank-nicolson, from
+   the multigrid work): they are stable for any dt, so there is no step
+   count to derive; refuse there with "--steps auto sizes explicit steps;
+   give -n or --dt with an implicit scheme" (documented in heatsim(1)).  */
+static bool
+auto_steps (struct parser *p, struct config *c, struct given_options given)
+{
+  if (given.dt)
+    return parse_fail (p, "--steps auto: not with --dt (it chooses the time "
+                       "step; give --end-time)");
+  if (!given.end_time)
+    return parse_fail (p, "--steps auto: needs --end-time (the simulated "
+                       "time to reach)");
+  const double dx = config_dx (c), dy = config_dy (c);
+  const double dt_max = STABILITY_LIMIT
+                        / (c->alpha * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
+  const double n = fmax (1.0, ceil (c->end_time / dt_max));
+  if (!(n <= MAX_DERIVED_STEPS))
+    return parse_fail (p, "--steps auto: --end-time %g needs %g steps of at "
+                       "most %g: too many steps", c->end_time, n, dt_max);
+  /* T / dt_max and T / steps round, so ceil may be one off either way:
+     judge each count by the stability number that check_stability will
+     compute, taking one step fewer while that is stable and one more
+     while this is not.  A step changes dt by far more than rounding, so
+     each loop ends after one or two turns.  */
+  c->steps = (size_t) n;
+  c->dt = c->end_time / (double) c->steps;
+  while (c->steps > 1 && stable_with (c, c->steps - 1))
+    c->dt = c->end_time / (double) --c->steps;
+  while (config_stability (c) > STABILITY_LIMIT)
+    c->dt = c->end_time / (double) ++c->steps;
+  return true;
+}
+
 /* --restart: dt comes from the checkpoint, --steps (--max-steps) counts
    the steps to add after its step; the same rules as for a new run.  */
 static bool
@@ -71,10 +122,15 @@ derive_settings (struct config *c, char *err, size_t errlen)
   if (given.steps && given.dt && given.end_time)
     return parse_fail (&p, "--steps, --dt, --end-time: give at most two of "
                        "them");
-  if (given.dt && given.end_time)
+  if (given.steps_auto)
+    {
+      if (!auto_steps (&p, c, given))
+        return false;
+    }
+  else if (given.dt && given.end_time)
     {
       double n = ceil (c->end_time / c->dt * (1.0 - 1e-12));
-      if (!(n >= 1.0) || n > 1e15)
+      if (!(n >= 1.0) || n > MAX_DERIVED_STEPS)
         return parse_fail (&p, "--end-time %g / --dt %g: %g steps is not a "
                            "usable step count", c->end_time, c->dt, n);
       c->steps = (size_t) n;
@@ -88,5 +144,5 @@ derive_settings (struct config *c, char *err, size_t errlen)
     return parse_fail (&p, "--dt %g with %zu steps: time step or end time "
                        "out of range", c->dt, c->steps);
 
-  return check_stability (&p, c, "--dt");
+  return check_stability (&p, c, given.steps_auto ? "--steps auto" : "--dt");
 }

@@ -119,7 +119,8 @@ options_usage (FILE *out)
          "  -g, --grid=NX[xNY]       interior cells (default 1000x1000)\n"
          "  -L, --length=LX[xLY]     domain size (default 1000x1000)\n"
          "  -a, --alpha=ALPHA        thermal diffusivity (default 0.1)\n"
-         "  -n, --steps=N            time steps (default 10)\n"
+         "  -n, --steps=N            time steps (default 10); 'auto': the fewest\n"
+         "                           that are stable up to --end-time\n"
          "      --dt=DT              time step (default END_TIME / N)\n"
          "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
          "                           the steps are ceil(T / DT) and dt = T / steps\n"
@@ -259,6 +260,9 @@ check_combinations (struct parser *p, const struct config *c,
         if (set[k])
           return parse_fail (p, "--%s: not allowed with --restart (the checkpoint "
                              "fixes it)", fixed[k]);
+      if (g.steps_auto)
+        return parse_fail (p, "--steps auto: not with --restart (the "
+                           "checkpoint fixes dt; give the steps to add)");
       if (c->init != NULL || c->edges_given)
         return parse_fail (p, "--%s: not allowed with --restart",
                            c->init ? "init" : "edges");
@@ -422,7 +426,10 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           given.alpha = true;
           break;
         case 'n':
-          ok = parse_count (&p, "--steps", optarg, NULL, &cfg->steps);
+          /* "auto": derive_settings picks the count from --end-time.  */
+          given.steps_auto = strcmp (optarg, "auto") == 0;
+          ok = given.steps_auto
+               || parse_count (&p, "--steps", optarg, NULL, &cfg->steps);
           given.steps = true;
           break;
         case OPT_DT:

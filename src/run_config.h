@@ -40,6 +40,7 @@ struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
   bool boundary, tol, max_steps, residual_every, range, kernel;
   bool png_name, checkpoint_name, compress, init_range;
+  bool steps_auto;        /* --steps auto (steps is then also set) */
 };
 
 struct config {

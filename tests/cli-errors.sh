@@ -21,6 +21,9 @@ refused "--length: '1x0'" --length 1x0
 refused "--dt: 'fast'" --dt fast
 refused "--end-time: '-1'" --end-time -1
 refused "at most two" --steps 5 --dt 0.1 --end-time 1
+refused "--steps auto: needs --end-time" --steps auto
+refused "--steps auto: not with --dt" --steps auto --dt 0.1
+refused "--steps auto: .* too many steps" -g 64 -T 1e300 --steps auto
 refused "--offload: unknown strategy 'cuda'" --offload cuda
 refused "--device: 'gpu0'" --device gpu0
 refused "--dt: time step .* is unstable" --grid 64 --length 65 --alpha 1 --dt 0.3
@@ -31,4 +34,8 @@ refused "unexpected argument 'foo'" foo
 # A stable run is accepted and --force overrides the stability rule.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.25
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.3 --force
+# --steps auto: stable by construction, wherever the unstable dt was refused.
+expect_status 0 "$HEATSIM" -q --grid 64 --length 65 --alpha 1 -T 3 --steps auto
+grep -q "stability .* = 0\.4[0-9]* (limit 0.5)\|stability .* = 0\.5 (limit" \
+  "$workdir/out" || fail "--steps auto: $(cat "$workdir/out")"
 finish

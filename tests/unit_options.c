@@ -102,6 +102,43 @@ test_time (void)
   REFUSED ("at most two", "-T", "1", "--dt", "0.1", "-n", "10");
 }
 
+/* --steps auto: the fewest steps whose dt = T / steps is stable.  */
+static void
+test_steps_auto (void)
+{
+  struct config c;
+  /* dx = dy = 1, alpha = 1: dt <= 1/4.  */
+  CHECK (parse (&c, "-g", "9", "-L", "10", "-a", "1", "-T", "1", "-n", "auto",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.steps == 4 && c.dt == 0.25 && c.end_time == 1.0);
+  CHECK (parse (&c, "-g", "9", "-L", "10", "-a", "1", "-T", "1.1",
+                "--steps=auto", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.steps == 5 && fabs (c.dt - 0.22) < 1e-15 && c.end_time == 1.1);
+  /* Whatever the rounding: stable, and one step fewer would not be.  */
+  static const char *const alphas[] = { "0.1", "0.3", "1", "7.7", "1e-3" };
+  static const char *const grids[] = { "31", "64x17", "100", "333x7" };
+  static const char *const ends[] = { "0.5", "1", "3.3", "1e3", "1e-7" };
+  for (size_t a = 0; a < 5; ++a)
+    for (size_t g = 0; g < 4; ++g)
+      for (size_t t = 0; t < 5; ++t)
+        {
+          CHECK (parse (&c, "-L", "1", "-a", alphas[a], "-g", grids[g], "-T",
+                        ends[t], "-n", "auto", (char *) NULL) == OPTIONS_RUN);
+          CHECK (config_stability (&c) <= STABILITY_LIMIT);
+          CHECK (c.steps * c.dt >= c.end_time * (1.0 - 1e-15));
+          struct config fewer = c;
+          fewer.dt = c.end_time / (double) (c.steps - 1);
+          CHECK (c.steps == 1 || config_stability (&fewer) > STABILITY_LIMIT);
+        }
+  REFUSED ("--steps auto: needs --end-time", "-n", "auto");
+  REFUSED ("--steps auto", "-n", "auto", "--dt", "0.1");
+  REFUSED ("--steps", "-n", "auto", "--dt", "0.1", "-T", "1");
+  REFUSED ("--steps auto", "-g", "9", "-L", "10", "-a", "1", "-T", "1e300",
+           "-n", "auto");
+  REFUSED ("--steps: with --steady", "--steady", "-n", "auto");
+  REFUSED ("--steps: 'automatic'", "-n", "automatic");
+}
+
 static void
 test_stability (void)
 {
@@ -226,6 +263,7 @@ main (void)
   test_defaults ();
   test_valid ();
   test_time ();
+  test_steps_auto ();
   test_stability ();
   test_bad_input ();
   test_problems ();
