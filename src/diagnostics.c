@@ -3,12 +3,17 @@
 #include "diagnostics.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
-/* The state of the message channel: which rank speaks, and the message a
-   non-zero rank holds back until it is known to have failed first.  */
+/* The state of the message channel: which rank speaks, the last message
+   of this process (kept for the JSON report of a failure), and whether a
+   non-zero rank still holds it back until it is known to have failed
+   first.  */
 static int this_rank;
-static char deferred[512];
+static char message[512];
+static bool held;
 
 void
 diagnostics_set_rank (int rank)
@@ -21,21 +26,36 @@ heatsim_error (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  if (this_rank == 0)
-    {
-      fputs (PACKAGE ": ", stderr);
-      vfprintf (stderr, fmt, ap);
-      fputc ('\n', stderr);
-    }
-  else
-    vsnprintf (deferred, sizeof deferred, fmt, ap);
+  vsnprintf (message, sizeof message, fmt, ap);
   va_end (ap);
+  held = this_rank != 0;
+  if (!held)
+    fprintf (stderr, PACKAGE ": %s\n", message);
 }
 
 void
 heatsim_error_flush (void)
 {
-  if (deferred[0] != '\0')
-    fprintf (stderr, PACKAGE ": rank %d: %s\n", this_rank, deferred);
-  deferred[0] = '\0';
+  if (held)
+    {
+      /* As printed, so that heatsim_error_message matches stderr.  */
+      char text[sizeof message];
+      snprintf (text, sizeof text, "rank %d: %s", this_rank, message);
+      strcpy (message, text);
+      fprintf (stderr, PACKAGE ": %s\n", message);
+    }
+  held = false;
+}
+
+const char *
+heatsim_error_message (void)
+{
+  return message;
+}
+
+void
+heatsim_error_adopt (const char *text)
+{
+  snprintf (message, sizeof message, "%s", text);
+  held = false;
 }

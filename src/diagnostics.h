@@ -30,4 +30,15 @@ void heatsim_error (const char *fmt, ...)
 /* Print the message this rank kept back, prefixed with the rank.  */
 void heatsim_error_flush (void);
 
+/* The last message of this process as it went (or would go) to stderr,
+   without the "heatsim: " prefix; "" when there was none.  A non-zero
+   rank's message reads "rank N: ..." once flushed.  The JSON report of a
+   failure carries it (report_json_failure).  */
+const char *heatsim_error_message (void);
+
+/* Take text as this process's last message, printed elsewhere: in an MPI
+   run the rank that failed first sends its message to the others
+   (domain_agree), so that rank 0 can report it.  */
+void heatsim_error_adopt (const char *text);
+
 #endif

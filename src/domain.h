@@ -71,7 +71,8 @@ void domain_exchange_end (struct domain *d);
 /* Every rank (of the world: this works before the split) learns the
    largest status any rank had.  The message of the
    first rank that failed is the one printed (see heatsim_error), so a
-   failure on some ranks ends all of them with one message.  */
+   failure on some ranks ends all of them with one message; every rank
+   then holds that message (heatsim_error_message).  */
 int domain_agree (int status);
 
 /* Rank 0's text (len bytes at most) in buf on every rank.  */

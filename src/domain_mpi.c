@@ -214,8 +214,19 @@ domain_agree (int status)
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   struct { int status, rank; } mine = { status, rank }, worst;
   MPI_Allreduce (&mine, &worst, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-  if (worst.status != 0 && worst.rank == rank)
-    heatsim_error_flush ();
+  if (worst.status == 0)
+    return 0;
+  /* The rank that failed first prints its message, and sends it to the
+     others, so that rank 0 can put it in a JSON report.  */
+  char text[512] = "";
+  if (worst.rank == rank)
+    {
+      heatsim_error_flush ();
+      snprintf (text, sizeof text, "%s", heatsim_error_message ());
+    }
+  MPI_Bcast (text, (int) sizeof text, MPI_CHAR, worst.rank, MPI_COMM_WORLD);
+  if (worst.rank != rank)
+    heatsim_error_adopt (text);
   return worst.status;
 }
 

@@ -404,57 +404,101 @@ flush_stdout (void)
   return HEATSIM_WRITE_FAILED;
 }
 
-/* Everything but MPI's start and end: only rank 0 prints.  */
+/* How a run ended, for its JSON report.  */
+static struct run_outcome
+outcome (int status)
+{
+  return (struct run_outcome) {
+    .status = status, .exit_status = exit_code (status),
+    .error = status == HEATSIM_OK ? NULL : heatsim_error_message ()
+  };
+}
+
+/* Set up, run and report the simulation cfg describes.  *reported: the
+   report went to stdout (also when writing it failed), so there is no
+   room for a failure object after it.  */
+static int
+run_simulation (struct config *cfg, bool speaks, bool *reported)
+{
+  signals_install ();
+  cfg->quiet = cfg->quiet || !speaks;
+  struct run_report report = { 0 };
+  struct domain domain;
+  int status = simulate (cfg, &domain, &report);
+  *reported = (status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED)
+              && speaks;
+  if (*reported)
+    {
+      if (cfg->json)
+        {
+          const struct run_outcome end = outcome (status);
+          report_json (stdout, cfg, &report, &end);
+        }
+      else
+        report_print (stdout, cfg, &report);
+      const int written = flush_stdout ();
+      if (written != HEATSIM_OK)
+        status = written;
+    }
+  return status;
+}
+
+/* Everything but MPI's start and end: only rank 0 prints.  Under --json
+   every run that gets to parsing prints one JSON object, the failed ones
+   too: the refused command lines among them when --json is among their
+   options (options_json_requested).  */
 static int
 run (int argc, char **argv)
 {
   struct config cfg;
   char err[512];
   const bool speaks = domain_world_rank () == 0;
-
-  switch (options_parse (argc, argv, &cfg, err, sizeof err))
-    {
-    case OPTIONS_HELP:
-      if (speaks)
-        options_usage (stdout);
-      return flush_stdout ();
-    case OPTIONS_VERSION:
-      if (speaks)
-        print_version ();
-      return flush_stdout ();
-    case OPTIONS_LIST_DEVICES:
-      if (speaks)
-        list_devices ();
-      return flush_stdout ();
-    case OPTIONS_ERROR:
-      heatsim_error ("%s", err);
-      return HEATSIM_USAGE;
-    case OPTIONS_RUN:
-      break;
-    }
-
   struct provenance provenance;
+  /* Before parsing, which reorders argv: the command line as typed.  */
   if (provenance_init (&provenance, argc, argv, PACKAGE_STRING,
                        HEATSIM_OFFLOAD_ARCH, domain_build ()) != 0)
     {
       heatsim_error ("out of memory");
       return HEATSIM_NO_MEMORY;
     }
-  cfg.provenance = &provenance;
-  signals_install ();
-  cfg.quiet = cfg.quiet || !speaks;
-  struct run_report report = { 0 };
-  struct domain domain;
-  int status = simulate (&cfg, &domain, &report);
-  if ((status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED) && speaks)
+
+  int status;
+  bool json, reported = false;
+  switch (options_parse (argc, argv, &cfg, err, sizeof err))
     {
-      if (cfg.json)
-        report_json (stdout, &cfg, &report);
-      else
-        report_print (stdout, &cfg, &report);
-      const int written = flush_stdout ();
-      if (written != HEATSIM_OK)
-        status = written;
+    case OPTIONS_HELP:
+      if (speaks)
+        options_usage (stdout);
+      provenance_free (&provenance);
+      return flush_stdout ();
+    case OPTIONS_VERSION:
+      if (speaks)
+        print_version ();
+      provenance_free (&provenance);
+      return flush_stdout ();
+    case OPTIONS_LIST_DEVICES:
+      if (speaks)
+        list_devices ();
+      provenance_free (&provenance);
+      return flush_stdout ();
+    case OPTIONS_ERROR:
+      heatsim_error ("%s", err);
+      json = options_json_requested (argc, argv);
+      status = HEATSIM_USAGE;
+      break;
+    case OPTIONS_RUN:
+    default:
+      json = cfg.json;
+      cfg.provenance = &provenance;
+      status = run_simulation (&cfg, speaks, &reported);
+      break;
+    }
+  if (json && speaks && !reported)
+    {
+      const struct run_outcome end = outcome (status);
+      report_json_failure (stdout, &provenance, &end);
+      /* The failure stays the status: it is what the exit code reports.  */
+      (void) flush_stdout ();
     }
   provenance_free (&provenance);
   return status;

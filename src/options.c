@@ -562,3 +562,15 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
     ok = derive_settings (cfg, err, errlen);
   return ok ? action : OPTIONS_ERROR;
 }
+
+bool
+options_json_requested (int argc, char **argv)
+{
+  bool json = false;
+  optind = 0;
+  opterr = 0;
+  for (int c; (c = getopt_long (argc, argv, short_options, long_options,
+                                NULL)) != -1;)
+    json = json || c == OPT_JSON;
+  return json;
+}

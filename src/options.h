@@ -24,6 +24,12 @@ enum options_action {
 enum options_action options_parse (int argc, char **argv, struct config *cfg,
                                    char *err, size_t errlen);
 
+/* Whether argv asks for --json, read as options_parse reads it (also
+   abbreviated, and past an option that is wrong; not where it is the
+   value of another option), so that a refused command line can still be
+   answered in JSON.  */
+bool options_json_requested (int argc, char **argv);
+
 /* The --help text.  */
 void options_usage (FILE *out);
 

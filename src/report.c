@@ -5,7 +5,9 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "provenance.h"
 #include "run_config.h"
+#include "status.h"
 #include "strategy.h"
 
 /* Cell updates per second of the solve, and the effective bandwidth: one
@@ -135,16 +137,127 @@ json_number (FILE *out, const char *name, bool known, double v)
     fprintf (out, "\"%s\": null, ", name);
 }
 
+/* Bytes in the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+   forms, no surrogates, nothing past U+10FFFF), or 0 if there is none.  */
+static size_t
+utf8_length (const unsigned char *s)
+{
+  const unsigned c = s[0];
+  size_t n;
+  unsigned lo = 0x80, hi = 0xBF;     /* range of the second byte */
+  if (c < 0x80)
+    return 1;
+  else if (c >= 0xC2 && c <= 0xDF)
+    n = 2;
+  else if (c >= 0xE0 && c <= 0xEF)
+    {
+      n = 3;
+      lo = c == 0xE0 ? 0xA0 : 0x80;
+      hi = c == 0xED ? 0x9F : 0xBF;
+    }
+  else if (c >= 0xF0 && c <= 0xF4)
+    {
+      n = 4;
+      lo = c == 0xF0 ? 0x90 : 0x80;
+      hi = c == 0xF4 ? 0x8F : 0xBF;
+    }
+  else
+    return 0;
+  if (s[1] < lo || s[1] > hi)
+    return 0;
+  for (size_t k = 2; k < n; ++k)
+    if (s[k] < 0x80 || s[k] > 0xBF)
+      return 0;
+  return n;
+}
+
+/* s as a JSON string, or null.  Messages and the command line hold the
+   user's text (file names, arguments): quotes, backslashes and control
+   characters are escaped, and a byte that is not UTF-8 becomes U+FFFD,
+   so that every JSON parser reads the object.  */
+static void
+json_string (FILE *out, const char *s)
+{
+  if (s == NULL)
+    {
+      fputs ("null", out);
+      return;
+    }
+  putc ('"', out);
+  for (const unsigned char *c = (const unsigned char *) s; *c != '\0';)
+    {
+      const size_t n = utf8_length (c);
+      if (n == 0)
+        fputs ("\\ufffd", out);
+      else if (*c == '"' || *c == '\\')
+        fprintf (out, "\\%c", *c);
+      else if (*c < 0x20 || *c == 0x7F)
+        fprintf (out, "\\u%04x", *c);
+      else
+        fwrite (c, 1, n, out);
+      c += n == 0 ? 1 : n;
+    }
+  putc ('"', out);
+}
+
+/* The name of a status in the JSON report.  */
+static const char *
+status_name (int status)
+{
+  switch (status)
+    {
+    case HEATSIM_OK: return "ok";
+    case HEATSIM_USAGE: return "usage_error";
+    case HEATSIM_NO_DEVICE: return "no_device";
+    case HEATSIM_NOT_CONVERGED: return "not_converged";
+    case HEATSIM_NOT_FINITE: return "not_finite";
+    case HEATSIM_BAD_FILE: return "bad_file";
+    case HEATSIM_TOO_LARGE: return "too_large";
+    case HEATSIM_NO_MEMORY: return "no_memory";
+    case HEATSIM_WRITE_FAILED: return "write_failed";
+    default:
+      return status > HEATSIM_INTERRUPTED ? "interrupted" : "failed";
+    }
+}
+
+/* The keys every JSON object starts with: how the run ended, and where
+   the result came from.  No separator after the last.  */
+static void
+json_head (FILE *out, const struct provenance *p,
+           const struct run_outcome *end)
+{
+  fprintf (out, "{\"schema_version\": %d, \"status\": \"%s\", "
+           "\"exit_status\": %d, \"error\": ", REPORT_SCHEMA_VERSION,
+           status_name (end->status), end->exit_status);
+  json_string (out, end->error);
+  fputs (", \"command_line\": ", out);
+  json_string (out, p->command_line);
+  fputs (", \"version\": \"" PACKAGE_VERSION "\", \"device_code\": ", out);
+  json_string (out, p->device_code);
+  fputs (", \"mpi\": ", out);
+  json_string (out, p->mpi);
+}
+
 void
-report_json (FILE *out, const struct config *cfg, const struct run_report *r)
+report_json_failure (FILE *out, const struct provenance *p,
+                     const struct run_outcome *end)
+{
+  json_head (out, p, end);
+  fputs ("}\n", out);
+}
+
+void
+report_json (FILE *out, const struct config *cfg, const struct run_report *r,
+             const struct run_outcome *end)
 {
   const struct run_result *run = &r->run;
   const struct placement *w = &r->where;
   const bool offload = cfg->strategy->offload;
+  json_head (out, cfg->provenance, end);
   fprintf (out,
-           "{\"version\": \"%s\", \"problem\": \"%s\", \"boundary\": \"%s\", "
+           ", \"problem\": \"%s\", \"boundary\": \"%s\", "
            "\"nx\": %zu, \"ny\": %zu, ",
-           PACKAGE_VERSION, cfg->problem->name, boundary_name (cfg->boundary),
+           cfg->problem->name, boundary_name (cfg->boundary),
            cfg->nx, cfg->ny);
   json_number (out, "lx", true, cfg->lx);
   json_number (out, "ly", true, cfg->ly);

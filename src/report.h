@@ -12,6 +12,7 @@
 #include "solver.h"
 
 struct config;
+struct provenance;
 
 /* Where the kernels ran, as found out at run time.  */
 struct placement {
@@ -37,9 +38,30 @@ struct run_report {
   int dims[2];             /* ranks along x and y */
 };
 
+/* How a run ended, as every JSON object says: its heatsim_status, the
+   exit status main() gives it, and the message that went to stderr
+   (NULL when the run succeeded).  */
+struct run_outcome {
+  int status;
+  int exit_status;
+  const char *error;
+};
+
+/* The version of the JSON report's keys and their meaning (man page,
+   JSON REPORT): 1 from the report with status and provenance on.  Raise
+   it when a key is removed or renamed, or its type, unit or meaning
+   changes; added keys leave it alone.  */
+#define REPORT_SCHEMA_VERSION 1
+
 void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
+/* The whole report of a run that finished (status ok or not_converged).  */
 void report_json (FILE *out, const struct config *cfg,
-                  const struct run_report *r);
+                  const struct run_report *r, const struct run_outcome *end);
+/* The object of a run that failed before it had a report: status, error
+   and provenance (p may lack its command line, NULL after running out of
+   memory).  */
+void report_json_failure (FILE *out, const struct provenance *p,
+                          const struct run_outcome *end);
 
 #endif

@@ -50,7 +50,8 @@ cli_tests = \
 	tests/bundle.sh \
 	tests/bench.sh \
 	tests/mpi.sh \
-	tests/man-help.sh
+	tests/man-help.sh \
+	tests/json-status.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid $(cli_tests)

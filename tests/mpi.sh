@@ -127,4 +127,17 @@ fi
   "$HEATSIM" -q -g 64 $required >"$workdir/out" 2>"$workdir/err"
 [ $? -eq 3 ] || fail "device missing on rank 1: not status 3"
 one_message "$want"
+# Under --json rank 0 alone prints one object, with the message of the
+# rank that failed; also for a refused command line.
+"$MPIEXEC" -np 1 "$HEATSIM" -q --json -g 64 : -np 1 $lack \
+  "$HEATSIM" -q --json -g 64 $required >"$workdir/out" 2>"$workdir/err"
+[ $? -eq 3 ] || fail "--json, device missing on rank 1: not status 3"
+one_message "$want"
+[ "$(wc -l <"$workdir/out")" -eq 1 ] \
+  && grep -q "\"status\": \"no_device\", \"exit_status\": 3, \"error\": \"$want" \
+    "$workdir/out" || fail "--json, device missing on rank 1: $(cat "$workdir/out")"
+mpi 4 -q --json -g 10 -n 1 --steps 0x
+[ $? -eq 2 ] && [ "$(wc -l <"$workdir/out")" -eq 1 ] \
+  && grep -q '"status": "usage_error"' "$workdir/out" \
+  || fail "bad option on 4 ranks, --json: $(cat "$workdir/out")"
 finish
