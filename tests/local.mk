@@ -52,7 +52,8 @@ cli_tests = \
 	tests/mpi.sh \
 	tests/man-help.sh \
 	tests/json-status.sh \
-	tests/json-keys.sh
+	tests/json-keys.sh \
+	tests/readme-sweep.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid $(cli_tests)
