@@ -68,6 +68,30 @@ if [ "$ndev" = 0 ]; then
 fi
 # A message with characters JSON must escape, from the user's own text.
 ended 2 bad_file --json --init "$workdir/q\"uo\\te	tab"
+# A write that fails (tests/failwrite.so): write_failed, exit 1.
+if [ -n "${FAILWRITE:-}" ] && [ -f "$FAILWRITE" ]; then
+  if [ -n "${HEATSIM_SANITIZED:-}" ]; then
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+    export ASAN_OPTIONS
+  fi
+  FAILWRITE_AT=1 FAILWRITE_DIR=$workdir/failing LD_PRELOAD=$FAILWRITE \
+    ended 1 write_failed --json -g 16 -n 4 --checkpoint-every 2 \
+    --output-dir "$workdir/failing"
+fi
+# SIGTERM once the run is in its loop (its first checkpoint is there).
+"$HEATSIM" -q --json -p plate -s -g 400 --tol 1e-12 --checkpoint-every 500 \
+  --output-dir "$workdir/sig" >"$workdir/out" 2>"$workdir/err" &
+pid=$!
+for t in $(seq 200); do
+  ls "$workdir/sig" 2>/dev/null | grep -q '^heatsim-.*\.h5$' && break
+  sleep 0.05
+done
+kill -TERM $pid
+wait $pid
+[ $? -eq 143 ] && [ "$(jq -r '.status + " " + (.exit_status | tostring)' \
+  "$workdir/out")" = "interrupted 143" ] \
+  && grep -qF "heatsim: $(jq -r .error "$workdir/out")" "$workdir/err" \
+  || fail "SIGTERM: $(cat "$workdir/out" "$workdir/err")"
 # --help, --version and --list-devices stay text.
 expect_status 0 "$HEATSIM" --json --version
 grep -q '^heatsim [0-9]' "$workdir/out" || fail "--json --version"
