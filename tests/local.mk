@@ -50,6 +50,7 @@ cli_tests = \
 	tests/bundle.sh \
 	tests/bench.sh \
 	tests/mpi.sh \
+	tests/monitor.sh \
 	tests/man-help.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
