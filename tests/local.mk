@@ -51,6 +51,7 @@ cli_tests = \
 	tests/bench.sh \
 	tests/mpi.sh \
 	tests/monitor.sh \
+	tests/bash-completion.sh \
 	tests/man-help.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
