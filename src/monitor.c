@@ -42,14 +42,16 @@ append_line (struct monitor *m, const char *buf, size_t len)
 }
 
 /* The offset after the header and the rows of steps before step, in the
-   open file: rows from step on, and a line cut short, go.  -1, with a
-   message, when the file is not a monitor file with these columns.  */
+   open file: rows from step on, and a line cut short, go.  0 for an empty
+   file (a run killed before its header).  -1, with a message, when the
+   file is not a monitor file with these columns.  */
 static off_t
 rows_before (FILE *fp, const char *path, size_t step)
 {
   char line[512];
-  if (fgets (line, sizeof line, fp) == NULL
-      || strcmp (line, MONITOR_HEADER) != 0)
+  if (fgets (line, sizeof line, fp) == NULL && !ferror (fp))
+    return 0;
+  if (ferror (fp) || strcmp (line, MONITOR_HEADER) != 0)
     {
       heatsim_error ("--monitor: %s exists and is not a heatsim monitor file "
                      "with the columns %.*s; it is left as it is", path,
@@ -87,7 +89,9 @@ continue_file (struct monitor *m, const struct config *cfg)
   fclose (fp);
   if (m->size < 0)
     return HEATSIM_BAD_FILE;
-  if (ftruncate (m->fd, m->size) != 0)
+  if (ftruncate (m->fd, m->size) != 0
+      || (m->size == 0
+          && !append_line (m, MONITOR_HEADER, strlen (MONITOR_HEADER))))
     {
       heatsim_error ("--monitor: %s: cannot continue it: %s", m->path,
                      strerror (errno));

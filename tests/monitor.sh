@@ -108,6 +108,14 @@ if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 200 \
   cmp -s full.csv part.csv \
     || fail "restarted monitor differs: $(diff full.csv part.csv | head -n 6)"
 fi
+# An empty file (killed before its header) is continued from scratch.
+: >empty.csv
+if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 50 \
+     --monitor empty.csv --monitor-every 50; then
+  [ "$(head -n 1 empty.csv)" = "$header" ] || fail "empty.csv: no header"
+  [ "$(cut -d, -f1 empty.csv | tail -n +2 | tr '\n' ' ')" = "100 150 " ] \
+    || fail "empty.csv: rows $(cut -d, -f1 empty.csv | tr '\n' ' ')"
+fi
 # ... and a file that is not a monitor file is left alone.
 echo 'my notes' >notes.csv
 refused "--monitor: notes.csv exists and is not a heatsim monitor file" \
