@@ -149,14 +149,14 @@ fi
 
 # Progress lines on stderr show the step and the simulated time, at the
 # interval of --progress-every; 0 and -q turn them off.
-expect_status 0 "$HEATSIM" -g 64 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
+expect_status 0 "$HEATSIM" -g 128 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
 grep -q '^heatsim: step [0-9]* of 3000 ([0-9]*%), t = [0-9.e+-]*, ' "$workdir/err" \
   || fail "no progress line with the time: $(head -n 3 "$workdir/err")"
 expect_status 0 "$HEATSIM" -p plate --steady -g 64 --progress-every 0.001
 grep -q '^heatsim: sweep [0-9]*' "$workdir/err" || fail "no steady progress line"
 expect_status 0 "$HEATSIM" -g 64 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0
 [ -s "$workdir/err" ] && fail "--progress-every 0: $(head -n 2 "$workdir/err")"
-expect_status 0 "$HEATSIM" -q -g 64 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
+expect_status 0 "$HEATSIM" -q -g 128 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
 [ -s "$workdir/err" ] && fail "-q: $(head -n 2 "$workdir/err")"
 refused "--progress-every: '-1' is negative" --progress-every -1
 refused "--progress-every: " --progress-every soon
