@@ -15,6 +15,7 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
+#include "monitor.h"
 #include "options.h"
 #include "output.h"
 #include "png_io.h"
@@ -367,7 +368,11 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     }
 
   struct output out;
+  struct monitor monitor = MONITOR_NONE;
   status = domain_agree (output_open (&out, cfg, d, &s.work.u));
+  if (status == HEATSIM_OK)
+    status = domain_agree (monitor_open (&monitor, cfg, d));
+  s.monitor = &monitor;
   report->heat_initial = domain_sum (d, field_sum (&s.work.u))
                          * config_dx (cfg)
                          * config_dy (cfg);
@@ -378,6 +383,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   if (status == HEATSIM_OK)
     status = solver_run (&s, cfg, &out, &report->run);
   output_close (&out);
+  const int closed = domain_agree (monitor_close (&monitor));
+  status = status != HEATSIM_OK ? status : closed;
   if (status == HEATSIM_OK)
     status = domain_agree (measure (cfg, d, &s.work.u, report));
   solver_free (&s);

@@ -24,6 +24,8 @@
 #define DEFAULT_MAX_STEPS 1000000
 #define DEFAULT_RESIDUAL_EVERY 10
 #define DEFAULT_NAN_CHECK_EVERY 100
+#define DEFAULT_MONITOR_EVERY 100
+#define DEFAULT_PROGRESS_EVERY 2.0
 #define DEFAULT_DISK_INSIDE 100.0
 #define DEFAULT_DISK_OUTSIDE 0.0
 
@@ -53,6 +55,9 @@ enum {
   OPT_JSON,
   OPT_BENCH,
   OPT_KERNEL,
+  OPT_MONITOR,
+  OPT_MONITOR_EVERY,
+  OPT_PROGRESS_EVERY,
 };
 
 static const struct option long_options[] = {
@@ -91,6 +96,9 @@ static const struct option long_options[] = {
   {"init-dataset", required_argument, NULL, OPT_INIT_DATASET},
   {"init-range", required_argument, NULL, OPT_INIT_RANGE},
   {"quiet", no_argument, NULL, 'q'},
+  {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
+  {"monitor", required_argument, NULL, OPT_MONITOR},
+  {"monitor-every", required_argument, NULL, OPT_MONITOR_EVERY},
   {"json", no_argument, NULL, OPT_JSON},
   {"bench", no_argument, NULL, OPT_BENCH},
   {"help", no_argument, NULL, 'h'},
@@ -163,6 +171,14 @@ options_usage (FILE *out)
          "\n"
          "Output:\n"
          "  -q, --quiet              no progress messages on stderr\n"
+         "      --progress-every=SECONDS  progress line with the step and\n"
+         "                           simulated time every SECONDS (default 2;\n"
+         "                           0: none)\n"
+         "      --monitor=FILE       CSV of step, time, total heat, min, max, L2\n"
+         "                           error and largest change over the run; never\n"
+         "                           overwritten (continued with --restart)\n"
+         "      --monitor-every=K    a --monitor row every K steps (default 100),\n"
+         "                           at the first and at the last\n"
          "      --json               print the report as one JSON object (also\n"
          "                           when the run fails: status, error)\n"
          "      --bench              also measure the copy bandwidth where the\n"
@@ -286,6 +302,8 @@ check_combinations (struct parser *p, const struct config *c,
                        g.checkpoint_name ? "checkpoint-name" : "compress");
   if (c->init == NULL && g.init_range)
     return parse_fail (p, "--init-range: only with --init");
+  if (c->monitor == NULL && g.monitor_every)
+    return parse_fail (p, "--monitor-every: only with --monitor");
   /* Snapshots and checkpoints share the output directory.  */
   if (c->png_every != 0 && c->checkpoint_every != 0
       && pattern_overlap (c->png_name, c->checkpoint_name))
@@ -316,6 +334,8 @@ config_defaults (struct config *c)
     .max_steps = DEFAULT_MAX_STEPS,
     .residual_every = DEFAULT_RESIDUAL_EVERY,
     .nan_check_every = DEFAULT_NAN_CHECK_EVERY,
+    .progress_every = DEFAULT_PROGRESS_EVERY,
+    .monitor_every = DEFAULT_MONITOR_EVERY,
     .output_dir = ".",
     .png_name = "heatsim-%06d.png",
     .colormap = heatsim_colormaps[0],
@@ -533,6 +553,23 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case 'q':
           cfg->quiet = true;
+          break;
+        case OPT_PROGRESS_EVERY:
+          ok = parse_real (&p, "--progress-every", optarg, NULL,
+                           &cfg->progress_every)
+               && (cfg->progress_every >= 0.0
+                   || parse_fail (&p, "--progress-every: '%s' is negative",
+                                  optarg));
+          break;
+        case OPT_MONITOR:
+          cfg->monitor = optarg;
+          if (optarg[0] == '\0')
+            ok = parse_fail (&p, "--monitor: empty file name");
+          break;
+        case OPT_MONITOR_EVERY:
+          ok = parse_count (&p, "--monitor-every", optarg, NULL,
+                            &cfg->monitor_every);
+          given.monitor_every = true;
           break;
         case OPT_JSON:
           cfg->json = true;

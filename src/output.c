@@ -92,6 +92,27 @@ keeps_input (const struct config *c)
   return HEATSIM_OK;
 }
 
+bool
+output_writes (const struct config *c, const char *path)
+{
+  char dir[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
+  const char *slash = strrchr (path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t step;
+  if ((c->png_every == 0 && c->checkpoint_every == 0)
+      || !directory_of (path, dir, sizeof dir)
+      || realpath (dir, in_dir) == NULL
+      || realpath (c->output_dir, out_dir) == NULL
+      || strcmp (in_dir, out_dir) != 0)
+    return false;
+  return (c->png_every != 0 && pattern_match (c->png_name, base, &step)
+          && writes_at (c, c->png_every, step))
+         || (c->checkpoint_every != 0
+             && ((pattern_match (c->checkpoint_name, base, &step)
+                  && writes_at (c, c->checkpoint_every, step))
+                 || strcmp (base, XDMF_NAME) == 0));
+}
+
 /* Whether files can be created in dir: make one and remove it.  */
 static int
 check_writable (const char *dir)

@@ -28,6 +28,10 @@ struct output {
 int output_open (struct output *o, const struct config *cfg,
                  const struct domain *d, const struct field *initial);
 
+/* Whether this run's snapshots, checkpoints or XDMF index can be
+   written to path (for other outputs, which must not be).  */
+bool output_writes (const struct config *cfg, const char *path);
+
 /* Whether anything is written after step.  */
 bool output_due (const struct output *o, size_t step, bool last);
 

@@ -5,34 +5,35 @@
 #include <omp.h>
 #include <stdio.h>
 
-/* Seconds between two progress lines.  */
-static const double progress_interval = 2.0;
-
 void
-progress_start (struct progress *p, bool enabled, size_t steps)
+progress_start (struct progress *p, bool enabled, double interval,
+                size_t steps)
 {
-  p->enabled = enabled;
+  p->enabled = enabled && interval > 0.0;
+  p->interval = interval;
   p->steps = steps;
   p->start = p->last = omp_get_wtime ();
 }
 
 void
-progress_update (struct progress *p, size_t step, double residual)
+progress_update (struct progress *p, size_t step, double t, double residual)
 {
   if (!p->enabled)
     return;
   double now = omp_get_wtime ();
-  if (now - p->last < progress_interval)
+  if (now - p->last < p->interval)
     return;
   p->last = now;
   double elapsed = now - p->start;
-  if (residual >= 0.0)
+  if (t < 0.0 && residual >= 0.0)
     fprintf (stderr, PACKAGE ": sweep %zu, largest change %.3e, %.1f s "
              "elapsed\n", step, residual, elapsed);
+  else if (t < 0.0)
+    fprintf (stderr, PACKAGE ": sweep %zu, %.1f s elapsed\n", step, elapsed);
   else
-    fprintf (stderr, PACKAGE ": step %zu of %zu (%.0f%%), %.1f s elapsed, "
-             "about %.1f s left\n", step, p->steps,
-             100.0 * (double) step / (double) p->steps, elapsed,
+    fprintf (stderr, PACKAGE ": step %zu of %zu (%.0f%%), t = %g, %.1f s "
+             "elapsed, about %.1f s left\n", step, p->steps,
+             100.0 * (double) step / (double) p->steps, t, elapsed,
              elapsed / (double) step * (double) (p->steps - step));
 }
 

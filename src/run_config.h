@@ -41,6 +41,7 @@ struct given_options {
   bool boundary, tol, max_steps, residual_every, range, kernel;
   bool png_name, checkpoint_name, compress, init_range;
   bool steps_auto;        /* --steps auto (steps is then also set) */
+  bool monitor_every;
 };
 
 struct config {
@@ -69,6 +70,9 @@ struct config {
   size_t residual_every;  /* steady: read the largest change this often */
   size_t nan_check_every; /* look for NaN or Inf in the field this often */
   bool quiet;             /* no progress on stderr */
+  double progress_every;  /* seconds between progress lines, 0: none */
+  const char *monitor;    /* CSV of diagnostics over time, or NULL */
+  size_t monitor_every;   /* a row every this many steps */
   bool json;              /* machine-readable report on stdout */
   bool bench;             /* measure the copy bandwidth for comparison */
 

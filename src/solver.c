@@ -10,6 +10,7 @@
 
 #include "diagnostics.h"
 #include "domain.h"
+#include "monitor.h"
 #include "output.h"
 #include "problem.h"
 #include "progress.h"
@@ -113,14 +114,25 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   return fmax (change, st->update_frame (w, residual));
 }
 
-/* Write what is due after step: the newest field, u, comes to the host
-   first (a no-op where it lives there).  */
+/* Bring the newest field, u, to the host (a no-op where it lives there)
+   and write what is due after step: output files, a --monitor row (with
+   change, the sweep's largest change, or negative).  The time counts as
+   output time.  */
 static int
-write_output (struct solver *s, struct output *out, size_t step, bool last)
+write_output (struct solver *s, const struct config *cfg,
+              struct output *out, size_t step, bool last, bool files,
+              double change)
 {
   double t0 = omp_get_wtime ();
   s->strategy->fetch (&s->work);
-  int status = output_write (out, s->domain, &s->work.u, step, last);
+  int status = files ? output_write (out, s->domain, &s->work.u, step, last)
+               : HEATSIM_OK;
+  if (s->monitor != NULL && monitor_due (s->monitor, cfg, step, last))
+    {
+      const int row = monitor_write (s->monitor, cfg, s->domain, &s->work.u,
+                                     step, change);
+      status = status != HEATSIM_OK ? status : row;
+    }
   s->output_seconds += omp_get_wtime () - t0;
   return status;
 }
@@ -130,13 +142,15 @@ write_output (struct solver *s, struct output *out, size_t step, bool last)
    never holds NaN), write what is due, and stop if a signal asked to.  */
 static int
 after_step (struct solver *s, const struct config *cfg, struct output *out,
-            size_t n, bool last)
+            size_t n, bool last, double change)
 {
   const size_t step = cfg->start_step + n;
   /* Every rank stops after the same step, whichever got the signal.  */
   const int sig = domain_signal (s->domain, signals_pending ());
   last = last || sig != 0;
-  const bool writes = output_due (out, step, last);
+  const bool files = output_due (out, step, last);
+  const bool writes = files || (s->monitor != NULL
+                                && monitor_due (s->monitor, cfg, step, last));
   if ((n % cfg->nan_check_every == 0 || last || writes)
       && domain_count (s->domain, s->strategy->count_nonfinite (&s->work)) > 0)
     {
@@ -148,7 +162,8 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
     }
   int status = HEATSIM_OK;
   if (writes)
-    status = domain_agree (write_output (s, out, step, last));
+    status = domain_agree (write_output (s, cfg, out, step, last, files,
+                                         change));
   if (status == HEATSIM_OK && sig != 0)
     {
       heatsim_error ("%s: stopped after step %zu%s", strsignal (sig), step,
@@ -165,15 +180,16 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
 {
   struct progress progress;
   int status = HEATSIM_OK;
-  progress_start (&progress, !cfg->quiet, cfg->steps);
+  progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       step (s, false, &r->exchange);
       field_swap (&s->work.u, &s->work.unew);
       ++n;
-      status = after_step (s, cfg, out, n, n == cfg->steps);
-      progress_update (&progress, n, -1.0);
+      status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
+      progress_update (&progress, n,
+                       (double) (cfg->start_step + n) * cfg->dt, -1.0);
     }
   progress_finish (&progress);
   r->steps = n;
@@ -182,14 +198,17 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
 
 /* A steady-state run: sweeps until the largest change of a cell is at most
    tol.  The change is computed (fused into the sweep) and read by the host
-   only every residual_every sweeps, so most sweeps cost no round trip.  */
+   only every residual_every sweeps, so most sweeps cost no round trip;
+   also for a --monitor row, but only the residual_every sweeps decide
+   when to stop, as without it.  */
 static int
 run_to_steady_state (struct solver *s, const struct config *cfg,
                      struct output *out, struct run_result *r)
 {
   struct progress progress;
   int status = HEATSIM_OK;
-  progress_start (&progress, !cfg->quiet, cfg->max_steps);
+  progress_start (&progress, !cfg->quiet, cfg->progress_every,
+                  cfg->max_steps);
   r->converged = false;
   r->residual = -1.0;
   size_t n = 0;
@@ -198,17 +217,25 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
       ++n;
       /* Sweeps are counted from the start of the simulation, so that a
          restarted run checks on the same sweeps as an uninterrupted one.  */
-      if ((cfg->start_step + n) % cfg->residual_every == 0
-          || n == cfg->max_steps)
-        {
-          r->residual = domain_max (s->domain, step (s, true, &r->exchange));
-          r->converged = r->residual <= cfg->tol;
-        }
+      const bool check = (cfg->start_step + n) % cfg->residual_every == 0
+                         || n == cfg->max_steps;
+      const bool row = s->monitor != NULL
+                       && monitor_due (s->monitor, cfg, cfg->start_step + n,
+                                       false);
+      double change = -1.0;
+      if (check || row)
+        change = domain_max (s->domain, step (s, true, &r->exchange));
       else
         step (s, false, &r->exchange);
+      if (check)
+        {
+          r->residual = change;
+          r->converged = r->residual <= cfg->tol;
+        }
       field_swap (&s->work.u, &s->work.unew);
-      status = after_step (s, cfg, out, n, r->converged || n == cfg->max_steps);
-      progress_update (&progress, n, r->residual);
+      status = after_step (s, cfg, out, n, r->converged || n == cfg->max_steps,
+                           change);
+      progress_update (&progress, n, -1.0, r->residual);
     }
   progress_finish (&progress);
   r->steps = n;
@@ -257,8 +284,15 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   double t0 = omp_get_wtime ();
   s->strategy->enter (&s->work);
   double t1 = omp_get_wtime ();
-  int status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
-               : run_steps (s, cfg, out, r);
+  /* The monitor's first row: the initial field, still current on the
+     host.  */
+  int status = HEATSIM_OK;
+  if (s->monitor != NULL && s->monitor->on)
+    status = domain_agree (write_output (s, cfg, out, cfg->start_step, false,
+                                         false, -1.0));
+  if (status == HEATSIM_OK)
+    status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
+             : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
   r->copy_gb_s = r->memcpy_gb_s = 0.0;

@@ -9,6 +9,7 @@
 
 struct config;
 struct domain;
+struct monitor;
 struct output;
 
 struct solver {
@@ -17,6 +18,7 @@ struct solver {
   struct domain *domain;   /* this rank's part of the grid (all of it
                               without MPI) */
   double output_seconds;   /* fetching and writing output so far */
+  struct monitor *monitor; /* --monitor rows, or NULL */
 };
 
 /* What a run did and how long each phase took (seconds).  */

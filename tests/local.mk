@@ -53,7 +53,9 @@ cli_tests = \
 	tests/man-help.sh \
 	tests/json-status.sh \
 	tests/json-keys.sh \
-	tests/readme-sweep.sh
+	tests/readme-sweep.sh \
+	tests/monitor.sh \
+	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid $(cli_tests)

@@ -140,4 +140,25 @@ mpi 4 -q --json -g 10 -n 1 --steps 0x
 [ $? -eq 2 ] && [ "$(wc -l <"$workdir/out")" -eq 1 ] \
   && grep -q '"status": "usage_error"' "$workdir/out" \
   || fail "bad option on 4 ranks, --json: $(cat "$workdir/out")"
+# --monitor: the values are reduced over all ranks and rank 0 writes;
+# min, max and the steady change are the 1-rank values exactly (sums may
+# differ in the last digit), and the last row is that run's report.
+for n in 1 3; do
+  rm -f "mon$n.csv"
+  mpi $n -q --json -g 48x40 -L 1 -a 1e-4 -n 250 -T 0.5 -o resident \
+    --monitor "mon$n.csv" --monitor-every 100 \
+    || fail "--monitor on $n ranks: $(cat "$workdir/err")"
+  [ "$(tail -n 1 "mon$n.csv" | cut -d, -f3)" = "$(json_field heat "$workdir/out")" ] \
+    || fail "--monitor on $n ranks: last heat is not the report's"
+  rm -f "steady$n.csv"
+  mpi $n -q -p plate -s -g 47x33 --tol 0.05 --monitor "steady$n.csv" \
+    --monitor-every 20 || fail "steady --monitor on $n ranks"
+done
+[ "$(cut -d, -f1,2,4,5 mon1.csv)" = "$(cut -d, -f1,2,4,5 mon3.csv)" ] \
+  || fail "--monitor rows differ on 3 ranks: $(diff mon1.csv mon3.csv)"
+[ "$(cut -d, -f1,4,5,7 steady1.csv)" = "$(cut -d, -f1,4,5,7 steady3.csv)" ] \
+  || fail "steady --monitor rows differ on 3 ranks"
+close_to "$(tail -n 1 mon3.csv | cut -d, -f3)" "$(tail -n 1 mon1.csv | cut -d, -f3)" 1e-13 \
+  || fail "--monitor heat on 3 ranks far from 1 rank's"
+pass
 finish

@@ -52,6 +52,8 @@ test_defaults (void)
   CHECK (c.strategy_auto && c.strategy == NULL);
   CHECK (c.device == -1);
   CHECK (!c.force && !c.quiet && !c.json && !c.require_device);
+  CHECK (c.monitor == NULL && c.monitor_every == 100);
+  CHECK (c.progress_every == 2.0);
 }
 
 static void
@@ -78,6 +80,14 @@ test_valid (void)
   CHECK (parse (&c, "--kernel", "split", (char *) NULL) == OPTIONS_RUN);
   for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
     CHECK (strategy_find ((*s)->name) == *s);
+
+  CHECK (parse (&c, "--monitor", "m.csv", "--monitor-every=7",
+                "--progress-every", "0", (char *) NULL) == OPTIONS_RUN);
+  CHECK (strcmp (c.monitor, "m.csv") == 0 && c.monitor_every == 7);
+  CHECK (c.progress_every == 0.0);
+  CHECK (parse (&c, "--progress-every", "0.25", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (c.progress_every == 0.25);
 
   CHECK (parse (&c, "--help", (char *) NULL) == OPTIONS_HELP);
   CHECK (parse (&c, "-V", (char *) NULL) == OPTIONS_VERSION);
@@ -222,6 +232,12 @@ test_bad_input (void)
   REFUSED ("--dt: not used with --steady", "--steady", "--dt", "0.1");
   REFUSED ("--end-time: not used with --steady", "-s", "-T", "1");
   REFUSED ("--force: not used with --steady", "-s", "-f");
+  REFUSED ("--monitor-every: only with --monitor", "--monitor-every", "5");
+  REFUSED ("--monitor-every: '0'", "--monitor", "m.csv", "--monitor-every",
+           "0");
+  REFUSED ("--monitor: empty file name", "--monitor", "");
+  REFUSED ("--progress-every: '-1' is negative", "--progress-every", "-1");
+  REFUSED ("--progress-every: 'nan'", "--progress-every", "nan");
 }
 
 static void

@@ -1,0 +1,164 @@
+#!/bin/sh
+# --monitor FILE: the CSV's header and rows, its last row against the final
+# report, a killed run's file, continuation on --restart, refusals; and
+# progress lines with the simulated time (--progress-every).
+. "${srcdir:-.}/tests/testlib.sh"
+
+header='step,time,total_heat,min,max,l2_error,max_change'
+
+# field N FILE: column N of the last row of FILE.
+last_field () {
+  tail -n 1 "$2" | cut -d, -f"$1"
+}
+
+# The rows fall on step 0, every K steps and the last; the last row is the
+# final report, to the digit (both print %.17g), for every strategy: in a
+# host-plugin build map and resident must fetch the field from the
+# device's own memory for each row.
+for o in host map resident; do
+  rm -f m.csv
+  if expect_status 0 "$HEATSIM" -q --json -o "$o" -g 48x40 -L 1 -a 1e-4 \
+       -n 250 -T 0.5 --monitor m.csv --monitor-every 100; then
+    cp "$workdir/out" r.json
+    [ "$(head -n 1 m.csv)" = "$header" ] || fail "$o: header: $(head -n 1 m.csv)"
+    steps=$(cut -d, -f1 m.csv | tail -n +2 | tr '\n' ' ')
+    [ "$steps" = "0 100 200 250 " ] || fail "$o: rows at steps '$steps'"
+    [ "$(last_field 2 m.csv)" = 0.5 ] || fail "$o: last time $(last_field 2 m.csv)"
+    for pair in 3:heat 4:min 5:max 6:l2_error; do
+      col=${pair%%:*} key=${pair#*:}
+      [ "$(last_field "$col" m.csv)" = "$(json_field "$key" r.json)" ] \
+        || fail "$o: last row's $key $(last_field "$col" m.csv) is not the report's $(json_field "$key" r.json)"
+    done
+    [ "$(sed -n 2p m.csv | cut -d, -f6)" = 0 ] || fail "$o: error at step 0 not 0"
+    # No sweeps: the max_change column is empty.
+    [ -z "$(cut -d, -f7 m.csv | tail -n +2 | tr -d '\n')" ] \
+      || fail "$o: max_change in a time-dependent run"
+    pass
+  fi
+done
+
+# Text report: the same numbers at its printing precision.
+rm -f m.csv
+if expect_status 0 "$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 30 --monitor m.csv; then
+  heat=$(sed -n 's/^  total heat *\([^ ]*\) .*/\1/p' "$workdir/out")
+  close_to "$(last_field 3 m.csv)" "$heat" 1e-14 \
+    || fail "text report heat $heat, monitor $(last_field 3 m.csv)"
+  [ "$(cut -d, -f1 m.csv | tail -n +2 | tr '\n' ' ')" = "0 30 " ] \
+    || fail "default --monitor-every: rows $(cut -d, -f1 m.csv | tr '\n' ' ')"
+fi
+
+# No exact solution: the error column is empty.
+if expect_status 0 "$HEATSIM" -q -p disk -g 32 -L 1 -a 1e-3 -n 20 \
+     --monitor disk.csv --monitor-every 5; then
+  [ "$(wc -l <disk.csv)" -eq 6 ] || fail "disk: $(wc -l <disk.csv) lines"
+  [ -z "$(cut -d, -f6 disk.csv | tail -n +2 | tr -d '\n')" ] \
+    || fail "disk: error column not empty"
+fi
+
+# Steady runs: no time; the largest change of the row's sweep, the same
+# as the report's at a checked sweep; the rows change nothing (checksum).
+expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 32 --residual-every 7
+cp "$workdir/out" plain.json
+if expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 32 \
+     --residual-every 7 --monitor s.csv --monitor-every 10; then
+  [ "$(json_field checksum "$workdir/out")" = "$(json_field checksum plain.json)" ] \
+    || fail "steady: --monitor changed the field"
+  [ -z "$(cut -d, -f2 s.csv | tail -n +2 | tr -d '\n')" ] || fail "steady: time given"
+  [ "$(sed -n 3p s.csv | cut -d, -f1)" = 10 ] || fail "steady: second row $(sed -n 3p s.csv)"
+  [ -n "$(sed -n 3p s.csv | cut -d, -f7)" ] || fail "steady: no max_change at sweep 10"
+  [ "$(last_field 7 s.csv)" = "$(json_field residual "$workdir/out")" ] \
+    || fail "steady: last max_change $(last_field 7 s.csv), residual $(json_field residual "$workdir/out")"
+  [ "$(last_field 6 s.csv)" = "$(json_field l2_error "$workdir/out")" ] \
+    || fail "steady: last error is not the report's"
+fi
+
+# A run killed by SIGKILL leaves the header and complete rows only.
+"$HEATSIM" -q -g 24 -L 1 -a 1e-6 -n 100000000 --monitor killed.csv \
+  --monitor-every 3 >/dev/null 2>&1 &
+pid=$!
+n=0
+while [ "$(cat killed.csv 2>/dev/null | wc -l)" -lt 2000 ] && [ "$n" -lt 300 ]; do
+  sleep 0.1
+  n=$((n + 1))
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+checks=$((checks + 1))
+rows=$(($(wc -l <killed.csv) - 1))
+[ "$rows" -ge 2 ] || fail "killed run: only $rows rows"
+[ "$(head -n 1 killed.csv)" = "$header" ] || fail "killed run: header"
+[ "$(tail -c 1 killed.csv | od -An -c | tr -d ' ')" = '\n' ] \
+  || fail "killed run: the file does not end with a whole line"
+awk -F, -v h="$header" '
+  NR == 1 { next }
+  NF != 7 || $1 != (NR - 2) * 3 || $7 != "" { bad = NR ": " $0; exit }
+  { for (i = 2; i <= 6; ++i) if ($i !~ /^-?[0-9.]+(e[-+][0-9]+)?$/) { bad = NR ": " $0; exit } }
+  END { if (bad != "") { print bad; exit 1 } }' killed.csv \
+  || fail "killed run: bad row $(awk -F, 'NF != 7' killed.csv | head -n 1)"
+
+# --restart continues the file: rows from the restart step on are dropped
+# and written again, giving the file of an uninterrupted run.
+mkdir -p full part
+"$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 300 --dt 0.002 --monitor full.csv \
+  --monitor-every 50 >/dev/null
+"$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 170 --dt 0.002 --checkpoint-every 100 \
+  --output-dir part --monitor part.csv --monitor-every 50 >/dev/null
+if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 200 \
+     --monitor part.csv --monitor-every 50; then
+  cmp -s full.csv part.csv \
+    || fail "restarted monitor differs: $(diff full.csv part.csv | head -n 6)"
+fi
+# An empty file (killed before its header) is continued from scratch.
+: >empty.csv
+if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 50 \
+     --monitor empty.csv --monitor-every 50; then
+  [ "$(head -n 1 empty.csv)" = "$header" ] || fail "empty.csv: no header"
+  [ "$(cut -d, -f1 empty.csv | tail -n +2 | tr '\n' ' ')" = "100 150 " ] \
+    || fail "empty.csv: rows $(cut -d, -f1 empty.csv | tr '\n' ' ')"
+fi
+# ... and a file that is not a monitor file is left alone.
+echo 'my notes' >notes.csv
+refused "--monitor: notes.csv exists and is not a heatsim monitor file" \
+  --restart part/heatsim-000100.h5 -n 10 --monitor notes.csv
+[ "$(cat notes.csv)" = 'my notes' ] || fail "notes.csv changed"
+
+# Refusals, before the first step: nothing is overwritten or created.
+echo 'earlier run' >old.csv
+refused "--monitor: old.csv exists; heatsim does not overwrite it" \
+  -g 8 -n 1 --monitor old.csv
+[ "$(cat old.csv)" = 'earlier run' ] || fail "old.csv changed"
+mkdir adir
+refused "--monitor: adir is a directory" -g 8 -n 1 --monitor adir
+refused "--monitor: part/heatsim-000100.h5 is the input file" \
+  --restart part/heatsim-000100.h5 -n 1 --monitor part/heatsim-000100.h5
+refused "--monitor: heatsim-000010.png would be overwritten" \
+  -g 8 -n 20 --png-every 10 --monitor heatsim-000010.png
+[ -e heatsim-000010.png ] && fail "a refused run wrote a snapshot"
+refused "--monitor: xmfdir/heatsim.xmf would be overwritten" \
+  -g 8 -n 20 --checkpoint-every 10 --output-dir xmfdir --monitor xmfdir/heatsim.xmf
+refused "--monitor: no/such/dir.csv: cannot create" -g 8 -n 1 \
+  --monitor no/such/dir.csv
+refused "--monitor-every: only with --monitor" -g 8 -n 1 --monitor-every 5
+refused "--monitor-every: " -g 8 -n 1 --monitor x.csv --monitor-every 0
+refused "--monitor: empty file name" -g 8 -n 1 --monitor ''
+[ -e x.csv ] && fail "a refused run created x.csv"
+if [ "$(id -u)" -ne 0 ]; then
+  mkdir ro && chmod a-w ro
+  refused "--monitor: ro/m.csv: cannot create" -g 8 -n 1 --monitor ro/m.csv
+fi
+
+# Progress lines on stderr show the step and the simulated time, at the
+# interval of --progress-every; 0 and -q turn them off.
+expect_status 0 "$HEATSIM" -g 128 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
+grep -q '^heatsim: step [0-9]* of 3000 ([0-9]*%), t = [0-9.e+-]*, ' "$workdir/err" \
+  || fail "no progress line with the time: $(head -n 3 "$workdir/err")"
+expect_status 0 "$HEATSIM" -p plate --steady -g 64 --progress-every 0.001
+grep -q '^heatsim: sweep [0-9]*' "$workdir/err" || fail "no steady progress line"
+expect_status 0 "$HEATSIM" -g 64 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0
+[ -s "$workdir/err" ] && fail "--progress-every 0: $(head -n 2 "$workdir/err")"
+expect_status 0 "$HEATSIM" -q -g 128 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
+[ -s "$workdir/err" ] && fail "-q: $(head -n 2 "$workdir/err")"
+refused "--progress-every: '-1' is negative" --progress-every -1
+refused "--progress-every: " --progress-every soon
+
+finish
