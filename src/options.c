@@ -216,12 +216,20 @@ parse_disk (struct parser *p, const char *text, struct config *c)
   return true;
 }
 
+/* Snapshots may be numbered by frame (%f), checkpoints by step only: a
+   restart finds its place by step.  */
 static bool
-parse_pattern (struct parser *p, const char *opt, const char *text)
+parse_pattern (struct parser *p, const char *opt, const char *text,
+               bool frames)
 {
-  return pattern_ok (text)
+  const enum pattern_kind kind = pattern_kind (text);
+  if (kind == PATTERN_FRAME && !frames)
+    return parse_fail (p, "%s: '%s': %%f (frame index) is only for "
+                       "--png-name; use %%d", opt, text);
+  return kind != PATTERN_INVALID
          || parse_fail (p, "%s: '%s' needs exactly one step field such as %%d or "
-                        "%%06d, '%%%%' for a percent sign, and no '/'", opt, text);
+                        "%%06d%s, '%%%%' for a percent sign, and no '/'", opt,
+                        text, frames ? " (or frame field %f, %06f)" : "");
 }
 
 /* Options that belong to one mode or problem, given without it.  */
@@ -473,7 +481,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_PNG_NAME:
           cfg->png_name = optarg;
-          ok = parse_pattern (&p, "--png-name", optarg);
+          ok = parse_pattern (&p, "--png-name", optarg, true);
           given.png_name = true;
           break;
         case OPT_COLORMAP:
@@ -498,7 +506,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_CHECKPOINT_NAME:
           cfg->checkpoint_name = optarg;
-          ok = parse_pattern (&p, "--checkpoint-name", optarg);
+          ok = parse_pattern (&p, "--checkpoint-name", optarg, false);
           given.checkpoint_name = true;
           break;
         case OPT_COMPRESS:

@@ -2,6 +2,7 @@
 
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -56,6 +57,17 @@ writes_at (const struct config *c, size_t every, size_t step)
          && due (every, step, step == last_step (c) || c->steady);
 }
 
+/* Whether the snapshot named with number (a step, or a frame index when
+   --png-name has %f) can be written by this run: at most one frame per
+   step, and one of the initial state.  */
+static bool
+png_writes (const struct config *c, size_t number)
+{
+  if (pattern_kind (c->png_name) == PATTERN_FRAME)
+    return number <= c->steps;
+  return writes_at (c, c->png_every, number);
+}
+
 /* Refuse a run whose outputs would overwrite its input file.  */
 static int
 keeps_input (const struct config *c)
@@ -74,10 +86,12 @@ keeps_input (const struct config *c)
   const char *opt = c->restart ? "--restart" : "--init";
   size_t step;
   if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
-      && writes_at (c, c->png_every, step))
+      && png_writes (c, step))
     {
-      heatsim_error ("%s: %s would be overwritten by the snapshot of step "
-                     "%zu (--png-name)", opt, input, step);
+      heatsim_error ("%s: %s would be overwritten by the snapshot of %s "
+                     "%zu (--png-name)", opt, input,
+                     pattern_kind (c->png_name) == PATTERN_FRAME ? "frame"
+                     : "step", step);
       return HEATSIM_USAGE;
     }
   if (c->checkpoint_every != 0
@@ -90,6 +104,34 @@ keeps_input (const struct config *c)
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
+}
+
+/* Frame indices start at 0 in every run, so a restarted run would
+   write over the frames of the run it continues: refuse it while files
+   of the --png-name pattern are in the output directory.  */
+static int
+keeps_frames (const struct config *c)
+{
+  if (c->restart == NULL || c->png_every == 0
+      || pattern_kind (c->png_name) != PATTERN_FRAME)
+    return HEATSIM_OK;
+  DIR *dir = opendir (c->output_dir);
+  if (dir == NULL)
+    return HEATSIM_OK;          /* check_writable says what is wrong */
+  int status = HEATSIM_OK;
+  const struct dirent *e;
+  size_t frame;
+  while (status == HEATSIM_OK && (e = readdir (dir)) != NULL)
+    if (pattern_match (c->png_name, e->d_name, &frame))
+      {
+        heatsim_error ("--png-name: %s/%s would be overwritten: frame "
+                       "numbers (%%f) start at 0 in a restarted run too; "
+                       "give another --png-name or --output-dir",
+                       c->output_dir, e->d_name);
+        status = HEATSIM_USAGE;
+      }
+  closedir (dir);
+  return status;
 }
 
 /* Whether files can be created in dir: make one and remove it.  */
@@ -175,6 +217,8 @@ output_open (struct output *o, const struct config *cfg,
       return HEATSIM_BAD_FILE;
     }
   status = check_writable (cfg->output_dir);
+  if (status == HEATSIM_OK)
+    status = keeps_frames (cfg);
   if (status == HEATSIM_OK && cfg->png_every != 0)
     status = check_name_length (cfg, cfg->png_name, "--png-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0)
@@ -307,7 +351,9 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
 {
   const struct config *c = o->cfg;
   char path[4096];
-  if (!pattern_name (path, sizeof path, c->output_dir, c->png_name, step))
+  const size_t number = pattern_kind (c->png_name) == PATTERN_FRAME
+                        ? o->frames++ : step;
+  if (!pattern_name (path, sizeof path, c->output_dir, c->png_name, number))
     {
       heatsim_error ("--png-name: file name too long");
       return HEATSIM_WRITE_FAILED;
