@@ -186,7 +186,12 @@ output_open (struct output *o, const struct config *cfg,
   *o = (struct output) { .cfg = cfg };
   o->png = (struct png_style) { .colormap = cfg->colormap,
                                 .depth = cfg->png_depth,
-                                .lo = cfg->range[0], .hi = cfg->range[1] };
+                                .lo = cfg->range[0], .hi = cfg->range[1],
+                                .scale = cfg->png_scale ? cfg->png_scale : 1,
+                                .legend = cfg->png_legend,
+                                .even = cfg->png_legend || cfg->png_scale,
+                                .steady = cfg->steady,
+                                .last_step = last_step (cfg) };
   if (!cfg->range_given)
     {
       full_range (initial, &o->png.lo, &o->png.hi);
@@ -199,11 +204,14 @@ output_open (struct output *o, const struct config *cfg,
     return HEATSIM_OK;
   /* What can be checked before the first step is checked now, so that a
      run does not compute for hours to fail at its first write.  */
+  size_t width, height;
   if (cfg->png_every != 0
-      && (cfg->nx > png_side_max () || cfg->ny > png_side_max ()))
+      && !png_image_size (&o->png, cfg->nx, cfg->ny, &width, &height))
     {
-      heatsim_error ("--png-every: a %zux%zu grid does not fit in a PNG "
+      heatsim_error ("--png-every: a %zux%zu grid%s does not fit in a PNG "
                      "image (at most %zu pixels a side)", cfg->nx, cfg->ny,
+                     o->png.scale > 1 || o->png.legend
+                     ? " at this --png-scale or with --png-legend" : "",
                      png_side_max ());
       return HEATSIM_USAGE;
     }
@@ -359,7 +367,10 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
       return HEATSIM_WRITE_FAILED;
     }
   struct png_meta m = { .step = step, .time = (double) step * c->dt,
-                        .problem = c->problem->name };
+                        .problem = c->problem->name, .nx = c->nx,
+                        .ny = c->ny, .lx = c->lx, .ly = c->ly,
+                        .alpha = c->alpha, .dt = c->dt,
+                        .provenance = c->provenance };
   ++o->files;
   struct field whole;
   if (!domain_gather (d, u, &whole))
