@@ -40,6 +40,7 @@ cli_tests = \
 	tests/steady.sh \
 	tests/png-output.sh \
 	tests/png-legend.sh \
+	tests/png-movie.sh \
 	tests/checkpoint.sh \
 	tests/checkpoint-damage.sh \
 	tests/hostile-inputs.sh \
