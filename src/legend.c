@@ -45,7 +45,7 @@ legend_layout (struct legend *l, double lo, double hi, size_t last_step,
 {
   *l = (struct legend) { .m = m, .steady = steady };
   label (l->lo, sizeof l->lo, lo);
-  label (l->mid, sizeof l->mid, lo + 0.5 * (hi - lo));
+  label (l->mid, sizeof l->mid, 0.5 * lo + 0.5 * hi);   /* no overflow */
   label (l->hi, sizeof l->hi, hi);
   /* "step N  t=T" or "sweep N", at their longest.  */
   const size_t caption_chars = steady ? 6 + digits (last_step)
