@@ -18,10 +18,12 @@ enum {
   GAP = 2 * FONT_ADVANCE    /* the least room between two labels */
 };
 
-/* The longest time "%.4g" prints ("1.235e+308") and the most digits of
-   a step: the caption's room does not change from step to step, so every
-   frame of a run has one size.  */
-enum { TIME_CHARS = 10 };
+/* The longest time "%.4g" prints ("1.235e+308"), and the digits of the
+   step kept room for: those of the run's last step, at least 6.  The
+   caption's room does not change from step to step, so every frame of a
+   run has one size, and a restarted run below step 1000000 gives frames
+   of the size of the run it continues (for joining the films).  */
+enum { TIME_CHARS = 10, STEP_DIGITS_MIN = 6 };
 
 static void
 label (char *buf, size_t len, double v)
@@ -48,8 +50,9 @@ legend_layout (struct legend *l, double lo, double hi, size_t last_step,
   label (l->mid, sizeof l->mid, 0.5 * lo + 0.5 * hi);   /* no overflow */
   label (l->hi, sizeof l->hi, hi);
   /* "step N  t=T" or "sweep N", at their longest.  */
-  const size_t caption_chars = steady ? 6 + digits (last_step)
-                               : 5 + digits (last_step) + 4 + TIME_CHARS;
+  const size_t d = digits (last_step) > STEP_DIGITS_MIN ? digits (last_step)
+                   : STEP_DIGITS_MIN;
+  const size_t caption_chars = steady ? 6 + d : 5 + d + 4 + TIME_CHARS;
   const size_t caption = (caption_chars * FONT_ADVANCE - 1) * m;
   const size_t labels = font_text_width (l->lo, m) + GAP * m
                         + font_text_width (l->hi, m);

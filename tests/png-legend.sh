@@ -31,13 +31,13 @@ says () {
 plate='--problem plate --grid 40x20 --end-time 3000 --steps 25 --png-every 10'
 
 # The plain image and the legend's, K = 1: the legend is 39 pixels under
-# the field and 6 D + 121 = 133 wide (D = 2 digits of step 25), made
-# even: 134x60, for every frame.
+# the field and 6 D + 121 = 157 wide (D = 6: room for steps up to
+# 999999), made even: 158x60, for every frame.
 expect_status 0 "$HEATSIM" -q $plate --output-dir plain
 expect_status 0 "$HEATSIM" -q $plate --png-legend --output-dir legend
 size plain/heatsim-000025.png 40x20
 for s in 10 20 25; do
-  size legend/heatsim-0000$s.png 134x60
+  size legend/heatsim-0000$s.png 158x60
 done
 # The field is the plain image's, beside it is background, under it the
 # bar and its labels.
@@ -53,10 +53,10 @@ says range/heatsim-000020.png "-5 1.25 7.5" "step 20 t=2400"
   "$("$PNG_PROBE" legend/heatsim-000020.png pixels)" ] \
   || fail "legends of different ranges are alike"
 
-# K = 4: 160x80 cells, text magnified 2: 266 wide, 80 + 78 high.
+# K = 4: 160x80 cells, text magnified 2: 314 wide, 80 + 78 high.
 expect_status 0 "$HEATSIM" -q $plate --png-legend --png-scale 4 \
   --output-dir k4
-size k4/heatsim-000025.png 266x158
+size k4/heatsim-000025.png 314x158
 check scale plain/heatsim-000025.png k4/heatsim-000025.png 4
 check legend k4/heatsim-000025.png
 says k4/heatsim-000025.png "0 50 100" "step 25 t=3000"
@@ -77,16 +77,17 @@ size odd1e/heatsim-000004.png 42x22
 mms='--grid 64x48 --length 1 --alpha 1 --dt 1e-5 --steps 3 --png-every 3'
 expect_status 0 "$HEATSIM" -q $mms --png-depth 16 --range 0,1 --png-legend \
   --output-dir g16
-size g16/heatsim-000003.png 128x88
+size g16/heatsim-000003.png 158x88
 check legend g16/heatsim-000003.png
 says g16/heatsim-000003.png "0 0.5 1" "step 3 t=3e-05"
-# A steady run counts sweeps; its narrow legend (56 pixels) has no room
-# for the middle label.
+# A steady run counts sweeps.  Long labels set the legend's width, the
+# two of them 12 apart inside margins of 4: 59 + 12 + 53 + 8 = 132, with
+# no room for the middle one.
 expect_status 4 "$HEATSIM" -q --problem plate --grid 30x20 --steady \
   --max-steps 40 --png-every 20 --png-legend --colormap gray \
-  --output-dir steady
-size steady/heatsim-000040.png 56x60
-says steady/heatsim-000040.png "0 100" "sweep 40"
+  --range -12345.6,98765.4 --output-dir steady
+size steady/heatsim-000040.png 132x60
+says steady/heatsim-000040.png "-1.235e+04 9.877e+04" "sweep 40"
 check legend steady/heatsim-000040.png
 
 # Frame numbers: 0, 1, 2, ... whatever the steps, and a restart into the

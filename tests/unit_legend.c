@@ -1,6 +1,7 @@
 /* Unit tests of the PNG legend: the font has a glyph for every character
    a label or caption can hold, whatever the values; the layout's width is
-   the documented (6 D + 121) M; labels and captions read as intended.  */
+   the documented (6 D + 121) M, D the digits of the last step and at
+   least 6; labels and captions read as intended.  */
 #include <config.h>
 
 #include <float.h>
@@ -46,7 +47,7 @@ test_layout (void)
 {
   struct legend l;
   legend_layout (&l, 0.0, 100.0, 25, false, 1);
-  CHECK (l.min_width == 6 * 2 + 121);
+  CHECK (l.min_width == 6 * 6 + 121);        /* room for 6 digits */
   CHECK (strcmp (l.lo, "0") == 0 && strcmp (l.mid, "50") == 0
          && strcmp (l.hi, "100") == 0);
   legend_layout (&l, -DBL_MAX, DBL_MAX, 1, false, 1);
