@@ -108,6 +108,12 @@ grep -q -e "--png-name: frames/f-00[0-9].png would be overwritten" \
 expect_status 0 "$HEATSIM" -q --restart frames/heatsim-000020.h5 -n 10 \
   --png-every 10 --png-name 'g-%03f.png' --output-dir frames
 [ -f frames/g-000.png ] || fail "restart frames: $(ls frames)"
+# An --init image named like a frame this run writes is kept.
+cp frames/f-001.png init-001.png
+refused "--init: ./init-001.png would be overwritten by the snapshot of frame 1" \
+  --init ./init-001.png --init-range 0,100 --steps 3 --png-every 1 \
+  --png-name 'init-%03f.png'
+
 
 # Provenance and parameters in text chunks, exactly; a command line
 # beyond ASCII goes in an iTXt chunk as UTF-8.
