@@ -294,9 +294,11 @@ write_png_stream (FILE *fp, const struct field *u,
       snprintf (msg, 256, "image too large");
       return false;
     }
+  /* A row, and for the legend what each of its pixels shows.  */
+  const size_t legend_w = st->legend ? im.width : 1;
   unsigned char *row = malloc (im.width * pixel_bytes (st));
-  unsigned char *paint = malloc (im.width);
-  double *ramp = calloc (im.width, sizeof *ramp);
+  unsigned char *paint = malloc (legend_w);
+  double *ramp = calloc (legend_w, sizeof *ramp);
   png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, msg,
                                              png_error_handler,
                                              png_warning_handler);
