@@ -43,7 +43,7 @@ struct image {
 };
 
 /* The legend's text grows with the cells, to stay readable beside them:
-   K / 2 font pixels a font pixel, 1 to 4.  */
+   K / 2 image pixels a font pixel, 1 to 4.  */
 static unsigned
 legend_magnification (unsigned scale)
 {
