@@ -28,6 +28,9 @@
 #define DEFAULT_PROGRESS_EVERY 2.0
 #define DEFAULT_DISK_INSIDE 100.0
 #define DEFAULT_DISK_OUTSIDE 0.0
+/* --png-scale: 64 x 64 pixels a cell makes a 16x16 grid a 1024-pixel
+   image; more would only blur (and slow) the snapshots.  */
+#define PNG_SCALE_MAX 64
 
 enum {
   OPT_DT = CHAR_MAX + 1,
@@ -43,6 +46,8 @@ enum {
   OPT_COLORMAP,
   OPT_RANGE,
   OPT_PNG_DEPTH,
+  OPT_PNG_SCALE,
+  OPT_PNG_LEGEND,
   OPT_CHECKPOINT_EVERY,
   OPT_CHECKPOINT_NAME,
   OPT_COMPRESS,
@@ -88,6 +93,8 @@ static const struct option long_options[] = {
   {"colormap", required_argument, NULL, OPT_COLORMAP},
   {"range", required_argument, NULL, OPT_RANGE},
   {"png-depth", required_argument, NULL, OPT_PNG_DEPTH},
+  {"png-scale", required_argument, NULL, OPT_PNG_SCALE},
+  {"png-legend", no_argument, NULL, OPT_PNG_LEGEND},
   {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
   {"checkpoint-name", required_argument, NULL, OPT_CHECKPOINT_NAME},
   {"compress", required_argument, NULL, OPT_COMPRESS},
@@ -155,11 +162,16 @@ options_usage (FILE *out)
          "Fields in and out:\n"
          "      --output-dir=DIR     where images and checkpoints go (default .)\n"
          "      --png-every=K        PNG snapshot every K steps and at the end\n"
-         "      --png-name=PATTERN   snapshot names (default heatsim-%06d.png)\n"
+         "      --png-name=PATTERN   snapshot names (default heatsim-%06d.png);\n"
+         "                           %f numbers them 0, 1, 2, ... instead of by step\n"
          "      --colormap=NAME      viridis (default), inferno, cividis or gray\n"
          "      --range=LO,HI        values at the ends of the colour map\n"
          "                           (default: range of the initial field)\n"
          "      --png-depth=BITS     8: colour (default); 16: linear grayscale\n"
+         "      --png-scale=K        K x K pixels per cell, 1-64 (default 1)\n"
+         "      --png-legend         colour bar with its values, step and time\n"
+         "                           under the field; with it or --png-scale the\n"
+         "                           image's sides are even (for video encoders)\n"
          "      --checkpoint-every=K HDF5 checkpoint every K steps and at the end\n"
          "      --checkpoint-name=PATTERN  names (default heatsim-%06d.h5)\n"
          "      --compress=LEVEL     deflate checkpoints, 0-9 (default 0: off)\n"
@@ -234,12 +246,20 @@ parse_disk (struct parser *p, const char *text, struct config *c)
   return true;
 }
 
+/* Snapshots may be numbered by frame (%f), checkpoints by step only: a
+   restart finds its place by step.  */
 static bool
-parse_pattern (struct parser *p, const char *opt, const char *text)
+parse_pattern (struct parser *p, const char *opt, const char *text,
+               bool frames)
 {
-  return pattern_ok (text)
+  const enum pattern_kind kind = pattern_kind (text);
+  if (kind == PATTERN_FRAME && !frames)
+    return parse_fail (p, "%s: '%s': %%f (frame index) is only for "
+                       "--png-name; use %%d", opt, text);
+  return kind != PATTERN_INVALID
          || parse_fail (p, "%s: '%s' needs exactly one step field such as %%d or "
-                        "%%06d, '%%%%' for a percent sign, and no '/'", opt, text);
+                        "%%06d%s, '%%%%' for a percent sign, and no '/'", opt,
+                        text, frames ? " (or frame field %f, %06f)" : "");
 }
 
 /* Options that belong to one mode or problem, given without it.  */
@@ -295,8 +315,10 @@ check_combinations (struct parser *p, const struct config *c,
                             || c->colormap != heatsim_colormaps[0]))
     return parse_fail (p, "--%s: only with --png-every", g.range ? "range"
                        : c->png_depth != 8 ? "png-depth" : "colormap");
-  if (c->png_every == 0 && g.png_name)
-    return parse_fail (p, "--png-name: only with --png-every");
+  if (c->png_every == 0 && (g.png_name || c->png_scale || c->png_legend))
+    return parse_fail (p, "--%s: only with --png-every", g.png_name
+                       ? "png-name" : c->png_scale ? "png-scale"
+                       : "png-legend");
   if (c->checkpoint_every == 0 && (g.checkpoint_name || g.compress))
     return parse_fail (p, "--%s: only with --checkpoint-every",
                        g.checkpoint_name ? "checkpoint-name" : "compress");
@@ -501,7 +523,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case OPT_PNG_NAME:
           cfg->png_name = optarg;
-          ok = parse_pattern (&p, "--png-name", optarg);
+          ok = parse_pattern (&p, "--png-name", optarg, true);
           given.png_name = true;
           break;
         case OPT_COLORMAP:
@@ -520,13 +542,24 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           else
             ok = parse_fail (&p, "--png-depth: '%s' is not 8 or 16", optarg);
           break;
+        case OPT_PNG_SCALE:
+          {
+            unsigned long long k;
+            ok = parse_whole (&p, "--png-scale", optarg, NULL, 1,
+                              PNG_SCALE_MAX, &k);
+            cfg->png_scale = (unsigned) k;
+          }
+          break;
+        case OPT_PNG_LEGEND:
+          cfg->png_legend = true;
+          break;
         case OPT_CHECKPOINT_EVERY:
           ok = parse_count (&p, "--checkpoint-every", optarg, NULL,
                             &cfg->checkpoint_every);
           break;
         case OPT_CHECKPOINT_NAME:
           cfg->checkpoint_name = optarg;
-          ok = parse_pattern (&p, "--checkpoint-name", optarg);
+          ok = parse_pattern (&p, "--checkpoint-name", optarg, false);
           given.checkpoint_name = true;
           break;
         case OPT_COMPRESS:

@@ -2,6 +2,7 @@
 
 #include "output.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -56,6 +57,17 @@ writes_at (const struct config *c, size_t every, size_t step)
          && due (every, step, step == last_step (c) || c->steady);
 }
 
+/* Whether the snapshot named with number (a step, or a frame index when
+   --png-name has %f) can be written by this run: at most one frame per
+   step, and one of the initial state.  */
+static bool
+png_writes (const struct config *c, size_t number)
+{
+  if (pattern_kind (c->png_name) == PATTERN_FRAME)
+    return number <= c->steps;
+  return writes_at (c, c->png_every, number);
+}
+
 /* Refuse a run whose outputs would overwrite its input file.  */
 static int
 keeps_input (const struct config *c)
@@ -74,10 +86,12 @@ keeps_input (const struct config *c)
   const char *opt = c->restart ? "--restart" : "--init";
   size_t step;
   if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
-      && writes_at (c, c->png_every, step))
+      && png_writes (c, step))
     {
-      heatsim_error ("%s: %s would be overwritten by the snapshot of step "
-                     "%zu (--png-name)", opt, input, step);
+      heatsim_error ("%s: %s would be overwritten by the snapshot of %s "
+                     "%zu (--png-name)", opt, input,
+                     pattern_kind (c->png_name) == PATTERN_FRAME ? "frame"
+                     : "step", step);
       return HEATSIM_USAGE;
     }
   if (c->checkpoint_every != 0
@@ -105,12 +119,40 @@ output_writes (const struct config *c, const char *path)
       || realpath (c->output_dir, out_dir) == NULL
       || strcmp (in_dir, out_dir) != 0)
     return false;
+  /* A frame-numbered (%f) name may be any of the run's snapshots.  */
   return (c->png_every != 0 && pattern_match (c->png_name, base, &step)
-          && writes_at (c, c->png_every, step))
+          && (pattern_kind (c->png_name) == PATTERN_FRAME
+              || writes_at (c, c->png_every, step)))
          || (c->checkpoint_every != 0
              && ((pattern_match (c->checkpoint_name, base, &step)
                   && writes_at (c, c->checkpoint_every, step))
                  || strcmp (base, XDMF_NAME) == 0));
+/* Frame indices start at 0 in every run, so a restarted run would
+   write over the frames of the run it continues: refuse it while files
+   of the --png-name pattern are in the output directory.  */
+static int
+keeps_frames (const struct config *c)
+{
+  if (c->restart == NULL || c->png_every == 0
+      || pattern_kind (c->png_name) != PATTERN_FRAME)
+    return HEATSIM_OK;
+  DIR *dir = opendir (c->output_dir);
+  if (dir == NULL)
+    return HEATSIM_OK;          /* check_writable says what is wrong */
+  int status = HEATSIM_OK;
+  const struct dirent *e;
+  size_t frame;
+  while (status == HEATSIM_OK && (e = readdir (dir)) != NULL)
+    if (pattern_match (c->png_name, e->d_name, &frame))
+      {
+        heatsim_error ("--png-name: %s/%s would be overwritten: frame "
+                       "numbers (%%f) start at 0 in a restarted run too; "
+                       "give another --png-name or --output-dir",
+                       c->output_dir, e->d_name);
+        status = HEATSIM_USAGE;
+      }
+  closedir (dir);
+  return status;
 }
 
 /* Whether files can be created in dir: make one and remove it.  */
@@ -165,7 +207,12 @@ output_open (struct output *o, const struct config *cfg,
   *o = (struct output) { .cfg = cfg };
   o->png = (struct png_style) { .colormap = cfg->colormap,
                                 .depth = cfg->png_depth,
-                                .lo = cfg->range[0], .hi = cfg->range[1] };
+                                .lo = cfg->range[0], .hi = cfg->range[1],
+                                .scale = cfg->png_scale ? cfg->png_scale : 1,
+                                .legend = cfg->png_legend,
+                                .even = cfg->png_legend || cfg->png_scale,
+                                .steady = cfg->steady,
+                                .last_step = last_step (cfg) };
   if (!cfg->range_given)
     {
       full_range (initial, &o->png.lo, &o->png.hi);
@@ -178,11 +225,14 @@ output_open (struct output *o, const struct config *cfg,
     return HEATSIM_OK;
   /* What can be checked before the first step is checked now, so that a
      run does not compute for hours to fail at its first write.  */
+  size_t width, height;
   if (cfg->png_every != 0
-      && (cfg->nx > png_side_max () || cfg->ny > png_side_max ()))
+      && !png_image_size (&o->png, cfg->nx, cfg->ny, &width, &height))
     {
-      heatsim_error ("--png-every: a %zux%zu grid does not fit in a PNG "
+      heatsim_error ("--png-every: a %zux%zu grid%s does not fit in a PNG "
                      "image (at most %zu pixels a side)", cfg->nx, cfg->ny,
+                     o->png.scale > 1 || o->png.legend
+                     ? " at this --png-scale or with --png-legend" : "",
                      png_side_max ());
       return HEATSIM_USAGE;
     }
@@ -196,6 +246,8 @@ output_open (struct output *o, const struct config *cfg,
       return HEATSIM_BAD_FILE;
     }
   status = check_writable (cfg->output_dir);
+  if (status == HEATSIM_OK)
+    status = keeps_frames (cfg);
   if (status == HEATSIM_OK && cfg->png_every != 0)
     status = check_name_length (cfg, cfg->png_name, "--png-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0)
@@ -328,13 +380,18 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
 {
   const struct config *c = o->cfg;
   char path[4096];
-  if (!pattern_name (path, sizeof path, c->output_dir, c->png_name, step))
+  const size_t number = pattern_kind (c->png_name) == PATTERN_FRAME
+                        ? o->frames++ : step;
+  if (!pattern_name (path, sizeof path, c->output_dir, c->png_name, number))
     {
       heatsim_error ("--png-name: file name too long");
       return HEATSIM_WRITE_FAILED;
     }
   struct png_meta m = { .step = step, .time = (double) step * c->dt,
-                        .problem = c->problem->name };
+                        .problem = c->problem->name, .nx = c->nx,
+                        .ny = c->ny, .lx = c->lx, .ly = c->ly,
+                        .alpha = c->alpha, .dt = c->dt,
+                        .provenance = c->provenance };
   ++o->files;
   struct field whole;
   if (!domain_gather (d, u, &whole))

@@ -18,6 +18,7 @@ struct output {
   const struct config *cfg;
   struct png_style png;
   size_t files;             /* files written */
+  size_t frames;            /* snapshots named so far: the next frame index */
   size_t *checkpoints;      /* steps of the checkpoints written, for XDMF */
   size_t ncheckpoints, capacity;
 };

@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the step conversion of a valid pattern starts and its width.  */
+/* Where the number conversion of a valid pattern starts, its width and
+   its letter ('d' or 'f').  */
 static const char *
-find_conversion (const char *pattern, int *width)
+find_conversion (const char *pattern, int *width, char *letter)
 {
   const char *conv = NULL;
   for (const char *p = pattern; *p; ++p)
@@ -30,20 +31,30 @@ find_conversion (const char *pattern, int *width)
       int w = 0;
       while (isdigit ((unsigned char) *q) && w <= 20)
         w = 10 * w + (*q++ - '0');
-      if (*q != 'd' || w > 20)
+      if ((*q != 'd' && *q != 'f') || w > 20)
         return NULL;
       conv = p;
       *width = w;
+      *letter = *q;
       p = q;
     }
   return conv;
 }
 
+enum pattern_kind
+pattern_kind (const char *pattern)
+{
+  int width;
+  char letter = 0;
+  if (find_conversion (pattern, &width, &letter) == NULL)
+    return PATTERN_INVALID;
+  return letter == 'f' ? PATTERN_FRAME : PATTERN_STEP;
+}
+
 bool
 pattern_ok (const char *pattern)
 {
-  int width;
-  return find_conversion (pattern, &width) != NULL;
+  return pattern_kind (pattern) != PATTERN_INVALID;
 }
 
 /* Append text[0..n) to buf with '%%' turned into '%'.  */
@@ -63,21 +74,22 @@ append_literal (char **out, char *end, const char *text, size_t n)
 
 bool
 pattern_name (char *buf, size_t len, const char *dir, const char *pattern,
-             size_t step)
+             size_t number)
 {
   int width = 0;
-  const char *conv = find_conversion (pattern, &width);
+  char letter = 0;
+  const char *conv = find_conversion (pattern, &width, &letter);
   int n = snprintf (buf, len, "%s/", dir);
   if (conv == NULL || n < 0 || (size_t) n >= len)
     return false;
   char *out = buf + n, *end = buf + len;
   if (!append_literal (&out, end, pattern, (size_t) (conv - pattern)))
     return false;
-  n = snprintf (out, (size_t) (end - out), "%0*zu", width, step);
+  n = snprintf (out, (size_t) (end - out), "%0*zu", width, number);
   if (n < 0 || n >= end - out)
     return false;
   out += n;
-  const char *rest = strchr (conv, 'd') + 1;
+  const char *rest = strchr (conv, letter) + 1;
   if (!append_literal (&out, end, rest, strlen (rest)))
     return false;
   *out = '\0';
@@ -85,9 +97,9 @@ pattern_name (char *buf, size_t len, const char *dir, const char *pattern,
 }
 
 /* The names a pattern can give, as a sequence of symbols: a character
-   code (>= 0), one digit, or any number of digits.  The step conversion
-   is one digit followed by any number: its zero padding only chooses
-   among digit strings.  */
+   code (>= 0), one digit, or any number of digits.  The conversion, step
+   or frame alike, is one digit followed by any number: its zero padding
+   only chooses among digit strings.  */
 enum { ONE_DIGIT = -1, DIGITS = -2 };
 
 /* The symbols of a valid pattern into sym (room for strlen + 1); returns
@@ -96,8 +108,9 @@ static size_t
 symbols (const char *pattern, int *sym)
 {
   int width;
-  const char *conv = find_conversion (pattern, &width);
-  const char *rest = strchr (conv, 'd') + 1;
+  char letter = 0;
+  const char *conv = find_conversion (pattern, &width, &letter);
+  const char *rest = strchr (conv, letter) + 1;
   size_t n = 0;
   for (const char *p = pattern; *p; ++p)
     {
@@ -178,13 +191,14 @@ done:
 }
 
 bool
-pattern_match (const char *pattern, const char *name, size_t *step)
+pattern_match (const char *pattern, const char *name, size_t *number)
 {
   int width;
-  const char *conv = find_conversion (pattern, &width);
+  char letter;
+  const char *conv = find_conversion (pattern, &width, &letter);
   if (conv == NULL)
     return false;
-  /* The digits sit after the pattern's literal prefix; the step they
+  /* The digits sit after the pattern's literal prefix; the number they
      spell must give back exactly this name.  */
   size_t prefix = 0;
   for (const char *p = pattern; p < conv; ++p, ++prefix)
@@ -202,6 +216,6 @@ pattern_match (const char *pattern, const char *name, size_t *step)
   if (!pattern_name (buf, sizeof buf, ".", pattern, s)
       || strcmp (buf + 2, name) != 0)
     return false;
-  *step = s;
+  *number = s;
   return true;
 }

@@ -14,6 +14,8 @@
 #include "atomic.h"
 #include "colormap.h"
 #include "diagnostics.h"
+#include "legend.h"
+#include "provenance.h"
 #include "status.h"
 #include "sysmem.h"
 
@@ -33,54 +35,251 @@ png_warning_handler (png_structp png, png_const_charp msg)
   (void) msg;
 }
 
-/* One image row from field row j.  */
+/* Where a snapshot's parts lie.  */
+struct image {
+  size_t width, height;        /* the whole image */
+  size_t field_w, field_h;     /* nx K x ny K pixels at the top left */
+  struct legend legend;        /* under the field, when style->legend */
+};
+
+/* The legend's text grows with the cells, to stay readable beside them:
+   K / 2 image pixels a font pixel, 1 to 4.  */
+static unsigned
+legend_magnification (unsigned scale)
+{
+  const unsigned m = scale / 2;
+  return m < 1 ? 1 : m > 4 ? 4 : m;
+}
+
+static bool
+image_layout (const struct png_style *st, size_t nx, size_t ny,
+              struct image *im)
+{
+  const size_t side = png_side_max ();
+  const size_t k = st->scale < 1 ? 1 : st->scale;
+  if (nx > side / k || ny > side / k)
+    return false;
+  *im = (struct image) { .field_w = nx * k, .field_h = ny * k };
+  im->width = im->field_w;
+  im->height = im->field_h;
+  if (st->legend)
+    {
+      legend_layout (&im->legend, st->lo, st->hi, st->last_step, st->steady,
+                     legend_magnification ((unsigned) k));
+      if (im->legend.min_width > im->width)
+        im->width = im->legend.min_width;
+      im->height += legend_height (&im->legend);
+    }
+  if (st->even)
+    {
+      im->width += im->width % 2;
+      im->height += im->height % 2;
+    }
+  return im->width <= side && im->height <= side;
+}
+
+bool
+png_image_size (const struct png_style *st, size_t nx, size_t ny,
+                size_t *width, size_t *height)
+{
+  struct image im;
+  const bool fits = image_layout (st, nx, ny, &im);
+  *width = fits ? im.width : 0;
+  *height = fits ? im.height : 0;
+  return fits;
+}
+
+static size_t
+pixel_bytes (const struct png_style *st)
+{
+  return st->depth == 16 ? 2 : 3;
+}
+
+/* Pixel x of row: place t of the colour map (16-bit: the gray level).  */
+static void
+put_level (const struct png_style *st, unsigned char *row, size_t x,
+           double t)
+{
+  if (st->depth == 16)
+    {
+      const double c = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+      const unsigned v = (unsigned) lround (c * 65535.0);
+      row[2 * x] = (unsigned char) (v >> 8);    /* big-endian */
+      row[2 * x + 1] = (unsigned char) (v & 0xff);
+    }
+  else
+    colormap_rgb (st->colormap, t, row + 3 * x);
+}
+
+/* Pixel x of row: the legend's black text or white background, in
+   either depth.  */
+static void
+put_paint (const struct png_style *st, unsigned char *row, size_t x,
+           enum paint paint, double t)
+{
+  if (paint == PAINT_RAMP)
+    put_level (st, row, x, t);
+  else
+    memset (row + x * pixel_bytes (st), paint == PAINT_INK ? 0x00 : 0xff,
+            pixel_bytes (st));
+}
+
+/* One image row from field row j, each cell k pixels wide, and the
+   background to the right of the field.  */
 static void
 encode_row (const struct field *u, size_t j, const struct png_style *st,
-            unsigned char *row)
+            const struct image *im, unsigned char *row)
 {
   /* In halves, so that a range as wide as -DBL_MAX..DBL_MAX does not
      overflow; halving is exact, so other ranges map as before.  */
   const double half_lo = 0.5 * st->lo;
   const double scale = st->hi > st->lo ? 1.0 / (0.5 * st->hi - half_lo) : 0.0;
+  const size_t k = im->field_w / u->nx;
   for (size_t i = 1; i <= u->nx; ++i)
     {
-      double t = (0.5 * u->data[field_index (u, i, j)] - half_lo) * scale;
-      if (st->depth == 16)
-        {
-          double c = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
-          unsigned v = (unsigned) lround (c * 65535.0);
-          row[2 * (i - 1)] = (unsigned char) (v >> 8);    /* big-endian */
-          row[2 * (i - 1) + 1] = (unsigned char) (v & 0xff);
-        }
-      else
-        colormap_rgb (st->colormap, t, row + 3 * (i - 1));
+      const double t = (0.5 * u->data[field_index (u, i, j)] - half_lo)
+                       * scale;
+      for (size_t r = 0; r < k; ++r)
+        put_level (st, row, (i - 1) * k + r, t);
     }
+  for (size_t x = im->field_w; x < im->width; ++x)
+    put_paint (st, row, x, PAINT_PAPER, 0.0);
+}
+
+/* The rows of the legend, then a row of background where the height was
+   made even.  paint and ramp have room for a row.  */
+static void
+write_legend (png_structp png, const struct image *im,
+              const struct png_style *st, const struct png_meta *m,
+              unsigned char *row, unsigned char *paint, double *ramp)
+{
+  size_t y = im->field_h;
+  if (st->legend)
+    {
+      char caption[96];
+      legend_caption (&im->legend, m->step, m->time, caption,
+                      sizeof caption);
+      for (size_t ly = 0; ly < legend_height (&im->legend); ++ly, ++y)
+        {
+          legend_row (&im->legend, im->width, ly, caption, paint, ramp);
+          for (size_t x = 0; x < im->width; ++x)
+            put_paint (st, row, x, paint[x], ramp[x]);
+          png_write_row (png, row);
+        }
+    }
+  for (; y < im->height; ++y)
+    {
+      for (size_t x = 0; x < im->width; ++x)
+        put_paint (st, row, x, PAINT_PAPER, 0.0);
+      png_write_row (png, row);
+    }
+}
+
+/* Whether s is valid UTF-8 with at least one byte outside ASCII: then
+   the command line goes in an iTXt chunk; other bytes are kept as they
+   are in a tEXt chunk (read as Latin-1).  */
+static bool
+is_utf8_beyond_ascii (const char *s)
+{
+  bool beyond = false;
+  for (const unsigned char *p = (const unsigned char *) s; *p != '\0';)
+    {
+      if (*p < 0x80)
+        {
+          ++p;
+          continue;
+        }
+      const int n = (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
+                    : (*p & 0xf8) == 0xf0 ? 3 : -1;
+      if (n < 0)
+        return false;
+      ++p;
+      for (int k = 0; k < n; ++k, ++p)
+        if ((*p & 0xc0) != 0x80)
+          return false;
+      beyond = true;
+    }
+  return beyond;
+}
+
+/* v in the fewest significant digits that read back as v: exact, and
+   "0.1" rather than "0.10000000000000001"; with an exponent only where
+   17 digits would have one ("3000", not "3e+03").  */
+static void
+put_real (char *buf, size_t len, double v)
+{
+  char full[40];
+  snprintf (full, sizeof full, "%.17g", v);
+  for (int digits = 1; digits <= 17; ++digits)
+    {
+      snprintf (buf, len, "%.*g", digits, v);
+      if (strtod (buf, NULL) == v
+          && (strchr (buf, 'e') == NULL || strchr (full, 'e') != NULL))
+        return;
+    }
+}
+
+/* The text chunks, up to 20: what the image shows, how to read it, and
+   the run and build that wrote it.  */
+struct text_chunks {
+  png_text text[20];
+  int n;
+  char step[32], time[40], range[80], grid[48], length[64], alpha[32];
+  char dt[32], scale[16];
+};
+
+static void
+put_text (struct text_chunks *t, const char *key, const char *value)
+{
+  t->text[t->n++] = (png_text) { .compression = PNG_TEXT_COMPRESSION_NONE,
+                                 .key = (char *) key, .text = (char *) value };
 }
 
 static void
 add_text (png_structp png, png_infop info, const struct png_style *st,
           const struct png_meta *m)
 {
-  char step[32], time[40], range[80];
-  snprintf (step, sizeof step, "%zu", m->step);
-  snprintf (time, sizeof time, "%.17g", m->time);
-  snprintf (range, sizeof range, "%.17g %.17g", st->lo, st->hi);
-  png_text text[] = {
-    { .compression = PNG_TEXT_COMPRESSION_NONE, .key = (char *) "Software",
-      .text = (char *) PACKAGE_STRING },
-    { .compression = PNG_TEXT_COMPRESSION_NONE, .key = (char *) "heatsim:step",
-      .text = step },
-    { .compression = PNG_TEXT_COMPRESSION_NONE, .key = (char *) "heatsim:time",
-      .text = time },
-    { .compression = PNG_TEXT_COMPRESSION_NONE,
-      .key = (char *) "heatsim:range", .text = range },
-    { .compression = PNG_TEXT_COMPRESSION_NONE,
-      .key = (char *) "heatsim:colormap",
-      .text = (char *) (st->depth == 16 ? "gray16" : st->colormap->name) },
-    { .compression = PNG_TEXT_COMPRESSION_NONE,
-      .key = (char *) "heatsim:problem", .text = (char *) m->problem },
-  };
-  png_set_text (png, info, text, (int) (sizeof text / sizeof text[0]));
+  struct text_chunks t = { .n = 0 };
+  snprintf (t.step, sizeof t.step, "%zu", m->step);
+  char lo[32], hi[32], lx[32], ly[32];
+  put_real (t.time, sizeof t.time, m->time);
+  put_real (lo, sizeof lo, st->lo);
+  put_real (hi, sizeof hi, st->hi);
+  snprintf (t.range, sizeof t.range, "%s %s", lo, hi);
+  snprintf (t.grid, sizeof t.grid, "%zux%zu", m->nx, m->ny);
+  put_real (lx, sizeof lx, m->lx);
+  put_real (ly, sizeof ly, m->ly);
+  snprintf (t.length, sizeof t.length, "%sx%s", lx, ly);
+  put_real (t.alpha, sizeof t.alpha, m->alpha);
+  put_real (t.dt, sizeof t.dt, m->dt);
+  snprintf (t.scale, sizeof t.scale, "%u", st->scale < 1 ? 1 : st->scale);
+  put_text (&t, "Software", PACKAGE_STRING);
+  put_text (&t, "heatsim:step", t.step);
+  put_text (&t, "heatsim:time", t.time);
+  put_text (&t, "heatsim:range", t.range);
+  put_text (&t, "heatsim:colormap",
+            st->depth == 16 ? "gray16" : st->colormap->name);
+  put_text (&t, "heatsim:problem", m->problem);
+  put_text (&t, "heatsim:grid", t.grid);
+  put_text (&t, "heatsim:length", t.length);
+  put_text (&t, "heatsim:alpha", t.alpha);
+  put_text (&t, "heatsim:dt", t.dt);
+  put_text (&t, "heatsim:scale", t.scale);
+  const struct provenance *p = m->provenance;
+  if (p != NULL)
+    {
+      put_text (&t, "heatsim:command-line", p->command_line);
+      if (is_utf8_beyond_ascii (p->command_line))
+        {
+          t.text[t.n - 1].compression = PNG_ITXT_COMPRESSION_NONE;
+          t.text[t.n - 1].lang = (char *) "";
+          t.text[t.n - 1].lang_key = (char *) "";
+        }
+      put_text (&t, "heatsim:version", p->version);
+      put_text (&t, "heatsim:device-code", p->device_code);
+      put_text (&t, "heatsim:mpi", p->mpi);
+    }
+  png_set_text (png, info, t.text, t.n);
 }
 
 /* The libpng part of writing: fp is open; returns false with msg set.  */
@@ -89,25 +288,30 @@ write_png_stream (FILE *fp, const struct field *u,
                   const struct png_style *st, const struct png_meta *m,
                   char *msg)
 {
-  const size_t pixel = st->depth == 16 ? 2 : 3;
-  unsigned char *row = malloc (u->nx * pixel);
+  struct image im;
+  if (!image_layout (st, u->nx, u->ny, &im))
+    {
+      snprintf (msg, 256, "image too large");
+      return false;
+    }
+  /* A row, and for the legend what each of its pixels shows.  */
+  const size_t legend_w = st->legend ? im.width : 1;
+  unsigned char *row = malloc (im.width * pixel_bytes (st));
+  unsigned char *paint = malloc (legend_w);
+  double *ramp = calloc (legend_w, sizeof *ramp);
   png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, msg,
                                              png_error_handler,
                                              png_warning_handler);
   png_infop info = png ? png_create_info_struct (png) : NULL;
-  if (row == NULL || info == NULL)
-    {
-      snprintf (msg, 256, "out of memory");
-      png_destroy_write_struct (&png, &info);
-      free (row);
-      return false;
-    }
   bool ok = false;
-  if (setjmp (png_jmpbuf (png)) == 0)
+  if (row == NULL || paint == NULL || ramp == NULL || info == NULL)
+    snprintf (msg, 256, "out of memory");
+  else if (setjmp (png_jmpbuf (png)) == 0)
     {
       png_init_io (png, fp);
-      png_set_IHDR (png, info, (png_uint_32) u->nx, (png_uint_32) u->ny,
-                    st->depth, st->depth == 16 ? PNG_COLOR_TYPE_GRAY
+      png_set_IHDR (png, info, (png_uint_32) im.width,
+                    (png_uint_32) im.height, st->depth,
+                    st->depth == 16 ? PNG_COLOR_TYPE_GRAY
                     : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
       /* Snapshots are written during a run, so favour speed: zlib level 1
@@ -117,15 +321,20 @@ write_png_stream (FILE *fp, const struct field *u,
       png_set_filter (png, 0, PNG_FILTER_SUB);
       add_text (png, info, st, m);
       png_write_info (png, info);
+      const size_t k = im.field_h / u->ny;
       for (size_t j = u->ny; j >= 1; --j)   /* top image row = largest y */
         {
-          encode_row (u, j, st, row);
-          png_write_row (png, row);
+          encode_row (u, j, st, &im, row);
+          for (size_t r = 0; r < k; ++r)
+            png_write_row (png, row);
         }
+      write_legend (png, &im, st, m, row, paint, ramp);
       png_write_end (png, info);
       ok = true;
     }
   png_destroy_write_struct (&png, &info);
+  free (ramp);
+  free (paint);
   free (row);
   return ok;
 }
@@ -142,7 +351,8 @@ int
 png_write_field (const char *path, const struct field *u,
                  const struct png_style *st, const struct png_meta *m)
 {
-  if (u->nx > PNG_UINT_31_MAX || u->ny > PNG_UINT_31_MAX)
+  size_t width, height;
+  if (!png_image_size (st, u->nx, u->ny, &width, &height))
     {
       heatsim_error ("%s: grid too large for a PNG image", path);
       return HEATSIM_WRITE_FAILED;

@@ -1,6 +1,8 @@
 /* PNG snapshots of the field (libpng), and grayscale PNGs as initial
    fields.  Images have y up, like a plot: the top row of the image is the
-   top row of the grid (largest y).  */
+   top row of the grid (largest y).  A snapshot may show each cell as
+   K x K pixels and carry a legend under the field (legend.h); the field
+   is always the image's top left nx K x ny K pixels.  */
 #ifndef HEATSIM_PNG_IO_H
 #define HEATSIM_PNG_IO_H
 
@@ -10,11 +12,20 @@
 #include "field.h"
 
 struct colormap;
+struct provenance;
 
 struct png_style {
   const struct colormap *colormap;   /* 8-bit colour images */
   int depth;                         /* 8: colour; 16: linear grayscale */
   double lo, hi;                     /* values mapped to the ends */
+  unsigned scale;                    /* K x K pixels a cell, K >= 1 */
+  bool legend;                       /* colour bar, labels, step, time */
+  bool even;                         /* pad to even width and height (for
+                                        video encoders) */
+  bool steady;                       /* steps are sweeps, without time */
+  size_t last_step;                  /* the largest step of the run: the
+                                        legend has room for it, so that
+                                        every frame has one size */
 };
 
 /* What the image's text chunks say about it.  */
@@ -22,10 +33,18 @@ struct png_meta {
   size_t step;
   double time;
   const char *problem;
+  size_t nx, ny;                     /* grid */
+  double lx, ly, alpha, dt;
+  const struct provenance *provenance;   /* NULL: not recorded */
 };
 
 /* The most pixels an image may have on a side (libpng's limit).  */
 size_t png_side_max (void);
+
+/* The size of the image of an nx x ny field in style: false if a side
+   is larger than png_side_max ().  */
+bool png_image_size (const struct png_style *style, size_t nx, size_t ny,
+                     size_t *width, size_t *height);
 
 /* Write the interior of u to path, atomically.  Returns 0, or after a
    message naming the file, HEATSIM_WRITE_FAILED.  */

@@ -80,9 +80,12 @@ struct config {
      end (0: none).  */
   const char *output_dir;
   size_t png_every;
-  const char *png_name;   /* file-name pattern with one %d for the step */
+  const char *png_name;   /* file-name pattern: %d step or %f frame index */
   const struct colormap *colormap;
   int png_depth;          /* 8 (colour) or 16 (grayscale) */
+  unsigned png_scale;     /* --png-scale K; 0 if not given (1, and the
+                             grid's size even if odd) */
+  bool png_legend;        /* colour bar, value labels, step and time */
   bool range_given;
   double range[2];        /* values at the ends of the colour map */
   size_t checkpoint_every;

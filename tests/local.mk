@@ -2,12 +2,13 @@
 ## library, helpers that read or write files independently of heatsim,
 ## and shell tests that drive the heatsim binary.
 check_PROGRAMS = tests/unit_options tests/unit_field tests/unit_pattern \
-	tests/unit_multigrid \
+	tests/unit_multigrid tests/unit_legend \
 	tests/mms_reference tests/png_probe tests/h5_fixtures
 tests_unit_options_LDADD = $(heatsim_ldadd)
 tests_unit_field_LDADD = $(heatsim_ldadd)
 tests_unit_pattern_LDADD = $(heatsim_ldadd)
 tests_unit_multigrid_LDADD = $(heatsim_ldadd)
+tests_unit_legend_LDADD = $(heatsim_ldadd)
 # An independent reference: plain C, no OpenMP, nothing of heatsim's.
 tests_mms_reference_SOURCES = tests/mms_reference.c
 tests_mms_reference_CFLAGS = $(WARN_CFLAGS)
@@ -23,7 +24,7 @@ tests_failwrite_so_SOURCES = tests/failwrite.c
 tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
-EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
+EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/README tests/openmpi.supp \
 	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh
 noinst_HEADERS = tests/unit.h
 
@@ -39,6 +40,8 @@ cli_tests = \
 	tests/boundaries.sh \
 	tests/steady.sh \
 	tests/png-output.sh \
+	tests/png-legend.sh \
+	tests/png-movie.sh \
 	tests/checkpoint.sh \
 	tests/checkpoint-damage.sh \
 	tests/hostile-inputs.sh \
@@ -58,7 +61,7 @@ cli_tests = \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
-	tests/unit_multigrid $(cli_tests)
+	tests/unit_multigrid tests/unit_legend $(cli_tests)
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \

@@ -65,8 +65,11 @@ run="$run --checkpoint-every 200 --compress 3"
 mpi 1 -q --json $run --output-dir one || fail "1 rank: $(cat "$workdir/err")"
 whole=$(json_field checksum "$workdir/out")
 mpi 4 -q --json $run --output-dir four || fail "4 ranks: $(cat "$workdir/err")"
-for f in heatsim-000200.png heatsim-000400.png heatsim.xmf; do
-  cmp -s one/$f four/$f || fail "$f differs between 1 and 4 ranks"
+cmp -s one/heatsim.xmf four/heatsim.xmf || fail "heatsim.xmf differs between 1 and 4 ranks"
+# Pixels: the text chunks hold the command line, whose --output-dir differs.
+for f in heatsim-000200.png heatsim-000400.png; do
+  [ "$("$PNG_PROBE" one/$f pixels)" = "$("$PNG_PROBE" four/$f pixels)" ] \
+    || fail "$f differs between 1 and 4 ranks"
 done
 if [ -n "${H5DUMP:-}" ]; then
   for step in 000200 000400; do

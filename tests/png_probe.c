@@ -1,10 +1,12 @@
 /* Test helper: print what a PNG holds, read with libpng independently of
    heatsim's reader.
-   Usage: png_probe FILE [X Y | inner-sum | interlace OUT]
+   Usage: png_probe FILE [X Y | inner-sum | pixels | interlace OUT]
    Prints "WIDTHxHEIGHT depth D type T", then one "key=value" line per text
    chunk, then, with X Y (X from the left, Y from the top), the samples of
    that pixel, or with inner-sum the sum of the first channel over all
-   pixels but the outer ring.  With interlace OUT it writes the same
+   pixels but the outer ring.  With pixels it prints only the first line
+   and a hash of the samples: equal for two images with the same pixels,
+   whatever their text chunks (which record the command line).  With interlace OUT it writes the same
    pixels to OUT, Adam7-interlaced (a fixture no other tool is needed
    for).  */
 #include <png.h>
@@ -47,8 +49,8 @@ main (int argc, char **argv)
 {
   if (argc < 2 || argc > 4)
     {
-      fputs ("usage: png_probe FILE [X Y | inner-sum | interlace OUT]\n",
-             stderr);
+      fputs ("usage: png_probe FILE [X Y | inner-sum | pixels | interlace "
+             "OUT]\n", stderr);
       return 2;
     }
   FILE *fp = fopen (argv[1], "rb");
@@ -72,6 +74,20 @@ main (int argc, char **argv)
   int depth = png_get_bit_depth (png, info);
   int type = png_get_color_type (png, info);
   printf ("%ux%u depth %d type %d\n", (unsigned) w, (unsigned) h, depth, type);
+  if (argc == 3 && strcmp (argv[2], "pixels") == 0)
+    {
+      /* FNV-1a over every row's bytes.  */
+      png_bytepp rows = png_get_rows (png, info);
+      const size_t rowbytes = png_get_rowbytes (png, info);
+      unsigned long long hash = 14695981039346656037ull;
+      for (png_uint_32 y = 0; y < h; ++y)
+        for (size_t k = 0; k < rowbytes; ++k)
+          hash = (hash ^ rows[y][k]) * 1099511628211ull;
+      printf ("%016llx\n", hash);
+      png_destroy_read_struct (&png, &info, NULL);
+      fclose (fp);
+      return 0;
+    }
   png_textp text;
   int n = png_get_text (png, info, &text, NULL);
   for (int k = 0; k < n; ++k)

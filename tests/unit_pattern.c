@@ -14,6 +14,7 @@ test_valid_patterns (void)
   static const char *const good[] = {
     "heatsim-%06d.png", "%d", "%0d", "%20d", "%020d", "step%d.h5",
     "a%%b%d", "%d%%", "100%% done %03d", "%00006d",
+    "frame-%06f.png", "%f", "%20f", "a%%b%f",
   };
   for (size_t k = 0; k < sizeof good / sizeof *good; ++k)
     {
@@ -31,6 +32,8 @@ test_invalid_patterns (void)
     "", "plain.png", "%d%d", "%d-%06d", "%21d", "%021d", "%s", "%x",
     "%ld", "%-6d", "%+d", "% d", "%", "%5", "a%", "%%d", "%%", "dir/%d",
     "%d/x", "/%d", "%.3d", "%*d",
+    /* one number per name: step and frame index do not mix */
+    "%d-%f", "%f-%06d", "%f%f", "%21f", "%.2f", "%lf", "%-6f", "%%f",
   };
   for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k)
     {
@@ -68,6 +71,35 @@ test_names (void)
   expect_name ("a/b", "s%020d", 1, "a/b/s00000000000000000001");
   expect_name ("d", "%d", SIZE_MAX, SIZE_MAX == UINT64_MAX
                ? "d/18446744073709551615" : "d/4294967295");
+  expect_name ("out", "frame-%06f.png", 0, "out/frame-000000.png");
+  expect_name ("out", "frame-%f.png", 12, "out/frame-12.png");
+  expect_name ("d", "%02f%%", 7, "d/07%");
+}
+
+/* Which number a pattern holds.  */
+static void
+test_kinds (void)
+{
+  CHECK (pattern_kind ("heatsim-%06d.png") == PATTERN_STEP);
+  CHECK (pattern_kind ("frame-%06f.png") == PATTERN_FRAME);
+  CHECK (pattern_kind ("%%f-%d") == PATTERN_STEP);
+  CHECK (pattern_kind ("%%d-%f") == PATTERN_FRAME);
+  CHECK (pattern_kind ("%d-%f") == PATTERN_INVALID);
+  CHECK (pattern_kind ("plain") == PATTERN_INVALID);
+}
+
+/* Frame patterns collide like step patterns: only the digits count.  */
+static void
+test_overlap_and_match (void)
+{
+  CHECK (pattern_overlap ("x-%06f.png", "x-%d.png"));
+  CHECK (pattern_overlap ("x-%f.png", "x-%03f.png"));
+  CHECK (!pattern_overlap ("frame-%06f.png", "heatsim-%06d.h5"));
+  CHECK (!pattern_overlap ("x-%f.png", "x-%d.h5"));
+  size_t n = 99;
+  CHECK (pattern_match ("frame-%06f.png", "frame-000042.png", &n) && n == 42);
+  CHECK (!pattern_match ("frame-%06f.png", "frame-42.png", &n));
+  CHECK (!pattern_match ("frame-%06f.png", "heatsim-000042.png", &n));
 }
 
 /* The name must fit with its terminating null, and nothing past the
@@ -99,6 +131,8 @@ main (void)
   test_valid_patterns ();
   test_invalid_patterns ();
   test_names ();
+  test_kinds ();
+  test_overlap_and_match ();
   test_buffer_limits ();
   return unit_exit ();
 }

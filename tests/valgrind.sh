@@ -30,7 +30,8 @@ fi
 expect_status 0 $vg "$HEATSIM" -q -p plate -g 48x32 -n 20 -T 2000 \
   --png-every 10 --checkpoint-every 10 --output-dir "$workdir/vg"
 expect_status 0 $vg "$HEATSIM" -q --restart "$workdir/vg/heatsim-000020.h5" \
-  -n 5 --png-every 5 --png-depth 16 --output-dir "$workdir/vg2"
+  -n 5 --png-every 5 --png-depth 16 --png-legend --png-scale 3 \
+  --output-dir "$workdir/vg2"
 expect_status 0 $vg "$HEATSIM" -q --init "${srcdir:-.}/data/ring-and-bar.png" \
   -L 2x1 -a 1 -T 0.0001 -n 5
 expect_status 2 $vg "$HEATSIM" -q --restart "$workdir/vg/heatsim.xmf"
