@@ -127,6 +127,8 @@ output_writes (const struct config *c, const char *path)
              && ((pattern_match (c->checkpoint_name, base, &step)
                   && writes_at (c, c->checkpoint_every, step))
                  || strcmp (base, XDMF_NAME) == 0));
+}
+
 /* Frame indices start at 0 in every run, so a restarted run would
    write over the frames of the run it continues: refuse it while files
    of the --png-name pattern are in the output directory.  */
