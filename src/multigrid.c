@@ -838,10 +838,14 @@ static void
 totals_target (int nx, int nb, double *restrict part, double out[2],
                int device)
 {
-  double rr = 0.0, mm = 0.0;
+  double rr, mm;
+  /* map(from:) gives rr and mm storage on the device but not their
+     values: they start in the region.  */
 #pragma omp target device(device) map(from: rr, mm)
   {
     double *col = part + 2 * nb * nx;
+    rr = 0.0;
+    mm = 0.0;
 #pragma omp parallel for schedule(static)
     for (int k = 0; k < 2 * nx; ++k)
       {
