@@ -1717,6 +1717,21 @@ vcycle (struct exec *x, const struct mg_solver *mg, size_t l,
   level_smooth (x, mg, L, o->post, o);
 }
 
+/* Whether p is on the device already: then mapping it moves nothing.  A
+   build without device code moves nothing either, nor does the host
+   fallback, where the runtime finds everything present.  */
+static bool
+present (const void *p, int device)
+{
+#ifdef HEATSIM_OFFLOAD
+  return p == NULL || omp_target_is_present (p, device);
+#else
+  (void) p;
+  (void) device;
+  return true;
+#endif
+}
+
 /* The hierarchy enters device's memory, each level's block (fields,
    right-hand sides, weights, tables, inverse) in one piece: kernels find
    its arrays by their host addresses, which lie inside the block.  */
@@ -1744,25 +1759,12 @@ hierarchy_enter (struct mg_solver *mg, struct exec *x)
     {
       char *block = mg->level[l].block;
       const size_t bytes = mg->level[l].bytes;
+      if (!present (block, x->device))
+        x->to_device += bytes;
 #pragma omp target enter data map(to: block[0:bytes]) device(x->device)
-      x->to_device += bytes;
     }
   mg->resident = true;
   mg->device = x->device;
-}
-
-/* Whether p is on the device already: then mapping it moves nothing.  A
-   build without device code moves nothing either.  */
-static bool
-present (const void *p, int device)
-{
-#ifdef HEATSIM_OFFLOAD
-  return p == NULL || omp_target_is_present (p, device);
-#else
-  (void) p;
-  (void) device;
-  return true;
-#endif
 }
 
 static bool

@@ -129,8 +129,10 @@ struct mg_report {
                                               counted on level 0 */
   /* Bytes the solve's explicit transfers moved to and from the device:
      for MG_RESIDENT the hierarchy when it enters, u and f when they were
-     not present, and the norms' doubles; for MG_MAP every kernel's
-     sections; 0 for MG_HOST.  */
+     not present (data already present, and every array when target
+     regions fall back to the host, move nothing), and the norms'
+     doubles; for MG_MAP the sections every kernel maps (counted even
+     where the fallback moves nothing); 0 for MG_HOST.  */
   unsigned long long to_device, from_device;
   unsigned long long cycle_to_device, cycle_from_device;  /* of one cycle
                                                              and its norm */
