@@ -194,11 +194,12 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
     at += (unsigned) snprintf (levels + at, sizeof levels - at, "%s%u",
                                l > 0 ? "+" : "", rep.level_launches[l]);
   printf ("| %zu^2 | %s | %s | %u | %u | %.3f | %u (%s) | %.4f | %.4f "
-          "| %.2f | %.3e | %.1f | %.1f | %.1f | %.1e |\n", n, v->name,
-          placement_names[placement], rep.levels, rep.cycles,
+          "| %.2f | %.2f | %.3e | %.1f | %.1f | %.1f | %.1e |\n", n,
+          v->name, placement_names[placement], rep.levels, rep.cycles,
           pow (rep.final / rep.initial, 1.0 / rep.cycles),
           rep.cycle_launches, levels, setup, best.wall,
-          best.wall / rep.cycles * 1e3, step.wall, best.wall / step.wall,
+          best.wall / rep.cycles * 1e3, best.cpu / rep.cycles * 1e3,
+          step.wall, best.wall / step.wall,
           best.cpu / step.cpu, best.wall / unknowns * 1e9, plate_error (u));
   fflush (stdout);
   return true;
@@ -235,10 +236,10 @@ main (int argc, char **argv)
   const size_t count = argc > first ? (size_t) (argc - first) : 3;
   printf ("| grid | smoother | placement | levels | cycles "
           "| reduction/cycle | launches/cycle (by level) | setup (s) "
-          "| solve (s) | ms/cycle | explicit step (s) | solve/step "
-          "| solve/step (cpu) | ns/unknown | max error |\n");
+          "| solve (s) | ms/cycle | cpu ms/cycle | explicit step (s) "
+          "| solve/step | solve/step (cpu) | ns/unknown | max error |\n");
   printf ("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-          "| --- | --- | --- | --- | --- |\n");
+          "| --- | --- | --- | --- | --- | --- |\n");
   for (size_t k = 0; k < count; ++k)
     {
       const size_t n = argc > first ? strtoul (argv[first + (int) k], NULL, 10)

@@ -539,23 +539,33 @@ k_jacobi (struct exec *x, const struct level *L, double c0, double omega)
 
 /* ---- residual and restriction in one pass: fc = R (f - A u), uc = 0 */
 
+/* The host stores the residual first and restricts from it: the same
+   values in the same order as restrict_at (bitwise the device's), but
+   each residual computed once, which a CPU's few cores prefer.  */
 static void
 restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-               double *restrict uc, size_t sf, const double *restrict u,
-               const double *restrict f, const double *restrict axm,
-               const double *restrict axp, const double *restrict aym,
-               const double *restrict ayp, double c0,
+               double *restrict uc, size_t sf, const double *restrict r,
                const size_t *restrict rxi, const double *restrict rxw,
                const size_t *restrict ryi, const double *restrict ryw)
 {
 #pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
   for (size_t J = 1; J <= nyc; ++J)
-    for (size_t I = 1; I <= nxc; ++I)
-      {
-        fc[J * sc + I] = restrict_at (u, f, (ptrdiff_t) sf, axm, axp, aym,
-                                      ayp, c0, rxi, rxw, ryi, ryw, I, J);
-        uc[J * sc + I] = 0.0;
-      }
+    {
+      const double *r0 = r + ryi[3 * J] * sf, *r1 = r + ryi[3 * J + 1] * sf;
+      const double *r2 = r + ryi[3 * J + 2] * sf;
+      const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
+      for (size_t I = 1; I <= nxc; ++I)
+        {
+          double sum = 0.0;
+          for (size_t k = 3 * I; k < 3 * I + 3; ++k)
+            {
+              const size_t i = rxi[k];
+              sum += rxw[k] * (w0 * r0[i] + w1 * r1[i] + w2 * r2[i]);
+            }
+          fc[J * sc + I] = sum;
+          uc[J * sc + I] = 0.0;
+        }
+    }
 }
 
 static void
@@ -597,8 +607,8 @@ k_restrict (struct exec *x, const struct level *F, const struct level *C,
   switch (x->where)
     {
     case MG_HOST:
-      restrict_host (nxc, nyc, sc, fc, uc, sf, u, f, axm, axp, aym, ayp, c0,
-                     rxi, rxw, ryi, ryw);
+      residual_host (nx, ny, sf, u, f, F->r, axm, axp, aym, ayp, c0);
+      restrict_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi, ryw);
       break;
     case MG_MAP:
       count_map (x, (2 * fcells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f
@@ -622,16 +632,32 @@ k_restrict (struct exec *x, const struct level *F, const struct level *C,
 
 /* ---- prolongation and correction in one pass: uf += P uc */
 
+/* The host interpolates in two passes, along y into t (nyf rows of the
+   coarse row length sc), then along x from t: the values of prolong_at,
+   each t computed once.  */
 static void
 prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
-              size_t sc, const double *restrict uc,
-              const size_t *restrict pxi, const double *restrict pxw,
-              const size_t *restrict pyi, const double *restrict pyw)
+              size_t nxc, size_t sc, const double *restrict uc,
+              double *restrict t, const size_t *restrict pxi,
+              const double *restrict pxw, const size_t *restrict pyi,
+              const double *restrict pyw)
 {
+#pragma omp parallel for schedule(static) if (nxc * nyf >= PARALLEL_MIN)
+  for (size_t j = 1; j <= nyf; ++j)
+    {
+      const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
+      const double wy = pyw[j];
+      for (size_t I = 0; I <= nxc + 1; ++I)
+        t[j * sc + I] = wy * lo[I] + (1.0 - wy) * hi[I];
+    }
 #pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
     for (size_t i = 1; i <= nxf; ++i)
-      uf[j * sf + i] += prolong_at (uc, sc, pxi, pxw, pyi, pyw, i, j);
+      {
+        const size_t I = pxi[i];
+        const double wx = pxw[i];
+        uf[j * sf + i] += wx * t[j * sc + I] + (1.0 - wx) * t[j * sc + I + 1];
+      }
 }
 
 static void
@@ -661,7 +687,9 @@ k_prolong (struct exec *x, const struct level *F, const struct level *C)
   switch (x->where)
     {
     case MG_HOST:
-      prolong_host (nxf, nyf, sf, uf, sc, uc, pxi, pxw, pyi, pyw);
+      /* F's residual is spent: its storage holds the rows between.  */
+      prolong_host (nxf, nyf, sf, uf, C->nx, sc, uc, F->r, pxi, pxw, pyi,
+                    pyw);
       break;
     case MG_MAP:
       count_map (x, ccells * sizeof *uc
@@ -780,6 +808,10 @@ k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
    the second sums each column's bands in order, then the columns in
    order on one thread, and only its two doubles leave the device.  */
 
+/* The host takes the same sums row by row: each column's running sum
+   gets the band's rows in band_sums' order, so the partial sums are
+   bitwise the device's, while the inner loop runs along a row (unit
+   stride, vectorised) rather than down a column.  */
 static void
 bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
             const double *restrict f, const double *restrict axm,
@@ -789,9 +821,28 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
   const size_t nb = norm_bands (ny);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t b = 0; b < nb; ++b)
-    for (size_t i = 1; i <= nx; ++i)
-      band_sums (u, f, s, axm, axp, aym, ayp, c0, ny, b, i,
-                 &part[b * nx + i - 1], &part[(nb + b) * nx + i - 1]);
+    {
+      double *restrict rr = part + b * nx, *restrict mm = part + (nb + b) * nx;
+      const size_t j1 = (b + 1) * NORM_BAND < ny ? (b + 1) * NORM_BAND : ny;
+      for (size_t i = 0; i < nx; ++i)
+        rr[i] = mm[i] = 0.0;
+      for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          {
+            const size_t c = j * s + i;
+            if (f == NULL)
+              {
+                rr[i - 1] += u[c];
+                continue;
+              }
+            double scale;
+            const double r = residual_at (u + c, f[c], (ptrdiff_t) s,
+                                          axm[i], axp[i], aym[j], ayp[j], c0,
+                                          &scale);
+            rr[i - 1] += r * r;
+            mm[i - 1] += scale * scale;
+          }
+    }
 }
 
 static void

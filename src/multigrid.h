@@ -12,7 +12,8 @@
    with lumped masses: still a 5-point stencil, with per-column and per-row
    weights.  Only the axes with the finest spacing (within a factor sqrt 2)
    are coarsened, so dx != dy leaves no strong anisotropy for the smoother.
-   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse.
+   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse
+   (in one kernel on a device: coarse levels cost launches, not work).
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
    parallel as Jacobi) or weighted Jacobi; bench/RESULTS.md has the
    measurements behind the default, V(1,1) with omega 1.15.
@@ -117,8 +118,10 @@ struct mg_report {
      pass) and 0 otherwise, one V(pre, post) cycle launches, on every
      level but the coarsest,
        red-black:  (1 + E) (2 (pre + post) + 2)
-                   (each colour; residual and restriction fused; the
-                   coarse halo and prolongation fused with the correction)
+                   (halo and kernel for each colour of each sweep; halo
+                   and residual fused with restriction; the coarse
+                   level's halo and prolongation fused with the
+                   correction)
        Jacobi:     (pre + post) (2 + E) + 2 (1 + E),
      on the coarsest 1 (halo, residual and dense solve in one kernel),
      and on the finest 2 + E more for the residual norm after the cycle
@@ -163,7 +166,28 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
    terms of the residual at (i, j): no cycle can push a residual evaluated
    in floating point much below that.
    Singular problems (c0 = 0, no Dirichlet edge) solve for f minus its
-   mean, and the solution keeps the initial interior's total heat.  */
+   mean, and the solution keeps the initial interior's total heat.
+   Norms and sums are taken in a fixed order (column sums over bands of
+   rows, then the columns in turn), not by an OpenMP reduction, so the
+   result does not depend on the thread count or the placement.
+
+   opt->placement says where the kernels run (enum mg_placement).  How
+   heatsim's strategies call it:
+     --offload host      MG_HOST: u and f on the host.
+     --offload map       MG_MAP: u and f on the host; each kernel maps
+                         what it reads and writes.
+     --offload resident  MG_RESIDENT with opt->device the run's device,
+                         u and f already entered (target enter data): the
+                         solve works on their device copies and leaves the
+                         host copies alone; fetch u (target update from)
+                         before writing it out.  A caller whose fields are
+                         on the host may pass them too: they are copied in
+                         and u out around the solve.
+   A resident hierarchy stays on its device between solves (implicit time
+   steps reuse it) and leaves it in mg_destroy; a solve on another device
+   moves it there.  MG_INVALID also when the placement is unknown,
+   opt->device < -1, or a device placement meets a grid of more than
+   INT_MAX cells.  */
 enum mg_status mg_solve (struct mg_solver *mg, struct field *u,
                          const struct field *f, const struct mg_options *opt,
                          struct mg_report *report);
