@@ -827,21 +827,20 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
       for (size_t i = 0; i < nx; ++i)
         rr[i] = mm[i] = 0.0;
       for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
-        for (size_t i = 1; i <= nx; ++i)
-          {
-            const size_t c = j * s + i;
-            if (f == NULL)
-              {
-                rr[i - 1] += u[c];
-                continue;
-              }
-            double scale;
-            const double r = residual_at (u + c, f[c], (ptrdiff_t) s,
-                                          axm[i], axp[i], aym[j], ayp[j], c0,
-                                          &scale);
-            rr[i - 1] += r * r;
-            mm[i - 1] += scale * scale;
-          }
+        if (f == NULL)
+          for (size_t i = 1; i <= nx; ++i)
+            rr[i - 1] += u[j * s + i];
+        else
+          for (size_t i = 1; i <= nx; ++i)
+            {
+              const size_t c = j * s + i;
+              double scale;
+              const double r = residual_at (u + c, f[c], (ptrdiff_t) s,
+                                            axm[i], axp[i], aym[j], ayp[j],
+                                            c0, &scale);
+              rr[i - 1] += r * r;
+              mm[i - 1] += scale * scale;
+            }
     }
 }
 
