@@ -405,7 +405,8 @@ test_invalid (void)
    host, map and resident solve the same problems: on the same processor
    (this build's target regions run on the host, or on LLVM's x86_64
    plugin with device memory of their own) they must agree bitwise, field,
-   residual history and cycles, and launch the same kernels.  */
+   residual history and cycles, and launch the same kernels; on a GPU to
+   1e-9 of the largest value, within a cycle.  */
 
 /* Whether target regions run somewhere with memory of its own.  */
 static bool
@@ -505,6 +506,34 @@ solve_placed (const struct problem *p, struct mg_solver *mg,
   return s;
 }
 
+/* Whether placements must agree bitwise: on one processor (the host
+   fallback, LLVM's x86_64 plugin).  A GPU contracts into FMAs: there
+   they agree to rounding, and a cycle more or less.  */
+static bool
+bitwise_expected (void)
+{
+#ifdef HEATSIM_OFFLOAD_GPU
+  return !separate_device ();
+#else
+  return true;
+#endif
+}
+
+/* Largest difference of the interiors relative to the largest value.  */
+static double
+field_distance (const struct field *a, const struct field *b)
+{
+  double diff = 0.0, scale = 0.0;
+  for (size_t j = 1; j <= a->ny; ++j)
+    for (size_t i = 1; i <= a->nx; ++i)
+      {
+        const double x = a->data[field_index (a, i, j)];
+        diff = fmax (diff, fabs (x - b->data[field_index (b, i, j)]));
+        scale = fmax (scale, fabs (x));
+      }
+  return diff / scale;
+}
+
 static bool
 same_report (const struct mg_report *a, const struct mg_report *b)
 {
@@ -560,9 +589,22 @@ test_placements (const struct problem *p)
     {
       CHECK (solve_placed (p, mg, runs[k].where, runs[k].present, &u, &rep)
              == MG_OK);
-      const bool fields = memcmp (u.data, ref.data,
-                                  field_cells (&u) * sizeof *u.data) == 0;
-      const bool reports = same_report (&rep, &host);
+      bool fields, reports;
+      if (bitwise_expected ())
+        {
+          fields = memcmp (u.data, ref.data,
+                           field_cells (&u) * sizeof *u.data) == 0;
+          reports = same_report (&rep, &host);
+        }
+      else
+        {
+          fields = field_distance (&u, &ref) <= 1e-9;
+          reports = rep.cycles + 1 >= host.cycles
+                    && rep.cycles <= host.cycles + 1
+                    && rep.cycle_launches == host.cycle_launches
+                    && memcmp (rep.level_launches, host.level_launches,
+                               sizeof rep.level_launches) == 0;
+        }
       if (!fields || !reports)
         printf ("  %s: field %s, report %s (%u cycles, %.17g)\n",
                 runs[k].name, fields ? "same" : "DIFFERS",
@@ -623,9 +665,10 @@ test_placement_invalid (void)
 static void
 placement_tests (void)
 {
-  printf ("target regions run %s\n", separate_device ()
-          ? "on a device with memory of its own"
-          : "on the host, in the host's memory");
+  printf ("target regions run %s; placements must agree %s\n",
+          separate_device () ? "on a device with memory of its own"
+          : "on the host, in the host's memory",
+          bitwise_expected () ? "bitwise" : "to rounding (a GPU)");
   const struct mg_boundary mixed = {
     { MG_DIRICHLET, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_DIRICHLET } };
   const struct mg_boundary periodic = {
