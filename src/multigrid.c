@@ -74,10 +74,13 @@ struct mg_solver {
    PARALLEL_MIN cells) and as a target loop with no map clause, which
    finds its arrays in the device data environment: the hierarchy entered
    by level_enter (MG_RESIDENT) or the sections a MG_MAP dispatcher maps
-   around it.  Both loops call the same cell function, declared for the
-   device, so every placement does the same arithmetic in the same order;
-   no kernel reduces with an OpenMP reduction, whose order depends on the
-   threads and teams (see the norms below).  Target loops count in 32 bits
+   around it.  Both loops call the same cell functions, declared for the
+   device, or (restriction, prolongation, norms) the host splits or
+   reorders the loops the way a CPU prefers but computes each value by
+   the same operations in the same order: every placement gives bitwise
+   the same numbers on one processor.  No kernel reduces with an OpenMP
+   reduction, whose order depends on the threads and teams (see the
+   norms below).  Target loops count in 32 bits
    (valid_solve keeps a device solve's finest grid below INT_MAX cells);
    cell functions take a pointer to their cell and a stride, as heat_cell
    does in kernels.c.  */
@@ -806,7 +809,10 @@ k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
    the first writes, per column and band of NORM_BAND rows, the sum over
    the band's rows in order (part[q][b][i], q = 0, 1 the two quantities);
    the second sums each column's bands in order, then the columns in
-   order on one thread, and only its two doubles leave the device.  */
+   order on one thread, and only its two doubles leave the device.  That
+   last loop is nx dependent additions on one GPU thread (tens of
+   microseconds at 4096 columns), the price of an order that does not
+   depend on the device; a fixed-shape tree would be the next step.  */
 
 /* The host takes the same sums row by row: each column's running sum
    gets the band's rows in band_sums' order, so the partial sums are
