@@ -1,10 +1,16 @@
-/* mg_bench [-a] [N ...]: the multigrid core on the steady plate of N x N
-   nodes (default 256 1024 4096), as a Markdown table: cycles to rtol
-   1e-10, mean residual reduction per cycle, solve time, the time of one
-   explicit 5-point step of the same grid measured in the same run, their
-   ratio by wall clock and by processor time, the time per unknown and the error against the exact bilinear
+/* mg_bench [-a] [-p PLACEMENT] [N ...]: the multigrid core on the steady
+   plate of N x N nodes (default 256 1024 4096), as a Markdown table:
+   cycles to rtol 1e-10, mean residual reduction per cycle, kernel
+   launches per cycle (and by level, finest first), solve time and time
+   per cycle, the time of one explicit 5-point step of the same grid
+   measured in the same run, their ratio by wall clock and by processor
+   time, the time per unknown and the error against the exact bilinear
    solution.  -a adds the smoother variants (red-black Gauss-Seidel and
-   weighted Jacobi, several sweep counts) that chose the default.  */
+   weighted Jacobi, several sweep counts) that chose the default.
+   -p host (the default), map or resident: where the kernels run
+   (struct mg_options).  For resident the field enters the device once,
+   as heatsim's --offload resident keeps it, so a solve moves only the
+   norms; the explicit step is then the resident target kernel too.  */
 #include <config.h>
 
 #include <math.h>
@@ -36,6 +42,11 @@ static const struct variant variants[] = {
   { "Jacobi 0.8 V(2,2)", MG_JACOBI, 2, 2, 0.8 },
   { "Jacobi 0.8 V(3,3)", MG_JACOBI, 3, 3, 0.8 },
 };
+
+static const char *const placement_names[] = { "host", "map", "resident" };
+
+/* Where the kernels run: -p.  */
+static enum mg_placement placement = MG_HOST;
 
 static void
 plate_start (struct field *u)
@@ -100,16 +111,29 @@ explicit_step_time (struct field *u, struct field *unew)
   };
   enum { STEPS = 21 };
   double wall[STEPS], cpu[STEPS];
-  heat_update_host (&s, u->data, unew->data, stencil_interior (&s), false);
-  for (int k = 0; k < STEPS; ++k)
+  const bool device = placement == MG_RESIDENT;
+  const int dev = omp_get_default_device ();
+  double *a = u->data, *b = unew->data;
+  const size_t n = field_cells (u);
+#pragma omp target enter data map(to: a[0:n], b[0:n]) device(dev) if(device)
+  for (int k = -1; k < STEPS; ++k)
     {
       const double t0 = omp_get_wtime (), c0 = cpu_seconds ();
-      heat_update_host (&s, u->data, unew->data, stencil_interior (&s),
-                        false);
-      wall[k] = omp_get_wtime () - t0;
-      cpu[k] = cpu_seconds () - c0;
+      if (device)
+        heat_update_target (&s, u->data, unew->data, stencil_interior (&s),
+                            false, dev);
+      else
+        heat_update_host (&s, u->data, unew->data, stencil_interior (&s),
+                          false);
+      if (k >= 0)
+        {
+          wall[k] = omp_get_wtime () - t0;
+          cpu[k] = cpu_seconds () - c0;
+        }
       field_swap (u, unew);
     }
+#pragma omp target exit data map(release: a[0:n], b[0:n]) device(dev) \
+  if(device)
   qsort (wall, STEPS, sizeof *wall, compare);
   qsort (cpu, STEPS, sizeof *cpu, compare);
   return (struct timing) { wall[0], cpu[0] };
@@ -129,6 +153,7 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
     return false;
   const double setup = omp_get_wtime () - t0;
   struct mg_options o = mg_default_options ();
+  o.placement = placement;
   o.smoother = v->smoother;
   o.pre = v->pre;
   o.post = v->post;
@@ -138,24 +163,44 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
   const int repeats = n <= 1024 ? 3 : 2;
   struct timing best = { INFINITY, INFINITY };
   enum mg_status status = MG_OK;
-  for (int k = 0; k < repeats && status == MG_OK; ++k)
+  const bool device = placement == MG_RESIDENT;
+  const int dev = omp_get_default_device ();
+  double *ud = u->data;
+  const size_t cells = field_cells (u);
+#pragma omp target enter data map(alloc: ud[0:cells]) device(dev) if(device)
+  /* The first resident solve brings the hierarchy to the device: one
+     more, untimed, so that every timed one finds it there.  */
+  for (int k = device ? -1 : 0; k < repeats && status == MG_OK; ++k)
     {
       plate_start (u);
+#pragma omp target update to(ud[0:cells]) device(dev) if(device)
       t0 = omp_get_wtime ();
       const double c0 = cpu_seconds ();
       status = mg_solve (mg, u, NULL, &o, &rep);
-      best.wall = fmin (best.wall, omp_get_wtime () - t0);
-      best.cpu = fmin (best.cpu, cpu_seconds () - c0);
+      if (k >= 0)
+        {
+          best.wall = fmin (best.wall, omp_get_wtime () - t0);
+          best.cpu = fmin (best.cpu, cpu_seconds () - c0);
+        }
     }
+#pragma omp target exit data map(from: ud[0:cells]) device(dev) if(device)
   mg_destroy (mg);
   if (status != MG_OK)
     return false;
   const double unknowns = (double) n * (double) n;
-  printf ("| %zu^2 | %s | %u | %u | %.3f | %.4f | %.4f | %.3e | %.1f | %.1f "
-          "| %.1f | %.1e |\n", n, v->name, rep.levels, rep.cycles,
-          pow (rep.final / rep.initial, 1.0 / rep.cycles), setup, best.wall,
-          step.wall, best.wall / step.wall, best.cpu / step.cpu,
-          best.wall / unknowns * 1e9, plate_error (u));
+  char levels[8 * MG_MAX_LEVELS] = "";
+  for (unsigned l = 0, at = 0; l < rep.levels && at + 12 < sizeof levels;
+       ++l)
+    at += (unsigned) snprintf (levels + at, sizeof levels - at, "%s%u",
+                               l > 0 ? "+" : "", rep.level_launches[l]);
+  printf ("| %zu^2 | %s | %s | %u | %u | %.3f | %u (%s) | %.4f | %.4f "
+          "| %.2f | %.2f | %.3e | %.1f | %.1f | %.1f | %.1e |\n", n,
+          v->name, placement_names[placement], rep.levels, rep.cycles,
+          pow (rep.final / rep.initial, 1.0 / rep.cycles),
+          rep.cycle_launches, levels, setup, best.wall,
+          best.wall / rep.cycles * 1e3, best.cpu / rep.cycles * 1e3,
+          step.wall, best.wall / step.wall,
+          best.cpu / step.cpu, best.wall / unknowns * 1e9, plate_error (u));
   fflush (stdout);
   return true;
 }
@@ -163,15 +208,38 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
 int
 main (int argc, char **argv)
 {
-  bool all = argc > 1 && strcmp (argv[1], "-a") == 0;
-  const int first = all ? 2 : 1;
+  bool all = false;
+  int first = 1;
+  for (; first < argc && argv[first][0] == '-'; ++first)
+    if (strcmp (argv[first], "-a") == 0)
+      all = true;
+    else if (strcmp (argv[first], "-p") == 0 && first + 1 < argc)
+      {
+        const char *name = argv[++first];
+        size_t p = 0;
+        while (p < 3 && strcmp (name, placement_names[p]) != 0)
+          ++p;
+        if (p == 3)
+          {
+            fprintf (stderr, "mg_bench: -p takes host, map or resident\n");
+            return EXIT_FAILURE;
+          }
+        placement = (enum mg_placement) p;
+      }
+    else
+      {
+        fprintf (stderr, "usage: mg_bench [-a] [-p host|map|resident] "
+                 "[N ...]\n");
+        return EXIT_FAILURE;
+      }
   static const size_t default_sizes[] = { 256, 1024, 4096 };
   const size_t count = argc > first ? (size_t) (argc - first) : 3;
-  printf ("| grid | smoother | levels | cycles | reduction/cycle | setup (s) "
-          "| solve (s) | explicit step (s) | solve/step | solve/step (cpu) "
-          "| ns/unknown | max error |\n");
+  printf ("| grid | smoother | placement | levels | cycles "
+          "| reduction/cycle | launches/cycle (by level) | setup (s) "
+          "| solve (s) | ms/cycle | cpu ms/cycle | explicit step (s) "
+          "| solve/step | solve/step (cpu) | ns/unknown | max error |\n");
   printf ("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
-          "| --- | --- |\n");
+          "| --- | --- | --- | --- | --- | --- |\n");
   for (size_t k = 0; k < count; ++k)
     {
       const size_t n = argc > first ? strtoul (argv[first + (int) k], NULL, 10)

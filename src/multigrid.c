@@ -26,12 +26,12 @@
 #include "multigrid.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { MAX_LEVELS = 130 };   /* each level halves an axis of <= 2^64 */
 
 /* The coarsest level: at most this many unknowns, solved by a dense
    inverse (a level that cannot be coarsened has 3 x 3 or fewer).  */
@@ -53,7 +53,9 @@ struct level {
   size_t *rxi, *ryi, *pxi, *pyi;
   double *rxw, *ryw, *pxw, *pyw;
   double *inverse;              /* coarsest only: A^-1, (nx ny)^2 doubles */
+  double *part;                 /* finest only: the partial sums of norms */
   void *block;                  /* everything above, one allocation */
+  size_t bytes;                 /* of block */
 };
 
 struct mg_solver {
@@ -61,170 +63,493 @@ struct mg_solver {
   double c0;
   bool singular;                /* c0 = 0 and no Dirichlet edge */
   enum mg_edge_kind kind[MG_EDGES];
-  struct level level[MAX_LEVELS];
+  bool resident;                /* the blocks are on device (MG_RESIDENT) */
+  int device;
+  struct level level[MG_MAX_LEVELS];
 };
 
-/* ------------------------------------------------------------- kernels */
+/* ------------------------------------------------------------- kernels
 
-/* Fill the halo of the zero-flux edges with the adjacent interior line and
-   of the periodic edges with the opposite one; Dirichlet halos stay.  The
-   5-point stencil reads no corner; with corners, those of a doubly
-   periodic grid are filled too (rows first, then full columns), for the
-   prolongation from a coarse level.  */
+   Every kernel exists as a host loop (parallel for, serial below
+   PARALLEL_MIN cells) and as a target loop with no map clause, which
+   finds its arrays in the device data environment: the hierarchy entered
+   by level_enter (MG_RESIDENT) or the sections a MG_MAP dispatcher maps
+   around it.  Both loops call the same cell functions, declared for the
+   device, or (restriction, prolongation, norms) the host splits or
+   reorders the loops the way a CPU prefers but computes each value by
+   the same operations in the same order: every placement gives bitwise
+   the same numbers on one processor.  No kernel reduces with an OpenMP
+   reduction, whose order depends on the threads and teams (see the
+   norms below).  Target loops count in 32 bits
+   (valid_solve keeps a device solve's finest grid below INT_MAX cells);
+   cell functions take a pointer to their cell and a stride, as heat_cell
+   does in kernels.c.  */
+
+/* Rows summed by one partial sum of a norm: a band of rows per column,
+   so that neighbouring device threads read neighbouring addresses.  */
+enum { NORM_BAND = 32 };
+
+/* Where the kernels of one solve run, and what they cost: launches
+   counts target regions (host loops for MG_HOST, one per kernel the same
+   way, so the counts of all placements agree), bytes the explicit
+   transfers of this solve (all placements count what MG_MAP and
+   MG_RESIDENT would move; MG_HOST moves nothing).  */
+struct exec {
+  enum mg_placement where;
+  int device;
+  unsigned long launches;
+  unsigned long long to_device, from_device;
+  size_t at;                        /* the level the kernels work on */
+  unsigned level[MG_MAX_LEVELS];    /* launches on each level */
+};
+
 static void
-refresh_halo (size_t nx, size_t ny, size_t stride, double *u,
-              int left, int right, int bottom, int top, bool corners)
+count_launches (struct exec *x, unsigned n)
 {
-  const size_t bottom_src = bottom == MG_PERIODIC ? ny : 1;
-  const size_t top_src = top == MG_PERIODIC ? 1 : ny;
-  if (bottom != MG_DIRICHLET || top != MG_DIRICHLET)
+  x->launches += n;
+  x->level[x->at] += n;
+}
+
+/* Source lines of the halo of each edge: the interior line copied into
+   it, 0 for a Dirichlet edge, whose halo stays.  corners: fill the
+   corners of a doubly periodic grid too (prolongation reads them).  */
+struct halo_src {
+  ptrdiff_t left, right, bottom, top;
+  bool corners;
+};
+
+#pragma omp declare target
+/* Halo cells of line k = 0 .. max (nx, ny): cell k of the bottom and top
+   rows, cell k of the side columns, and with k = 0 the four corners.  A
+   corner reads the interior cell its row and column copy from, the value
+   the sequential order (rows, then full columns) gives it.  */
+static inline void
+halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t s,
+         ptrdiff_t ls, ptrdiff_t rs, ptrdiff_t bs, ptrdiff_t ts,
+         bool corners)
+{
+  if (k >= 1 && k <= nx)
     {
-#pragma omp parallel for schedule(static) if (nx >= PARALLEL_MIN)
-      for (size_t i = 1; i <= nx; ++i)
-        {
-          if (bottom != MG_DIRICHLET)
-            u[i] = u[bottom_src * stride + i];
-          if (top != MG_DIRICHLET)
-            u[(ny + 1) * stride + i] = u[top_src * stride + i];
-        }
+      if (bs != 0)
+        u[k] = u[bs * s + k];
+      if (ts != 0)
+        u[(ny + 1) * s + k] = u[ts * s + k];
     }
-  const size_t left_src = left == MG_PERIODIC ? nx : 1;
-  const size_t right_src = right == MG_PERIODIC ? 1 : nx;
-  const bool full = corners && left == MG_PERIODIC && bottom == MG_PERIODIC;
-  const size_t j0 = full ? 0 : 1, j1 = full ? ny + 1 : ny;
-  if (left != MG_DIRICHLET || right != MG_DIRICHLET)
+  if (k >= 1 && k <= ny)
     {
-#pragma omp parallel for schedule(static) if (ny >= PARALLEL_MIN)
-      for (size_t j = j0; j <= j1; ++j)
-        {
-          if (left != MG_DIRICHLET)
-            u[j * stride] = u[j * stride + left_src];
-          if (right != MG_DIRICHLET)
-            u[j * stride + nx + 1] = u[j * stride + right_src];
-        }
+      if (ls != 0)
+        u[k * s] = u[k * s + ls];
+      if (rs != 0)
+        u[k * s + nx + 1] = u[k * s + rs];
+    }
+  if (k == 0 && corners)
+    {
+      u[0] = u[bs * s + ls];
+      u[nx + 1] = u[bs * s + rs];
+      u[(ny + 1) * s] = u[ts * s + ls];
+      u[(ny + 1) * s + nx + 1] = u[ts * s + rs];
     }
 }
 
-/* One colour of a red-black SOR sweep: the nodes with (i + j) % 2 ==
-   color move omega of the way to their Gauss-Seidel value, in place.  */
-static void
-smooth_color (size_t nx, size_t ny, size_t stride, double *restrict u,
-              const double *restrict f, const double *restrict axm,
-              const double *restrict axp, const double *restrict aym,
-              const double *restrict ayp, double c0, double omega,
-              unsigned color)
-{
-#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
-  for (size_t j = 1; j <= ny; ++j)
-    {
-      const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
-      const size_t row = j * stride;
-      for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
-        {
-          const size_t c = row + i;
-          const double gs = (f[c] + axm[i] * u[c - 1] + axp[i] * u[c + 1]
-                             + ym * u[c - stride] + yp * u[c + stride])
-                            / (cy + axm[i] + axp[i]);
-          u[c] += omega * (gs - u[c]);
-        }
-    }
-}
-
-/* f - A u at cell c (diag the centre weight), and in *scale the sum of
-   the magnitudes of its terms, the scale of its round-off.  */
+/* f - A u at the cell u points at (f its right-hand side), and in *scale
+   the sum of the magnitudes of its terms, the scale of its round-off.  */
 static inline double
-residual_cell (const double *u, const double *f, size_t c, size_t stride,
-               double xm, double xp, double ym, double yp, double diag,
-               double *scale)
+residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
+             double ym, double yp, double c0, double *scale)
 {
-  const double centre = diag * u[c];
-  const double west = xm * u[c - 1], east = xp * u[c + 1];
-  const double south = ym * u[c - stride], north = yp * u[c + stride];
-  *scale = fabs (f[c]) + fabs (centre) + fabs (west) + fabs (east)
+  const double diag = c0 + ym + yp + xm + xp;
+  const double centre = diag * u[0];
+  const double west = xm * u[-1], east = xp * u[1];
+  const double south = ym * u[-s], north = yp * u[s];
+  *scale = fabs (f) + fabs (centre) + fabs (west) + fabs (east)
            + fabs (south) + fabs (north);
-  return f[c] - (centre - west - east - south - north);
+  return f - (centre - west - east - south - north);
 }
 
-/* r = f - A u on the interior.  */
+/* One red-black SOR update of the cell u points at: omega of the way to
+   its Gauss-Seidel value, in place.  */
+static inline void
+smooth_at (double *u, double f, ptrdiff_t s, double xm, double xp,
+           double ym, double yp, double c0, double omega)
+{
+  const double gs = (f + xm * u[-1] + xp * u[1] + ym * u[-s] + yp * u[s])
+                    / (c0 + ym + yp + xm + xp);
+  u[0] += omega * (gs - u[0]);
+}
+
+/* (R (f - A u)) at coarse node (I, J): the fine residual at the up to 3 x
+   3 fine nodes it gathers, computed where it is used rather than stored
+   (a fine node is read by up to four coarse nodes: 2.25 residuals per
+   fine node instead of a write and a read of r).  */
+static inline double
+restrict_at (const double *u, const double *f, ptrdiff_t s,
+             const double *axm, const double *axp, const double *aym,
+             const double *ayp, double c0, const size_t *rxi,
+             const double *rxw, const size_t *ryi, const double *ryw,
+             size_t I, size_t J)
+{
+  double sum = 0.0, scale;
+  for (size_t k = 3 * I; k < 3 * I + 3; ++k)
+    {
+      const size_t i = rxi[k];
+      double col = 0.0;
+      for (size_t m = 3 * J; m < 3 * J + 3; ++m)
+        {
+          const size_t j = ryi[m];
+          const size_t c = j * (size_t) s + i;
+          const double r = residual_at (u + c, f[c], s, axm[i], axp[i],
+                                        aym[j], ayp[j], c0, &scale);
+          col = m == 3 * J ? ryw[m] * r : col + ryw[m] * r;
+        }
+      sum += rxw[k] * col;
+    }
+  return sum;
+}
+
+/* (P uc) at fine node (i, j): linear in y between coarse rows, then in
+   x between coarse columns.  */
+static inline double
+prolong_at (const double *uc, size_t sc, const size_t *pxi,
+            const double *pxw, const size_t *pyi, const double *pyw,
+            size_t i, size_t j)
+{
+  const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
+  const double wy = pyw[j], wx = pxw[i];
+  const size_t I = pxi[i];
+  const double t0 = wy * lo[I] + (1.0 - wy) * hi[I];
+  const double t1 = wy * lo[I + 1] + (1.0 - wy) * hi[I + 1];
+  return wx * t0 + (1.0 - wx) * t1;
+}
+
+/* Cell k of the n = nx ny unknowns of a level, row by row.  */
+static inline size_t
+unknown_cell (size_t k, size_t nx, size_t s)
+{
+  return (k / nx + 1) * s + k % nx + 1;
+}
+
+/* Row p of A^-1 times the residual vector r (n entries).  */
+static inline double
+dense_row (const double *inverse, const double *r, size_t n, size_t p)
+{
+  double sum = 0.0;
+  for (size_t q = 0; q < n; ++q)
+    sum += inverse[p * n + q] * r[q];
+  return sum;
+}
+
+/* Sums of column i over the rows of band b of the residual norms
+   (rr, mm) or, without f, of u itself (sum, 0).  Rows in order.  */
+static inline void
+band_sums (const double *u, const double *f, size_t s, const double *axm,
+           const double *axp, const double *aym, const double *ayp,
+           double c0, size_t ny, size_t b, size_t i, double *rr, double *mm)
+{
+  const size_t j1 = (b + 1) * NORM_BAND < ny ? (b + 1) * NORM_BAND : ny;
+  double a = 0.0, m = 0.0;
+  for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
+    {
+      const size_t c = j * s + i;
+      if (f == NULL)
+        {
+          a += u[c];
+          continue;
+        }
+      double scale;
+      const double r = residual_at (u + c, f[c], (ptrdiff_t) s, axm[i],
+                                    axp[i], aym[j], ayp[j], c0, &scale);
+      a += r * r;
+      m += scale * scale;
+    }
+  *rr = a;
+  *mm = m;
+}
+#pragma omp end declare target
+
+/* Bands of a norm's partial sums, and the doubles of those sums: two
+   quantities per column and band, then two per column.  */
+static size_t
+norm_bands (size_t ny)
+{
+  return (ny + NORM_BAND - 1) / NORM_BAND;
+}
+
+static size_t
+norm_scratch (size_t nx, size_t ny)
+{
+  return 2 * nx * (norm_bands (ny) + 1);
+}
+
+/* Count the bytes of sections a MG_MAP kernel maps: to the device, and
+   (tofrom) back.  */
 static void
-residual (size_t nx, size_t ny, size_t stride, const double *restrict u,
-          const double *restrict f, double *restrict r,
-          const double *restrict axm, const double *restrict axp,
-          const double *restrict aym, const double *restrict ayp, double c0)
+count_map (struct exec *x, size_t to, size_t tofrom)
+{
+  x->to_device += to + tofrom;
+  x->from_device += tofrom;
+}
+
+/* ---- halo */
+
+static void
+halo_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
+           double *u)
+{
+  const ptrdiff_t ls = h->left, rs = h->right, bs = h->bottom, ts = h->top;
+  const bool corners = h->corners;
+  const ptrdiff_t n = (ptrdiff_t) (nx > ny ? nx : ny), s = (ptrdiff_t) stride;
+#pragma omp parallel for schedule(static) if (n >= PARALLEL_MIN)
+  for (ptrdiff_t k = 0; k <= n; ++k)
+    halo_at (u, k, (ptrdiff_t) nx, (ptrdiff_t) ny, s, ls, rs, bs, ts,
+             corners);
+}
+
+static void
+halo_target (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
+             double *u, int device)
+{
+  const ptrdiff_t ls = h->left, rs = h->right, bs = h->bottom, ts = h->top;
+  const bool corners = h->corners;
+  const int n = (int) (nx > ny ? nx : ny), s = (int) stride;
+  const int inx = (int) nx, iny = (int) ny;
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 0; k <= n; ++k)
+    halo_at (u, k, inx, iny, s, ls, rs, bs, ts, corners);
+}
+
+/* Fill the halo lines of u that copy an interior line; nothing (and no
+   launch) when every edge is Dirichlet.  */
+static void
+k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
+        size_t stride, double *u)
+{
+  if (h->left == 0 && h->right == 0 && h->bottom == 0 && h->top == 0)
+    return;
+  count_launches (x, 1);
+  const size_t cells = stride * (ny + 2);
+  switch (x->where)
+    {
+    case MG_HOST:
+      halo_host (h, nx, ny, stride, u);
+      break;
+    case MG_MAP:
+      count_map (x, 0, cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
+      halo_target (h, nx, ny, stride, u, x->device);
+      break;
+    case MG_RESIDENT:
+      halo_target (h, nx, ny, stride, u, x->device);
+      break;
+    }
+}
+
+/* ---- red-black smoothing, one colour */
+
+static void
+smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
+             const double *restrict f, const double *restrict axm,
+             const double *restrict axp, const double *restrict aym,
+             const double *restrict ayp, double c0, double omega,
+             unsigned color)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    {
-      const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
-      const size_t row = j * stride;
-      for (size_t i = 1; i <= nx; ++i)
-        {
-          double scale;
-          r[row + i] = residual_cell (u, f, row + i, stride, axm[i], axp[i],
-                                      ym, yp, cy + axm[i] + axp[i], &scale);
-        }
-    }
+    for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
+      smooth_at (u + j * s + i, f[j * s + i], (ptrdiff_t) s, axm[i], axp[i],
+                 aym[j], ayp[j], c0, omega);
 }
 
-/* The norm of f - A u without storing it: sums[0] gets the sum of the
-   squares of the residual, sums[1] of the scales of residual_cell.  The
-   rows are summed in SIMD order, so the last bits of the norms depend on
-   the vector width; the field does not.  */
+/* The cells of one colour are every other cell of a row: the loop runs
+   over half a row, rounded up, and skips the one past the end.  */
 static void
-residual_norms (size_t nx, size_t ny, size_t stride, const double *restrict u,
-                const double *restrict f, const double *restrict axm,
-                const double *restrict axp, const double *restrict aym,
-                const double *restrict ayp, double c0, double sums[2])
+smooth_target (int nx, int ny, int s, double *restrict u,
+               const double *restrict f, const double *restrict axm,
+               const double *restrict axp, const double *restrict aym,
+               const double *restrict ayp, double c0, double omega,
+               int color, int device)
 {
-  double rr = 0.0, mm = 0.0;
-#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN) \
-  reduction(+: rr, mm)
-  for (size_t j = 1; j <= ny; ++j)
-    {
-      const double ym = aym[j], yp = ayp[j], cy = c0 + ym + yp;
-      const size_t row = j * stride;
-      double row_rr = 0.0, row_mm = 0.0;
-#pragma omp simd reduction(+: row_rr, row_mm)
-      for (size_t i = 1; i <= nx; ++i)
-        {
-          double scale;
-          const double res = residual_cell (u, f, row + i, stride, axm[i],
-                                            axp[i], ym, yp,
-                                            cy + axm[i] + axp[i], &scale);
-          row_rr += res * res;
-          row_mm += scale * scale;
-        }
-      rr += row_rr;
-      mm += row_mm;
-    }
-  sums[0] = rr;
-  sums[1] = mm;
+  const int half = (nx + 1) / 2;
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= ny; ++j)
+    for (int h = 0; h < half; ++h)
+      {
+        const int i = 1 + ((1 + j + color) & 1) + 2 * h;
+        if (i <= nx)
+          smooth_at (u + j * s + i, f[j * s + i], s, axm[i], axp[i], aym[j],
+                     ayp[j], c0, omega);
+      }
 }
 
-/* The weighted Jacobi update from a residual: u += omega r / diag.  */
 static void
-jacobi_correct (size_t nx, size_t ny, size_t stride, double *restrict u,
-                const double *restrict r, const double *restrict axm,
-                const double *restrict axp, const double *restrict aym,
-                const double *restrict ayp, double c0, double omega)
+k_smooth (struct exec *x, const struct level *L, double c0, double omega,
+          unsigned color)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2);
+  double *u = L->u;
+  const double *f = L->f, *axm = L->axm, *axp = L->axp;
+  const double *aym = L->aym, *ayp = L->ayp;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      smooth_host (nx, ny, s, u, f, axm, axp, aym, ayp, c0, omega, color);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
+                 cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) map(to: f[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      smooth_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
+                     c0, omega, (int) color, x->device);
+      break;
+    case MG_RESIDENT:
+      smooth_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
+                     c0, omega, (int) color, x->device);
+      break;
+    }
+}
+
+/* ---- residual r = f - A u, and the weighted Jacobi update from it */
+
+static void
+residual_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+               const double *restrict f, double *restrict r,
+               const double *restrict axm, const double *restrict axp,
+               const double *restrict aym, const double *restrict ayp,
+               double c0)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        double scale;
+        r[j * s + i] = residual_at (u + j * s + i, f[j * s + i],
+                                    (ptrdiff_t) s, axm[i], axp[i], aym[j],
+                                    ayp[j], c0, &scale);
+      }
+}
+
+static void
+residual_target (int nx, int ny, int s, const double *restrict u,
+                 const double *restrict f, double *restrict r,
+                 const double *restrict axm, const double *restrict axp,
+                 const double *restrict aym, const double *restrict ayp,
+                 double c0, int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= ny; ++j)
+    for (int i = 1; i <= nx; ++i)
+      {
+        double scale;
+        r[j * s + i] = residual_at (u + j * s + i, f[j * s + i], s, axm[i],
+                                    axp[i], aym[j], ayp[j], c0, &scale);
+      }
+}
+
+static void
+k_residual (struct exec *x, const struct level *L, double c0)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2);
+  const double *u = L->u, *f = L->f, *axm = L->axm, *axp = L->axp;
+  const double *aym = L->aym, *ayp = L->ayp;
+  double *r = L->r;
+  count_launches (x, 1);
+  switch (x->where)
     {
-      const double cy = c0 + aym[j] + ayp[j];
-      const size_t row = j * stride;
-      for (size_t i = 1; i <= nx; ++i)
-        u[row + i] += omega * r[row + i] / (cy + axm[i] + axp[i]);
+    case MG_HOST:
+      residual_host (nx, ny, s, u, f, r, axm, axp, aym, ayp, c0);
+      break;
+    case MG_MAP:
+      count_map (x, (2 * cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
+                 cells * sizeof *r);
+#pragma omp target data map(to: u[0:cells], f[0:cells]) \
+  map(tofrom: r[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      residual_target ((int) nx, (int) ny, (int) s, u, f, r, axm, axp, aym,
+                       ayp, c0, x->device);
+      break;
+    case MG_RESIDENT:
+      residual_target ((int) nx, (int) ny, (int) s, u, f, r, axm, axp, aym,
+                       ayp, c0, x->device);
+      break;
     }
 }
 
-/* fc = R r: each coarse node averages up to 3 x 3 fine nodes; and the
-   coarse correction uc starts from 0, in the same pass.  */
 static void
-restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-                   double *restrict uc, size_t sf, const double *restrict r,
-                   const size_t *restrict rxi, const double *restrict rxw,
-                   const size_t *restrict ryi, const double *restrict ryw)
+jacobi_host (size_t nx, size_t ny, size_t s, double *restrict u,
+             const double *restrict r, const double *restrict axm,
+             const double *restrict axp, const double *restrict aym,
+             const double *restrict ayp, double c0, double omega)
+{
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      u[j * s + i] += omega * r[j * s + i]
+                      / (c0 + aym[j] + ayp[j] + axm[i] + axp[i]);
+}
+
+static void
+jacobi_target (int nx, int ny, int s, double *restrict u,
+               const double *restrict r, const double *restrict axm,
+               const double *restrict axp, const double *restrict aym,
+               const double *restrict ayp, double c0, double omega,
+               int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= ny; ++j)
+    for (int i = 1; i <= nx; ++i)
+      u[j * s + i] += omega * r[j * s + i]
+                      / (c0 + aym[j] + ayp[j] + axm[i] + axp[i]);
+}
+
+static void
+k_jacobi (struct exec *x, const struct level *L, double c0, double omega)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2);
+  double *u = L->u;
+  const double *r = L->r, *axm = L->axm, *axp = L->axp;
+  const double *aym = L->aym, *ayp = L->ayp;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      jacobi_host (nx, ny, s, u, r, axm, axp, aym, ayp, c0, omega);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *r,
+                 cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) map(to: r[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      jacobi_target ((int) nx, (int) ny, (int) s, u, r, axm, axp, aym, ayp,
+                     c0, omega, x->device);
+      break;
+    case MG_RESIDENT:
+      jacobi_target ((int) nx, (int) ny, (int) s, u, r, axm, axp, aym, ayp,
+                     c0, omega, x->device);
+      break;
+    }
+}
+
+/* ---- residual and restriction in one pass: fc = R (f - A u), uc = 0 */
+
+/* The host stores the residual first and restricts from it: the same
+   values in the same order as restrict_at (bitwise the device's), but
+   each residual computed once, which a CPU's few cores prefer.  */
+static void
+restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
+               double *restrict uc, size_t sf, const double *restrict r,
+               const size_t *restrict rxi, const double *restrict rxw,
+               const size_t *restrict ryi, const double *restrict ryw)
 {
 #pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
   for (size_t J = 1; J <= nyc; ++J)
@@ -246,14 +571,78 @@ restrict_residual (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
     }
 }
 
-/* Prolongation uf += P uc in two passes, each cheap: first along y into
-   t, nyf rows of the coarse row length sc (t[j][I] between the coarse
-   rows around fine row j), then along x from t into uf.  Separate passes
-   halve the work of a bilinear interpolation per fine node.  uc's halo
-   is refreshed.  */
 static void
-prolong_rows (size_t nxc, size_t nyf, size_t sc, double *restrict t,
-              const double *restrict uc, const size_t *restrict pyi,
+restrict_target (int nxc, int nyc, int sc, double *restrict fc,
+                 double *restrict uc, int sf, const double *restrict u,
+                 const double *restrict f, const double *restrict axm,
+                 const double *restrict axp, const double *restrict aym,
+                 const double *restrict ayp, double c0,
+                 const size_t *restrict rxi, const double *restrict rxw,
+                 const size_t *restrict ryi, const double *restrict ryw,
+                 int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int J = 1; J <= nyc; ++J)
+    for (int I = 1; I <= nxc; ++I)
+      {
+        fc[J * sc + I] = restrict_at (u, f, sf, axm, axp, aym, ayp, c0, rxi,
+                                      rxw, ryi, ryw, (size_t) I, (size_t) J);
+        uc[J * sc + I] = 0.0;
+      }
+}
+
+/* From fine level F to coarse level C.  */
+static void
+k_restrict (struct exec *x, const struct level *F, const struct level *C,
+            double c0)
+{
+  const size_t nxc = C->nx, nyc = C->ny, sc = C->stride;
+  const size_t nx = F->nx, ny = F->ny, sf = F->stride;
+  const size_t ccells = sc * (nyc + 2), fcells = sf * (ny + 2);
+  double *fc = C->f, *uc = C->u;
+  const double *u = F->u, *f = F->f, *axm = F->axm, *axp = F->axp;
+  const double *aym = F->aym, *ayp = F->ayp;
+  const size_t *rxi = C->rxi, *ryi = C->ryi;
+  const double *rxw = C->rxw, *ryw = C->ryw;
+  const size_t tx = 3 * (nxc + 2), ty = 3 * (nyc + 2);
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      residual_host (nx, ny, sf, u, f, F->r, axm, axp, aym, ayp, c0);
+      restrict_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi, ryw);
+      break;
+    case MG_MAP:
+      count_map (x, (2 * fcells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f
+                    + (tx + ty) * (sizeof *rxi + sizeof *rxw),
+                 2 * ccells * sizeof *fc);
+#pragma omp target data map(tofrom: fc[0:ccells], uc[0:ccells]) \
+  map(to: u[0:fcells], f[0:fcells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  map(to: rxi[0:tx], rxw[0:tx], ryi[0:ty], ryw[0:ty]) device(x->device)
+      restrict_target ((int) nxc, (int) nyc, (int) sc, fc, uc, (int) sf, u,
+                       f, axm, axp, aym, ayp, c0, rxi, rxw, ryi, ryw,
+                       x->device);
+      break;
+    case MG_RESIDENT:
+      restrict_target ((int) nxc, (int) nyc, (int) sc, fc, uc, (int) sf, u,
+                       f, axm, axp, aym, ayp, c0, rxi, rxw, ryi, ryw,
+                       x->device);
+      break;
+    }
+}
+
+/* ---- prolongation and correction in one pass: uf += P uc */
+
+/* The host interpolates in two passes, along y into t (nyf rows of the
+   coarse row length sc), then along x from t: the values of prolong_at,
+   each t computed once.  */
+static void
+prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
+              size_t nxc, size_t sc, const double *restrict uc,
+              double *restrict t, const size_t *restrict pxi,
+              const double *restrict pxw, const size_t *restrict pyi,
               const double *restrict pyw)
 {
 #pragma omp parallel for schedule(static) if (nxc * nyf >= PARALLEL_MIN)
@@ -264,13 +653,6 @@ prolong_rows (size_t nxc, size_t nyf, size_t sc, double *restrict t,
       for (size_t I = 0; I <= nxc + 1; ++I)
         t[j * sc + I] = wy * lo[I] + (1.0 - wy) * hi[I];
     }
-}
-
-static void
-prolong_add (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
-             size_t sc, const double *restrict t,
-             const size_t *restrict pxi, const double *restrict pxw)
-{
 #pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
     for (size_t i = 1; i <= nxf; ++i)
@@ -281,54 +663,390 @@ prolong_add (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
       }
 }
 
-/* u += A^-1 r on the coarsest level, A^-1 dense (n = nx ny unknowns).  */
 static void
-dense_correct (size_t nx, size_t ny, size_t stride, double *restrict u,
-               const double *restrict r, const double *restrict inverse)
+prolong_target (int nxf, int nyf, int sf, double *restrict uf, int sc,
+                const double *restrict uc, const size_t *restrict pxi,
+                const double *restrict pxw, const size_t *restrict pyi,
+                const double *restrict pyw, int device)
 {
-  const size_t n = nx * ny;
-#pragma omp parallel for schedule(static) if (n * n >= PARALLEL_MIN)
-  for (size_t p = 0; p < n; ++p)
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= nyf; ++j)
+    for (int i = 1; i <= nxf; ++i)
+      uf[j * sf + i] += prolong_at (uc, (size_t) sc, pxi, pxw, pyi, pyw,
+                                    (size_t) i, (size_t) j);
+}
+
+/* From coarse level C to fine level F.  */
+static void
+k_prolong (struct exec *x, const struct level *F, const struct level *C)
+{
+  const size_t nxf = F->nx, nyf = F->ny, sf = F->stride, sc = C->stride;
+  const size_t fcells = sf * (nyf + 2), ccells = sc * (C->ny + 2);
+  double *uf = F->u;
+  const double *uc = C->u, *pxw = C->pxw, *pyw = C->pyw;
+  const size_t *pxi = C->pxi, *pyi = C->pyi;
+  count_launches (x, 1);
+  switch (x->where)
     {
-      double sum = 0.0;
-      for (size_t q = 0; q < n; ++q)
-        sum += inverse[p * n + q] * r[(q / nx + 1) * stride + q % nx + 1];
-      u[(p / nx + 1) * stride + p % nx + 1] += sum;
+    case MG_HOST:
+      /* F's residual is spent: its storage holds the rows between.  */
+      prolong_host (nxf, nyf, sf, uf, C->nx, sc, uc, F->r, pxi, pxw, pyi,
+                    pyw);
+      break;
+    case MG_MAP:
+      count_map (x, ccells * sizeof *uc
+                    + (nxf + nyf + 4) * (sizeof *pxi + sizeof *pxw),
+                 fcells * sizeof *uf);
+#pragma omp target data map(tofrom: uf[0:fcells]) map(to: uc[0:ccells]) \
+  map(to: pxi[0:nxf + 2], pxw[0:nxf + 2], pyi[0:nyf + 2], pyw[0:nyf + 2]) \
+  device(x->device)
+      prolong_target ((int) nxf, (int) nyf, (int) sf, uf, (int) sc, uc, pxi,
+                      pxw, pyi, pyw, x->device);
+      break;
+    case MG_RESIDENT:
+      prolong_target ((int) nxf, (int) nyf, (int) sf, uf, (int) sc, uc, pxi,
+                      pxw, pyi, pyw, x->device);
+      break;
     }
 }
 
-/* Interior sum.  */
-static double
-interior_sum (size_t nx, size_t ny, size_t stride, const double *u)
+/* ---- the coarsest level: halo, residual and u += A^-1 r, one kernel.
+   Its r holds the residual vector of its n <= DENSE_MAX unknowns.  */
+
+static void
+coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t s,
+               double *restrict u, const double *restrict f,
+               double *restrict r, const double *restrict axm,
+               const double *restrict axp, const double *restrict aym,
+               const double *restrict ayp, double c0,
+               const double *restrict inverse)
 {
-  double sum = 0.0;
-#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN) \
-  reduction(+: sum)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      sum += u[j * stride + i];
-  return sum;
+  const size_t n = nx * ny, lines = nx > ny ? nx : ny;
+  for (size_t k = 0; k <= lines; ++k)
+    halo_at (u, (ptrdiff_t) k, (ptrdiff_t) nx, (ptrdiff_t) ny, (ptrdiff_t) s,
+             h->left, h->right, h->bottom, h->top, h->corners);
+  for (size_t q = 0; q < n; ++q)
+    {
+      const size_t c = unknown_cell (q, nx, s), i = q % nx + 1;
+      const size_t j = q / nx + 1;
+      double scale;
+      r[q] = residual_at (u + c, f[c], (ptrdiff_t) s, axm[i], axp[i], aym[j],
+                          ayp[j], c0, &scale);
+    }
+  for (size_t p = 0; p < n; ++p)
+    u[unknown_cell (p, nx, s)] += dense_row (inverse, r, n, p);
 }
 
-/* dst = src + shift on the interior (src NULL: dst = shift).  */
+/* One team: its threads share the phases, with the barriers of the
+   worksharing loops between them.  */
 static void
-interior_set (size_t nx, size_t ny, size_t stride, double *restrict dst,
-              const double *restrict src, double shift)
+coarsest_target (const struct halo_src *h, int nx, int ny, int s,
+                 double *restrict u, const double *restrict f,
+                 double *restrict r, const double *restrict axm,
+                 const double *restrict axp, const double *restrict aym,
+                 const double *restrict ayp, double c0,
+                 const double *restrict inverse, int device)
+{
+  const ptrdiff_t ls = h->left, rs = h->right, bs = h->bottom, ts = h->top;
+  const bool corners = h->corners;
+  const int n = nx * ny, lines = nx > ny ? nx : ny;
+#pragma omp target device(device)
+#pragma omp parallel
+  {
+#pragma omp for schedule(static)
+    for (int k = 0; k <= lines; ++k)
+      halo_at (u, k, nx, ny, s, ls, rs, bs, ts, corners);
+#pragma omp for schedule(static)
+    for (int q = 0; q < n; ++q)
+      {
+        const int c = (q / nx + 1) * s + q % nx + 1, i = q % nx + 1;
+        const int j = q / nx + 1;
+        double scale;
+        r[q] = residual_at (u + c, f[c], s, axm[i], axp[i], aym[j], ayp[j],
+                            c0, &scale);
+      }
+#pragma omp for schedule(static)
+    for (int p = 0; p < n; ++p)
+      u[(p / nx + 1) * s + p % nx + 1] += dense_row (inverse, r, (size_t) n,
+                                                     (size_t) p);
+  }
+}
+
+static void
+k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
+            double c0)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2), n = nx * ny;
+  double *u = L->u, *r = L->r;
+  const double *f = L->f, *axm = L->axm, *axp = L->axp;
+  const double *aym = L->aym, *ayp = L->ayp, *inverse = L->inverse;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      coarsest_host (h, nx, ny, s, u, f, r, axm, axp, aym, ayp, c0, inverse);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2) + n * n) * sizeof *f,
+                 (cells + n) * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells], r[0:n]) map(to: f[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  map(to: inverse[0:n * n]) device(x->device)
+      coarsest_target (h, (int) nx, (int) ny, (int) s, u, f, r, axm, axp, aym,
+                       ayp, c0, inverse, x->device);
+      break;
+    case MG_RESIDENT:
+      coarsest_target (h, (int) nx, (int) ny, (int) s, u, f, r, axm, axp, aym,
+                       ayp, c0, inverse, x->device);
+      break;
+    }
+}
+
+/* ---- sums: the residual norms, or the interior sum of a field.
+   Deterministic in two kernels whatever the threads, teams or placement:
+   the first writes, per column and band of NORM_BAND rows, the sum over
+   the band's rows in order (part[q][b][i], q = 0, 1 the two quantities);
+   the second sums each column's bands in order, then the columns in
+   order on one thread, and only its two doubles leave the device.  That
+   last loop is nx dependent additions on one GPU thread (tens of
+   microseconds at 4096 columns), the price of an order that does not
+   depend on the device; a fixed-shape tree would be the next step.  */
+
+/* The host takes the same sums row by row: each column's running sum
+   gets the band's rows in band_sums' order, so the partial sums are
+   bitwise the device's, while the inner loop runs along a row (unit
+   stride, vectorised) rather than down a column.  */
+static void
+bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+            const double *restrict f, const double *restrict axm,
+            const double *restrict axp, const double *restrict aym,
+            const double *restrict ayp, double c0, double *restrict part)
+{
+  const size_t nb = norm_bands (ny);
+#pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
+  for (size_t b = 0; b < nb; ++b)
+    {
+      double *restrict rr = part + b * nx, *restrict mm = part + (nb + b) * nx;
+      const size_t j1 = (b + 1) * NORM_BAND < ny ? (b + 1) * NORM_BAND : ny;
+      for (size_t i = 0; i < nx; ++i)
+        rr[i] = mm[i] = 0.0;
+      for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
+        if (f == NULL)
+          for (size_t i = 1; i <= nx; ++i)
+            rr[i - 1] += u[j * s + i];
+        else
+          for (size_t i = 1; i <= nx; ++i)
+            {
+              const size_t c = j * s + i;
+              double scale;
+              const double r = residual_at (u + c, f[c], (ptrdiff_t) s,
+                                            axm[i], axp[i], aym[j], ayp[j],
+                                            c0, &scale);
+              rr[i - 1] += r * r;
+              mm[i - 1] += scale * scale;
+            }
+    }
+}
+
+static void
+bands_target (int nx, int ny, int s, const double *restrict u,
+              const double *restrict f, const double *restrict axm,
+              const double *restrict axp, const double *restrict aym,
+              const double *restrict ayp, double c0, double *restrict part,
+              int device)
+{
+  const int nb = (int) norm_bands ((size_t) ny);
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int b = 0; b < nb; ++b)
+    for (int i = 1; i <= nx; ++i)
+      band_sums (u, f, (size_t) s, axm, axp, aym, ayp, c0, (size_t) ny,
+                 (size_t) b, (size_t) i, &part[b * nx + i - 1],
+                 &part[(nb + b) * nx + i - 1]);
+}
+
+static void
+totals_host (size_t nx, size_t nb, double *restrict part, double out[2])
+{
+  double *col = part + 2 * nb * nx;
+#pragma omp parallel for schedule(static) if (nx * nb >= PARALLEL_MIN)
+  for (size_t k = 0; k < 2 * nx; ++k)
+    {
+      const size_t q = k / nx, i = k % nx;
+      double sum = 0.0;
+      for (size_t b = 0; b < nb; ++b)
+        sum += part[(q * nb + b) * nx + i];
+      col[k] = sum;
+    }
+  for (size_t q = 0; q < 2; ++q)
+    {
+      double sum = 0.0;
+      for (size_t i = 0; i < nx; ++i)
+        sum += col[q * nx + i];
+      out[q] = sum;
+    }
+}
+
+/* One team: the columns in parallel, then one thread.  */
+static void
+totals_target (int nx, int nb, double *restrict part, double out[2],
+               int device)
+{
+  double rr, mm;
+  /* map(from:) gives rr and mm storage on the device but not their
+     values: they start in the region.  */
+#pragma omp target device(device) map(from: rr, mm)
+  {
+    double *col = part + 2 * nb * nx;
+    rr = 0.0;
+    mm = 0.0;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < 2 * nx; ++k)
+      {
+        const int q = k / nx, i = k % nx;
+        double sum = 0.0;
+        for (int b = 0; b < nb; ++b)
+          sum += part[(q * nb + b) * nx + i];
+        col[k] = sum;
+      }
+    for (int i = 0; i < nx; ++i)
+      rr += col[i];
+    for (int i = 0; i < nx; ++i)
+      mm += col[nx + i];
+  }
+  out[0] = rr;
+  out[1] = mm;
+}
+
+/* out[0] = sum of (f - A u)^2 and out[1] of the squared scales over the
+   interior of level L (A without f: the interior sum of u, and 0); part
+   holds norm_scratch (nx, ny) doubles.  */
+static void
+k_sums (struct exec *x, const struct level *L, const double *u,
+        const double *f, double c0, double *part, double out[2])
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2), nb = norm_bands (ny);
+  const size_t np = norm_scratch (nx, ny), fn = f != NULL ? cells : 0;
+  const double *axm = L->axm, *axp = L->axp, *aym = L->aym, *ayp = L->ayp;
+  count_launches (x, 2);
+  switch (x->where)
+    {
+    case MG_HOST:
+      bands_host (nx, ny, s, u, f, axm, axp, aym, ayp, c0, part);
+      totals_host (nx, nb, part, out);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + fn + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *u,
+                 0);
+      x->from_device += 2 * sizeof *out;
+#pragma omp target data map(to: u[0:cells], f[0:fn]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  map(alloc: part[0:np]) device(x->device)
+      {
+        bands_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
+                      c0, part, x->device);
+        totals_target ((int) nx, (int) nb, part, out, x->device);
+      }
+      break;
+    case MG_RESIDENT:
+      x->from_device += 2 * sizeof *out;
+      bands_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
+                    c0, part, x->device);
+      totals_target ((int) nx, (int) nb, part, out, x->device);
+      break;
+    }
+}
+
+/* ---- interior updates: dst = src + shift (src NULL: shift), and
+   u += shift */
+
+static void
+set_host (size_t nx, size_t ny, size_t s, double *restrict dst,
+          const double *restrict src, double shift)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      dst[j * stride + i] = (src != NULL ? src[j * stride + i] : 0.0) + shift;
+      dst[j * s + i] = (src != NULL ? src[j * s + i] : 0.0) + shift;
 }
 
-/* u += shift on the interior.  */
 static void
-interior_shift (size_t nx, size_t ny, size_t stride, double *u, double shift)
+set_target (int nx, int ny, int s, double *restrict dst,
+            const double *restrict src, double shift, int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= ny; ++j)
+    for (int i = 1; i <= nx; ++i)
+      dst[j * s + i] = (src != NULL ? src[j * s + i] : 0.0) + shift;
+}
+
+static void
+k_set (struct exec *x, const struct level *L, double *dst, const double *src,
+       double shift)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2), sn = src != NULL ? cells : 0;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      set_host (nx, ny, s, dst, src, shift);
+      break;
+    case MG_MAP:
+      count_map (x, sn * sizeof *src, cells * sizeof *dst);
+#pragma omp target data map(tofrom: dst[0:cells]) map(to: src[0:sn]) \
+  device(x->device)
+      set_target ((int) nx, (int) ny, (int) s, dst, src, shift, x->device);
+      break;
+    case MG_RESIDENT:
+      set_target ((int) nx, (int) ny, (int) s, dst, src, shift, x->device);
+      break;
+    }
+}
+
+static void
+shift_host (size_t nx, size_t ny, size_t s, double *u, double shift)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      u[j * stride + i] += shift;
+      u[j * s + i] += shift;
+}
+
+static void
+shift_target (int nx, int ny, int s, double *u, double shift, int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= ny; ++j)
+    for (int i = 1; i <= nx; ++i)
+      u[j * s + i] += shift;
+}
+
+static void
+k_shift (struct exec *x, const struct level *L, double *u, double shift)
+{
+  const size_t nx = L->nx, ny = L->ny, s = L->stride;
+  const size_t cells = s * (ny + 2);
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      shift_host (nx, ny, s, u, shift);
+      break;
+    case MG_MAP:
+      count_map (x, 0, cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
+      shift_target ((int) nx, (int) ny, (int) s, u, shift, x->device);
+      break;
+    case MG_RESIDENT:
+      shift_target ((int) nx, (int) ny, (int) s, u, shift, x->device);
+      break;
+    }
 }
 
 /* ------------------------------------------------------------ one axis */
@@ -652,12 +1370,15 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
   const size_t cells = bytes / sizeof (double);
   const size_t tables = 5 * (nx + 2) + 5 * (ny + 2) + fnx + fny + 4;
   const size_t unknowns = coarsest ? nx * ny : 0;
+  const size_t part = finest ? norm_scratch (nx, ny) : 0;
   const size_t indices = 3 * (nx + 2) + 3 * (ny + 2) + fnx + fny + 4;
   size_t total = 0;
   if (!add_bytes (&total, finest ? 2 : 3, bytes)
-      || !add_bytes (&total, tables + unknowns * unknowns, sizeof (double))
+      || !add_bytes (&total, tables + part, sizeof (double))
+      || !add_bytes (&total, unknowns * unknowns, sizeof (double))
       || !add_bytes (&total, indices, sizeof (size_t)))
     return false;
+  L->bytes = total;
   L->block = calloc (1, total);
   if (L->block == NULL)
     return false;
@@ -676,6 +1397,8 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
   L->pyw = p, p += fny + 2;
   if (coarsest)
     L->inverse = p, p += unknowns * unknowns;
+  if (finest)
+    L->part = p, p += part;
   size_t *q = (size_t *) p;
   L->rxi = q, q += 3 * (nx + 2);
   L->ryi = q, q += 3 * (ny + 2);
@@ -932,11 +1655,14 @@ mg_create (struct mg_solver **out, size_t nx, size_t ny,
   return MG_OK;
 }
 
+static void hierarchy_leave (struct mg_solver *mg);
+
 void
 mg_destroy (struct mg_solver *mg)
 {
   if (mg == NULL)
     return;
+  hierarchy_leave (mg);
   for (size_t l = 0; l < mg->count; ++l)
     free (mg->level[l].block);
   free (mg);
@@ -960,79 +1686,141 @@ mg_default_options (void)
 {
   return (struct mg_options) { .rtol = 1e-10, .max_cycles = 100, .pre = 1,
                                .post = 1, .smoother = MG_RED_BLACK,
-                               .omega = 1.15 };
+                               .omega = 1.15, .placement = MG_HOST,
+                               .device = -1 };
 }
 
 /* --------------------------------------------------------------- cycles */
 
-static void
-level_refresh (const struct mg_solver *mg, const struct level *L)
+/* The halo sources of level L (struct halo_src).  */
+static struct halo_src
+level_halo (const struct mg_solver *mg, const struct level *L)
 {
-  refresh_halo (L->nx, L->ny, L->stride, L->u, mg->kind[MG_LEFT],
-                mg->kind[MG_RIGHT], mg->kind[MG_BOTTOM], mg->kind[MG_TOP],
-                L != mg->level);
+  const enum mg_edge_kind *k = mg->kind;
+  const ptrdiff_t nx = (ptrdiff_t) L->nx, ny = (ptrdiff_t) L->ny;
+  return (struct halo_src) {
+    .left = k[MG_LEFT] == MG_PERIODIC ? nx
+            : k[MG_LEFT] == MG_ZERO_FLUX ? 1 : 0,
+    .right = k[MG_RIGHT] == MG_PERIODIC ? 1
+             : k[MG_RIGHT] == MG_ZERO_FLUX ? nx : 0,
+    .bottom = k[MG_BOTTOM] == MG_PERIODIC ? ny
+              : k[MG_BOTTOM] == MG_ZERO_FLUX ? 1 : 0,
+    .top = k[MG_TOP] == MG_PERIODIC ? 1 : k[MG_TOP] == MG_ZERO_FLUX ? ny : 0,
+    .corners = L != mg->level && k[MG_LEFT] == MG_PERIODIC
+               && k[MG_BOTTOM] == MG_PERIODIC,
+  };
 }
 
 static void
-level_residual (const struct mg_solver *mg, const struct level *L)
+level_refresh (struct exec *x, const struct mg_solver *mg,
+               const struct level *L)
 {
-  level_refresh (mg, L);
-  residual (L->nx, L->ny, L->stride, L->u, L->f, L->r, L->axm, L->axp,
-            L->aym, L->ayp, mg->c0);
+  const struct halo_src h = level_halo (mg, L);
+  k_halo (x, &h, L->nx, L->ny, L->stride, L->u);
+}
+
+/* The residual norms of the finest level: sums[0] the sum of the squares
+   of the residual, sums[1] of the scales of residual_at.  */
+static void
+level_norms (struct exec *x, const struct mg_solver *mg, double sums[2])
+{
+  const struct level *L = mg->level;
+  level_refresh (x, mg, L);
+  k_sums (x, L, L->u, L->f, mg->c0, L->part, sums);
 }
 
 static void
-level_norms (const struct mg_solver *mg, const struct level *L,
-             double sums[2])
-{
-  level_refresh (mg, L);
-  residual_norms (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp,
-                  L->aym, L->ayp, mg->c0, sums);
-}
-
-static void
-level_smooth (const struct mg_solver *mg, const struct level *L,
-              unsigned sweeps, enum mg_smoother smoother, double omega)
+level_smooth (struct exec *x, const struct mg_solver *mg,
+              const struct level *L, unsigned sweeps,
+              const struct mg_options *o)
 {
   for (unsigned s = 0; s < sweeps; ++s)
-    if (smoother == MG_RED_BLACK)
+    if (o->smoother == MG_RED_BLACK)
       for (unsigned color = 0; color < 2; ++color)
         {
-          level_refresh (mg, L);
-          smooth_color (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp,
-                        L->aym, L->ayp, mg->c0, omega, color);
+          level_refresh (x, mg, L);
+          k_smooth (x, L, mg->c0, o->omega, color);
         }
     else
       {
-        level_residual (mg, L);
-        jacobi_correct (L->nx, L->ny, L->stride, L->u, L->r, L->axm, L->axp,
-                        L->aym, L->ayp, mg->c0, omega);
+        level_refresh (x, mg, L);
+        k_residual (x, L, mg->c0);
+        k_jacobi (x, L, mg->c0, o->omega);
       }
 }
 
 /* One V-cycle from level l down, on A_l u_l = f_l.  */
 static void
-vcycle (const struct mg_solver *mg, size_t l, const struct mg_options *o)
+vcycle (struct exec *x, const struct mg_solver *mg, size_t l,
+        const struct mg_options *o)
 {
   const struct level *L = &mg->level[l];
+  x->at = l;
   if (l + 1 == mg->count)
     {
-      level_residual (mg, L);
-      dense_correct (L->nx, L->ny, L->stride, L->u, L->r, L->inverse);
+      const struct halo_src h = level_halo (mg, L);
+      k_coarsest (x, &h, L, mg->c0);
       return;
     }
   const struct level *C = L + 1;
-  level_smooth (mg, L, o->pre, o->smoother, o->omega);
-  level_residual (mg, L);
-  restrict_residual (C->nx, C->ny, C->stride, C->f, C->u, L->stride, L->r,
-                     C->rxi, C->rxw, C->ryi, C->ryw);
-  vcycle (mg, l + 1, o);
-  level_refresh (mg, C);
-  /* L's residual is spent: its storage holds the rows between.  */
-  prolong_rows (C->nx, L->ny, C->stride, L->r, C->u, C->pyi, C->pyw);
-  prolong_add (L->nx, L->ny, L->stride, L->u, C->stride, L->r, C->pxi,
-               C->pxw);
-  level_smooth (mg, L, o->post, o->smoother, o->omega);
+  level_smooth (x, mg, L, o->pre, o);
+  level_refresh (x, mg, L);
+  k_restrict (x, L, C, mg->c0);
+  vcycle (x, mg, l + 1, o);
+  x->at = l;
+  level_refresh (x, mg, C);
+  k_prolong (x, L, C);
+  level_smooth (x, mg, L, o->post, o);
+}
+
+/* Whether p is on the device already: then mapping it moves nothing.  A
+   build without device code moves nothing either, nor does the host
+   fallback, where the runtime finds everything present.  */
+static bool
+present (const void *p, int device)
+{
+#ifdef HEATSIM_OFFLOAD
+  return p == NULL || omp_target_is_present (p, device);
+#else
+  (void) p;
+  (void) device;
+  return true;
+#endif
+}
+
+/* The hierarchy enters device's memory, each level's block (fields,
+   right-hand sides, weights, tables, inverse) in one piece: kernels find
+   its arrays by their host addresses, which lie inside the block.  */
+static void
+hierarchy_leave (struct mg_solver *mg)
+{
+  if (!mg->resident)
+    return;
+  for (size_t l = 0; l < mg->count; ++l)
+    {
+      char *block = mg->level[l].block;
+      const size_t bytes = mg->level[l].bytes;
+#pragma omp target exit data map(delete: block[0:bytes]) device(mg->device)
+    }
+  mg->resident = false;
+}
+
+static void
+hierarchy_enter (struct mg_solver *mg, struct exec *x)
+{
+  if (mg->resident && mg->device == x->device)
+    return;
+  hierarchy_leave (mg);
+  for (size_t l = 0; l < mg->count; ++l)
+    {
+      char *block = mg->level[l].block;
+      const size_t bytes = mg->level[l].bytes;
+      if (!present (block, x->device))
+        x->to_device += bytes;
+#pragma omp target enter data map(to: block[0:bytes]) device(x->device)
+    }
+  mg->resident = true;
+  mg->device = x->device;
 }
 
 static bool
@@ -1040,35 +1828,45 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
              const struct field *f, const struct mg_options *o)
 {
   const struct level *L = &mg->level[0];
+  const bool device = o->placement == MG_MAP || o->placement == MG_RESIDENT;
   return o->rtol > 0.0 && o->rtol < 1.0 && o->max_cycles >= 1
          && o->max_cycles <= MG_MAX_CYCLES && o->pre + o->post >= 1
          && (o->smoother == MG_RED_BLACK || o->smoother == MG_JACOBI)
          && o->omega > 0.0 && o->omega < 2.0
+         && (o->placement == MG_HOST || device) && o->device >= -1
+         && (!device || field_cells (u) <= (size_t) INT_MAX)
          && u->nx == L->nx && u->ny == L->ny && u->stride == L->stride
          && (f == NULL || (f->nx == L->nx && f->ny == L->ny
                            && f->stride == L->stride));
 }
 
-enum mg_status
-mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
-          const struct mg_options *o, struct mg_report *report)
+/* The cycles of mg_solve, with u and f where x's kernels find them.  */
+static enum mg_status
+solve (struct mg_solver *mg, struct exec *x, const struct field *u,
+       const struct field *f, const struct mg_options *o,
+       struct mg_report *report)
 {
-  if (!valid_solve (mg, u, f, o))
-    return MG_INVALID;
   struct level *L = &mg->level[0];
-  const size_t nx = L->nx, ny = L->ny, stride = L->stride;
-  const double cells = (double) nx * (double) ny;
+  const double cells = (double) L->nx * (double) L->ny;
+  double sums[2];
   L->u = u->data;
   /* A singular problem is solvable only for f of zero mean.  */
-  const double mean = mg->singular && f != NULL
-                      ? interior_sum (nx, ny, stride, f->data) / cells : 0.0;
-  interior_set (nx, ny, stride, L->f, f != NULL ? f->data : NULL, -mean);
-  const double heat = mg->singular ? interior_sum (nx, ny, stride, L->u) : 0.0;
+  double mean = 0.0, heat = 0.0;
+  if (mg->singular && f != NULL)
+    {
+      k_sums (x, L, f->data, NULL, mg->c0, L->part, sums);
+      mean = sums[0] / cells;
+    }
+  k_set (x, L, L->f, f != NULL ? f->data : NULL, -mean);
+  if (mg->singular)
+    {
+      k_sums (x, L, L->u, NULL, mg->c0, L->part, sums);
+      heat = sums[0];
+    }
 
-  double sums[2];
-  level_norms (mg, L, sums);
+  level_norms (x, mg, sums);
   double norm = sqrt (sums[0]);
-  *report = (struct mg_report) { .initial = norm, .levels = mg->count };
+  report->initial = norm;
   report->history[0] = norm;
   enum mg_status status = MG_NOT_CONVERGED;
   unsigned cycles = 0;
@@ -1082,19 +1880,70 @@ mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
         }
       if (!isfinite (norm) || cycles == o->max_cycles)
         break;
-      vcycle (mg, 0, o);
-      level_norms (mg, L, sums);
+      /* Every cycle launches the same kernels: keep the last one's.  */
+      const struct exec before = *x;
+      memset (x->level, 0, sizeof x->level);
+      vcycle (x, mg, 0, o);
+      x->at = 0;
+      level_norms (x, mg, sums);
+      memcpy (report->level_launches, x->level, sizeof x->level);
+      report->cycle_launches = (unsigned) (x->launches - before.launches);
+      report->cycle_to_device = x->to_device - before.to_device;
+      report->cycle_from_device = x->from_device - before.from_device;
+      for (size_t l = 0; l < MG_MAX_LEVELS; ++l)
+        x->level[l] += before.level[l];
       norm = sqrt (sums[0]);
       report->history[++cycles] = norm;
     }
   if (mg->singular)
     {
-      const double sum = interior_sum (nx, ny, stride, L->u);
-      interior_shift (nx, ny, stride, L->u, (heat - sum) / cells);
-      level_refresh (mg, L);
+      k_sums (x, L, L->u, NULL, mg->c0, L->part, sums);
+      k_shift (x, L, L->u, (heat - sums[0]) / cells);
+      level_refresh (x, mg, L);
     }
   report->cycles = cycles;
   report->final = norm;
   L->u = NULL;
+  return status;
+}
+
+enum mg_status
+mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
+          const struct mg_options *o, struct mg_report *report)
+{
+  if (!valid_solve (mg, u, f, o))
+    return MG_INVALID;
+  struct exec x = { .where = o->placement, .device = o->device };
+  if (x.device < 0)
+    x.device = omp_get_default_device ();
+  *report = (struct mg_report) { .levels = (unsigned) mg->count };
+  if (x.where != MG_RESIDENT)
+    {
+      const enum mg_status status = solve (mg, &x, u, f, o, report);
+      report->launches = x.launches;
+      report->to_device = x.to_device;
+      report->from_device = x.from_device;
+      return status;
+    }
+  hierarchy_enter (mg, &x);
+  /* The caller's fields: used in place when present (target data then
+     moves nothing), else copied in, and u back, around the solve.  */
+  double *ud = u->data;
+  const double *fd = f != NULL ? f->data : NULL;
+  const size_t n = field_cells (u), fn = f != NULL ? n : 0;
+  if (!present (ud, x.device))
+    {
+      x.to_device += n * sizeof *ud;
+      x.from_device += n * sizeof *ud;
+    }
+  if (!present (fd, x.device))
+    x.to_device += fn * sizeof *fd;
+  enum mg_status status;
+#pragma omp target data map(tofrom: ud[0:n]) map(to: fd[0:fn]) \
+  device(x.device)
+  status = solve (mg, &x, u, f, o, report);
+  report->launches = x.launches;
+  report->to_device = x.to_device;
+  report->from_device = x.from_device;
   return status;
 }

@@ -12,7 +12,8 @@
    with lumped masses: still a 5-point stencil, with per-column and per-row
    weights.  Only the axes with the finest spacing (within a factor sqrt 2)
    are coarsened, so dx != dy leaves no strong anisotropy for the smoother.
-   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse.
+   Coarsening stops at 64 unknowns or fewer, solved by a dense inverse
+   (in one kernel on a device: coarse levels cost launches, not work).
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
    parallel as Jacobi) or weighted Jacobi; bench/RESULTS.md has the
    measurements behind the default, V(1,1) with omega 1.15.
@@ -49,16 +50,48 @@ enum mg_smoother {
 
 enum { MG_MAX_CYCLES = 200 };
 
+/* Levels a hierarchy can have: each halves an axis of at most 2^64.  */
+enum { MG_MAX_LEVELS = 130 };
+
+/* Where the kernels of a solve run: the placements of heatsim's offload
+   strategies (--offload host, map, resident).  All three do the same
+   arithmetic in the same order, so on the same processor (the host
+   fallback, LLVM's x86_64 host plugin) they give bitwise the same field,
+   residuals and cycles; a GPU contracts into FMAs, and agrees to
+   rounding.
+     MG_HOST      host threads (parallel for), no target construct.
+     MG_MAP       every kernel is a target region that maps what it uses,
+                  the caller's u and f included, to and from the device.
+     MG_RESIDENT  the hierarchy (every level's fields, right-hand sides,
+                  weights, transfer tables and the coarsest level's dense
+                  inverse) enters the device at the first resident solve
+                  and stays until mg_destroy (or a solve on another
+                  device); kernels have no map clause, and per cycle only
+                  the two doubles of the residual norm cross.  The
+                  caller's u (and f) may already be present on the device
+                  (target enter data, as --offload resident keeps its
+                  fields): the solve then reads and writes them there,
+                  and u's host copy is left as it was (the caller updates
+                  it when it needs it).  If they are not present they are
+                  copied in at the start of the solve and u back at its
+                  end.  Devices need the finest grid below INT_MAX cells
+                  (32-bit indices in the kernels).  */
+enum mg_placement { MG_HOST, MG_MAP, MG_RESIDENT };
+
 struct mg_options {
   double rtol;              /* stop when ||r|| <= rtol ||r0||; 0 < rtol < 1 */
   unsigned max_cycles;      /* 1 .. MG_MAX_CYCLES */
   unsigned pre, post;       /* smoothing sweeps around the coarse correction */
   enum mg_smoother smoother;
   double omega;             /* relaxation weight of the smoother, 0 .. 2 */
+  enum mg_placement placement;
+  int device;               /* OpenMP device of MG_MAP and MG_RESIDENT, or
+                               -1 for omp_get_default_device () */
 };
 
 /* rtol 1e-10, 100 cycles, V(1,1) with red-black SOR, omega 1.15: over-
-   relaxing the red-black sweeps cuts the cycles by a third (bench/RESULTS.md).  */
+   relaxing the red-black sweeps cuts the cycles by a third (bench/RESULTS.md);
+   MG_HOST on the default device (-1).  */
 struct mg_options mg_default_options (void);
 
 enum mg_status {
@@ -78,6 +111,34 @@ struct mg_report {
                                        residual (see mg_solve) */
   double history[MG_MAX_CYCLES + 1];  /* ||r|| after 0 .. cycles cycles */
   unsigned levels;                  /* of the hierarchy, the finest included */
+  /* Kernels launched: target regions, or for MG_HOST the host loops that
+     stand for them, counted the same way, so that every placement
+     reports the same numbers.  With E = 1 when some edge is zero flux or
+     periodic (its halo is refreshed by a kernel before each stencil
+     pass) and 0 otherwise, one V(pre, post) cycle launches, on every
+     level but the coarsest,
+       red-black:  (1 + E) (2 (pre + post) + 2)
+                   (halo and kernel for each colour of each sweep; halo
+                   and residual fused with restriction; the coarse
+                   level's halo and prolongation fused with the
+                   correction)
+       Jacobi:     (pre + post) (2 + E) + 2 (1 + E),
+     on the coarsest 1 (halo, residual and dense solve in one kernel),
+     and on the finest 2 + E more for the residual norm after the cycle
+     (two kernels, so that the sum is deterministic).  */
+  unsigned long launches;           /* the whole solve, set-up included */
+  unsigned cycle_launches;          /* one cycle and the norm after it */
+  unsigned level_launches[MG_MAX_LEVELS];  /* the same by level, the norm
+                                              counted on level 0 */
+  /* Bytes the solve's explicit transfers moved to and from the device:
+     for MG_RESIDENT the hierarchy when it enters, u and f when they were
+     not present (data already present, and every array when target
+     regions fall back to the host, move nothing), and the norms'
+     doubles; for MG_MAP the sections every kernel maps (counted even
+     where the fallback moves nothing); 0 for MG_HOST.  */
+  unsigned long long to_device, from_device;
+  unsigned long long cycle_to_device, cycle_from_device;  /* of one cycle
+                                                             and its norm */
 };
 
 struct mg_solver;
@@ -105,7 +166,28 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
    terms of the residual at (i, j): no cycle can push a residual evaluated
    in floating point much below that.
    Singular problems (c0 = 0, no Dirichlet edge) solve for f minus its
-   mean, and the solution keeps the initial interior's total heat.  */
+   mean, and the solution keeps the initial interior's total heat.
+   Norms and sums are taken in a fixed order (column sums over bands of
+   rows, then the columns in turn), not by an OpenMP reduction, so the
+   result does not depend on the thread count or the placement.
+
+   opt->placement says where the kernels run (enum mg_placement).  How
+   heatsim's strategies call it:
+     --offload host      MG_HOST: u and f on the host.
+     --offload map       MG_MAP: u and f on the host; each kernel maps
+                         what it reads and writes.
+     --offload resident  MG_RESIDENT with opt->device the run's device,
+                         u and f already entered (target enter data): the
+                         solve works on their device copies and leaves the
+                         host copies alone; fetch u (target update from)
+                         before writing it out.  A caller whose fields are
+                         on the host may pass them too: they are copied in
+                         and u out around the solve.
+   A resident hierarchy stays on its device between solves (implicit time
+   steps reuse it) and leaves it in mg_destroy; a solve on another device
+   moves it there.  MG_INVALID also when the placement is unknown,
+   opt->device < -1, or a device placement meets a grid of more than
+   INT_MAX cells.  */
 enum mg_status mg_solve (struct mg_solver *mg, struct field *u,
                          const struct field *f, const struct mg_options *opt,
                          struct mg_report *report);

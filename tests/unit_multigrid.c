@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <omp.h>
 #include <string.h>
 
 #include "field.h"
@@ -400,9 +401,304 @@ test_invalid (void)
   field_free (&wrong);
 }
 
+/* ------------------------------------------------------------ placements
+   host, map and resident solve the same problems: on the same processor
+   (this build's target regions run on the host, or on LLVM's x86_64
+   plugin with device memory of their own) they must agree bitwise, field,
+   residual history and cycles, and launch the same kernels; on a GPU to
+   1e-9 of the largest value, within a cycle.  */
+
+/* Whether target regions run somewhere with memory of its own.  */
+static bool
+separate_device (void)
+{
+  int initial = 1;
+  if (omp_get_num_devices () == 0)
+    return false;
+#pragma omp target map(from: initial)
+  initial = omp_is_initial_device ();
+  return !initial;
+}
+
+/* Kernels of one cycle on level l of n, by the formula of multigrid.h.  */
+static unsigned
+expected_launches (const struct mg_boundary *bc, const struct mg_options *o,
+                   size_t l, size_t n)
+{
+  bool e = false;
+  for (int k = 0; k < MG_EDGES; ++k)
+    e = e || bc->kind[k] != MG_DIRICHLET;
+  const unsigned E = e ? 1 : 0, sweeps = o->pre + o->post;
+  unsigned count;
+  if (l + 1 == n)
+    count = 1;
+  else if (o->smoother == MG_RED_BLACK)
+    count = (1 + E) * (2 * sweeps + 2);
+  else
+    count = sweeps * (2 + E) + 2 * (1 + E);
+  return count + (l == 0 ? 2 + E : 0);
+}
+
+struct problem {
+  const char *name;
+  size_t nx, ny;
+  struct mg_operator op;
+  struct mg_boundary bc;
+  bool source;                /* a right-hand side f */
+  enum mg_smoother smoother;
+  unsigned pre, post;
+};
+
+/* u and f of problem p: the plate's halo and a bumpy start.  */
+static void
+problem_fields (const struct problem *p, struct field *u, struct field *f)
+{
+  CHECK (field_alloc (u, p->nx, p->ny) && field_alloc (f, p->nx, p->ny));
+  for (size_t j = 0; j <= p->ny + 1; ++j)
+    for (size_t i = 0; i <= p->nx + 1; ++i)
+      {
+        const bool halo = i == 0 || j == 0 || i == p->nx + 1
+                          || j == p->ny + 1;
+        u->data[field_index (u, i, j)] = halo ? plate (p->nx, p->ny, i, j)
+                                         : 0.1 * bumpy (j, i);
+        f->data[field_index (f, i, j)] = 50.0 * bumpy (i, j);
+      }
+}
+
+/* Solve p with placement where; with present, u and f enter the device
+   first (as --offload resident keeps its fields) and u is fetched back
+   after.  */
+static enum mg_status
+solve_placed (const struct problem *p, struct mg_solver *mg,
+              enum mg_placement where, bool present, struct field *u,
+              struct mg_report *rep)
+{
+  struct field f;
+  problem_fields (p, u, &f);
+  struct mg_options o = mg_default_options ();
+  o.rtol = 1e-12;
+  o.smoother = p->smoother;
+  o.pre = p->pre;
+  o.post = p->post;
+  if (p->smoother == MG_JACOBI)
+    o.omega = 0.8;
+  o.placement = where;
+  const struct field *fp = p->source ? &f : NULL;
+  double *ud = u->data, *fd = f.data;
+  const size_t n = field_cells (u);
+  const int device = omp_get_default_device ();
+  enum mg_status s;
+  if (present)
+    {
+      const double before = ud[field_index (u, 1, 1)];
+#pragma omp target enter data map(to: ud[0:n], fd[0:n]) device(device)
+      s = mg_solve (mg, u, fp, &o, rep);
+      /* With memory of its own the device, not the host, has the
+         solution until it is fetched.  */
+      if (separate_device ())
+        CHECK (ud[field_index (u, 1, 1)] == before);
+#pragma omp target update from(ud[0:n]) device(device)
+#pragma omp target exit data map(release: ud[0:n], fd[0:n]) device(device)
+    }
+  else
+    s = mg_solve (mg, u, fp, &o, rep);
+  field_free (&f);
+  return s;
+}
+
+/* Whether placements must agree bitwise: on one processor (the host
+   fallback, LLVM's x86_64 plugin).  A GPU contracts into FMAs: there
+   they agree to rounding, and a cycle more or less.  */
+static bool
+bitwise_expected (void)
+{
+#ifdef HEATSIM_OFFLOAD_GPU
+  return !separate_device ();
+#else
+  return true;
+#endif
+}
+
+/* Largest difference of the interiors relative to the largest value.  */
+static double
+field_distance (const struct field *a, const struct field *b)
+{
+  double diff = 0.0, scale = 0.0;
+  for (size_t j = 1; j <= a->ny; ++j)
+    for (size_t i = 1; i <= a->nx; ++i)
+      {
+        const double x = a->data[field_index (a, i, j)];
+        diff = fmax (diff, fabs (x - b->data[field_index (b, i, j)]));
+        scale = fmax (scale, fabs (x));
+      }
+  return diff / scale;
+}
+
+static bool
+same_report (const struct mg_report *a, const struct mg_report *b)
+{
+  return a->cycles == b->cycles && a->levels == b->levels
+         && memcmp (a->history, b->history,
+                    (a->cycles + 1) * sizeof *a->history) == 0
+         && a->floor == b->floor && a->launches == b->launches
+         && a->cycle_launches == b->cycle_launches
+         && memcmp (a->level_launches, b->level_launches,
+                    sizeof a->level_launches) == 0;
+}
+
+static void
+test_placements (const struct problem *p)
+{
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, p->nx, p->ny, &p->op, &p->bc) == MG_OK);
+  const size_t levels = mg_levels (mg);
+  struct field ref, u;
+  struct mg_report host, rep;
+  CHECK (solve_placed (p, mg, MG_HOST, false, &ref, &host) == MG_OK);
+  CHECK (host.to_device == 0 && host.from_device == 0);
+
+  /* The launches: as documented, and all of them accounted for.  */
+  struct mg_options o = mg_default_options ();
+  o.smoother = p->smoother;
+  o.pre = p->pre;
+  o.post = p->post;
+  unsigned total = 0;
+  for (size_t l = 0; l < levels; ++l)
+    {
+      CHECK (host.level_launches[l]
+             == expected_launches (&p->bc, &o, l, levels));
+      total += host.level_launches[l];
+    }
+  CHECK (host.cycles == 0 || host.cycle_launches == total);
+  printf ("%s %zux%zu: %zu levels, %u cycles, %u launches per cycle "
+          "(finest %u, coarsest %u), %lu in all\n", p->name, p->nx, p->ny,
+          levels, host.cycles, host.cycle_launches, host.level_launches[0],
+          host.level_launches[levels - 1], host.launches);
+
+  const struct {
+    enum mg_placement where;
+    bool present;
+    const char *name;
+  } runs[] = {
+    { MG_MAP, false, "map" },
+    { MG_RESIDENT, false, "resident" },
+    { MG_RESIDENT, true, "resident, fields present" },
+    { MG_RESIDENT, false, "resident again" },
+  };
+  for (size_t k = 0; k < sizeof runs / sizeof *runs; ++k)
+    {
+      CHECK (solve_placed (p, mg, runs[k].where, runs[k].present, &u, &rep)
+             == MG_OK);
+      bool fields, reports;
+      if (bitwise_expected ())
+        {
+          fields = memcmp (u.data, ref.data,
+                           field_cells (&u) * sizeof *u.data) == 0;
+          reports = same_report (&rep, &host);
+        }
+      else
+        {
+          fields = field_distance (&u, &ref) <= 1e-9;
+          reports = rep.cycles + 1 >= host.cycles
+                    && rep.cycles <= host.cycles + 1
+                    && rep.cycle_launches == host.cycle_launches
+                    && memcmp (rep.level_launches, host.level_launches,
+                               sizeof rep.level_launches) == 0;
+        }
+      if (!fields || !reports)
+        printf ("  %s: field %s, report %s (%u cycles, %.17g)\n",
+                runs[k].name, fields ? "same" : "DIFFERS",
+                reports ? "same" : "DIFFERS", rep.cycles, rep.final);
+      CHECK (fields);
+      CHECK (reports);
+      const double cell = (double) sizeof (double);
+      printf ("  %s: %.4g MB to, %.4g MB from the device; per cycle "
+              "%llu and %llu bytes\n", runs[k].name,
+              (double) rep.to_device / 1e6, (double) rep.from_device / 1e6,
+              rep.cycle_to_device, rep.cycle_from_device);
+      if (runs[k].where == MG_RESIDENT && rep.cycles > 0)
+        {
+          /* Only the norm's two doubles cross per cycle.  */
+          CHECK (rep.cycle_to_device == 0);
+          CHECK (rep.cycle_from_device == 2 * sizeof (double));
+        }
+      if (runs[k].where == MG_MAP && rep.cycles > 0)
+        CHECK (rep.cycle_to_device > rep.cycle_launches * cell);
+      /* The hierarchy entered once, at the first resident solve; the
+         fields crossed unless they were present.  */
+      const unsigned long long fields_bytes
+        = field_cells (&u) * sizeof (double);
+      if (runs[k].present)
+        CHECK (rep.to_device == 0);
+      if (k == 3)
+        CHECK (rep.to_device == (separate_device ()
+                                 ? fields_bytes * (p->source ? 2 : 1) : 0));
+      field_free (&u);
+    }
+  mg_destroy (mg);
+  field_free (&ref);
+}
+
+/* A placement the module does not know, or a device below -1, is
+   refused.  */
+static void
+test_placement_invalid (void)
+{
+  struct mg_solver *mg;
+  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = 0.1, .dy = 0.1 };
+  CHECK (mg_create (&mg, 9, 9, &op, &all_dirichlet) == MG_OK);
+  struct field u;
+  CHECK (field_alloc (&u, 9, 9));
+  struct mg_report rep;
+  struct mg_options o = mg_default_options ();
+  CHECK (o.placement == MG_HOST && o.device == -1);
+  o.placement = (enum mg_placement) 7;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o = mg_default_options ();
+  o.device = -2;
+  o.placement = MG_RESIDENT;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  mg_destroy (mg);
+  field_free (&u);
+}
+
+static void
+placement_tests (void)
+{
+  printf ("target regions run %s; placements must agree %s\n",
+          separate_device () ? "on a device with memory of its own"
+          : "on the host, in the host's memory",
+          bitwise_expected () ? "bitwise" : "to rounding (a GPU)");
+  const struct mg_boundary mixed = {
+    { MG_DIRICHLET, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_DIRICHLET } };
+  const struct mg_boundary periodic = {
+    { MG_PERIODIC, MG_PERIODIC, MG_PERIODIC, MG_PERIODIC } };
+  const struct mg_boundary slab = {
+    { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_PERIODIC, MG_PERIODIC } };
+  const struct problem problems[] = {
+    { "plate", 257, 257, { 0.0, 1.0, 1.0 / 258, 1.0 / 258 }, all_dirichlet,
+      false, MG_RED_BLACK, 1, 1 },
+    { "implicit mixed", 301, 203, { 1.0, 0.02, 1.0 / 302, 1.3 / 204 }, mixed,
+      true, MG_RED_BLACK, 2, 1 },
+    { "periodic source", 64, 33, { 0.0, 1.0, 2.0 / 64, 1.0 / 33 }, periodic,
+      true, MG_RED_BLACK, 1, 1 },
+    { "slab Jacobi", 37, 50, { 0.0, 1.0, 2.0 / 38, 1.0 / 51 }, slab, false,
+      MG_JACOBI, 2, 2 },
+    { "dirichlet Jacobi", 100, 45, { 1.0, 0.5, 1.0 / 101, 1.0 / 46 },
+      all_dirichlet, true, MG_JACOBI, 1, 2 },
+    { "coarsest only", 5, 3, { 0.0, 1.0, 1.0 / 6, 1.0 / 4 }, all_dirichlet,
+      false, MG_RED_BLACK, 1, 1 },
+  };
+  for (size_t k = 0; k < sizeof problems / sizeof *problems; ++k)
+    test_placements (&problems[k]);
+  test_placement_invalid ();
+}
+
 int
 main (void)
 {
+  placement_tests ();
+
   test_plate_exact (257, 257);
   test_plate_exact (300, 171);
 
