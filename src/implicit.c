@@ -35,6 +35,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
     .options = mg_default_options (),
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
+    .conserves = cfg->boundary != BOUNDARY_DIRICHLET,
   };
   struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = im->dx,
                             .dy = im->dy };
@@ -115,7 +116,22 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
   if (im->halo.halo.refresh)
     halo_refresh_host (&im->halo, u->data);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
-  return mg_solve (im->mg, u, rhs, &im->options, report);
+  const double heat = im->conserves ? field_sum (u) : 0.0;
+  const enum mg_status status = mg_solve (im->mg, u, rhs, &im->options,
+                                          report);
+  if (im->conserves)
+    {
+      const double shift = (heat - field_sum (u))
+                           / ((double) u->nx * (double) u->ny);
+      const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+      double *restrict a = u->data;
+#pragma omp parallel for schedule(static)
+      for (size_t j = 1; j <= ny; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          a[j * stride + i] += shift;
+      halo_refresh_host (&im->halo, u->data);
+    }
+  return status;
 }
 
 double

@@ -23,6 +23,8 @@ struct implicit {
                                backward Euler */
   struct stencil halo;      /* how the zero-flux and periodic halo is
                                filled (only its sizes and halo are used) */
+  bool conserves;           /* no Dirichlet edge: the total heat is
+                               invariant */
 };
 
 /* Build the hierarchy for cfg on an nx x ny field whose halo is filled
@@ -40,7 +42,10 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        struct mg_report *report);
 
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs
-   is scratch of u's shape.  */
+   is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u
+   over the interior is zero, so the exact solution of the step keeps the
+   total heat of u^n; the iterate is shifted by a constant (which L_h
+   does not see) to keep it too, rather than to within --rtol.  */
 enum mg_status implicit_step (struct implicit *im, struct field *u,
                               struct field *rhs, struct mg_report *report);
 
