@@ -255,15 +255,15 @@ check_combinations (struct parser *p, const struct config *c,
                        "the steady state; choose --solver)");
   /* A checkpoint names its scheme and solver: apply_checkpoint checks
      these against it.  */
-  const bool multigrid = config_uses_multigrid (c) || c->restart != NULL;
-  if (g.rtol && !multigrid)
+  const bool multigrid = config_uses_multigrid (c);
+  if (g.rtol && !multigrid && c->restart == NULL)
     return parse_fail (p, "--rtol: only for multigrid (--steady, or --scheme "
                        "backward-euler or crank-nicolson)");
   if (c->steady && multigrid && c->restart == NULL
       && (g.tol || g.residual_every))
     return parse_fail (p, "--%s: only with --solver jacobi (multigrid stops "
                        "at --rtol)", g.tol ? "tol" : "residual-every");
-  if (!c->steady && multigrid && g.force)
+  if (!c->steady && multigrid && g.force && c->restart == NULL)
     return parse_fail (p, "--force: not used with --scheme %s (implicit steps "
                        "are stable for any dt)", time_scheme_name (c->scheme));
   if (c->steady)
@@ -610,7 +610,8 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
   cfg->given = given;
   if (ok && action == OPTIONS_RUN)
     ok = check_combinations (&p, cfg, given);
-  if (ok && cfg->steady && cfg->solver == SOLVER_MULTIGRID && !given.max_steps)
+  if (ok && cfg->steady && cfg->solver == SOLVER_MULTIGRID && !given.max_steps
+      && cfg->restart == NULL)
     cfg->max_steps = DEFAULT_MAX_CYCLES;
   /* With a file, the grid is known only once it is read.  */
   if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
