@@ -9,8 +9,9 @@
      /boundary/top      float64 [nx]   (y = Ly)
      attributes of /:   format, heatsim_version, problem, boundary, step,
                         time, dt, alpha, nx, ny, dx, dy, lx, ly, steady,
-                        checksum, colour_lo, colour_hi, scheme, solver,
-                        initial_residual, and for --edges runs edge_left,
+                        checksum, colour_lo, colour_hi, scheme (time-
+                        dependent runs) or solver and initial_residual
+                        (steady runs), and for --edges runs edge_left,
                         edge_right, edge_bottom, edge_top  */
 #ifndef HEATSIM_H5IO_H
 #define HEATSIM_H5IO_H
