@@ -8,10 +8,13 @@
 #include "parse.h"
 #include "run_config.h"
 
-/* The explicit scheme's stability rule, for a dt that came from opt.  */
+/* The explicit scheme's stability rule, for a dt that came from opt.
+   Implicit schemes are stable for every dt.  */
 static bool
 check_stability (struct parser *p, const struct config *c, const char *opt)
 {
+  if (c->scheme != SCHEME_EXPLICIT)
+    return true;
   const double r = config_stability (c);
   if (!(r <= STABILITY_LIMIT) && !c->force)
     return parse_fail (p, "%s: time step %g is unstable on this grid: "
@@ -37,14 +40,14 @@ stable_with (const struct config *c, size_t steps)
 /* --steps auto: the fewest steps that keep the explicit scheme stable up
    to the end time, steps = ceil (T / dt_max), dt = T / steps, with dt_max
    from alpha dt (1/dx^2 + 1/dy^2) <= 1/2.  It is --dt dt_max --end-time T
-   without the user working dt_max out.
-   Hook for implicit schemes (--scheme backward-euler|crank-nicolson, from
-   the multigrid work): they are stable for any dt, so there is no step
-   count to derive; refuse there with "--steps auto sizes explicit steps;
-   give -n or --dt with an implicit scheme" (documented in heatsim(1)).  */
+   without the user working dt_max out.  Implicit schemes are stable for
+   any dt: there is no step count to derive.  */
 static bool
 auto_steps (struct parser *p, struct config *c, struct given_options given)
 {
+  if (c->scheme != SCHEME_EXPLICIT)
+    return parse_fail (p, "--steps auto sizes explicit steps; give -n or "
+                       "--dt with an implicit scheme");
   if (given.dt)
     return parse_fail (p, "--steps auto: not with --dt (it chooses the time "
                        "step; give --end-time)");

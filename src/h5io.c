@@ -205,6 +205,10 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && (!m->range_known || (put_double (file, "colour_lo", m->range[0])
                                  && put_double (file, "colour_hi",
                                                 m->range[1])))
+         && (m->steady || put_string (file, "scheme", m->scheme))
+         && (!m->steady || (put_string (file, "solver", m->solver)
+                            && put_double (file, "initial_residual",
+                                           m->initial_residual)))
          && (!m->edges_given || put_edges (file, m->edges));
 }
 
@@ -698,6 +702,15 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
   if (m->range_known)
     ok = get_double (r, file, "colour_lo", &m->range[0])
          && get_double (r, file, "colour_hi", &m->range[1]);
+  /* Checkpoints from before the multigrid options: explicit, Jacobi.  */
+  snprintf (m->scheme, sizeof m->scheme, "explicit");
+  snprintf (m->solver, sizeof m->solver, "jacobi");
+  m->initial_residual = 0.0;
+  if (ok && H5Aexists (file, "scheme") > 0)
+    ok = get_string (r, file, "scheme", m->scheme, sizeof m->scheme);
+  if (ok && H5Aexists (file, "solver") > 0)
+    ok = get_string (r, file, "solver", m->solver, sizeof m->solver)
+         && get_double (r, file, "initial_residual", &m->initial_residual);
   m->edges_given = ok && H5Aexists (file, edge_attributes[0]) > 0;
   for (int e = 0; m->edges_given && ok && e < EDGE_COUNT; ++e)
     ok = get_double (r, file, edge_attributes[e], &m->edges[e]);

@@ -9,8 +9,10 @@
      /boundary/top      float64 [nx]   (y = Ly)
      attributes of /:   format, heatsim_version, problem, boundary, step,
                         time, dt, alpha, nx, ny, dx, dy, lx, ly, steady,
-                        checksum, colour_lo, colour_hi, and for --edges
-                        runs edge_left, edge_right, edge_bottom, edge_top  */
+                        checksum, colour_lo, colour_hi, scheme (time-
+                        dependent runs) or solver and initial_residual
+                        (steady runs), and for --edges runs edge_left,
+                        edge_right, edge_bottom, edge_top  */
 #ifndef HEATSIM_H5IO_H
 #define HEATSIM_H5IO_H
 
@@ -34,6 +36,13 @@ struct checkpoint_meta {
   bool range_known;           /* the values at the ends of the colour map of
                                  the run's images are known ... */
   double range[2];            /* ... and these */
+  /* Since the multigrid options; older checkpoints are explicit, and
+     steady ones Jacobi.  */
+  char scheme[32];            /* --scheme of a time-dependent run */
+  char solver[32];            /* --solver of a steady run */
+  double initial_residual;    /* steady multigrid: the residual norm the
+                                 run started from (--rtol is relative to
+                                 it); 0 otherwise */
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:

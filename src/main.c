@@ -207,6 +207,18 @@ split_grid (const struct config *cfg, struct domain *d)
       heatsim_error ("%s", err);
       return HEATSIM_USAGE;
     }
+  /* Multigrid solves the whole grid on one process for now.  */
+  if (d->ranks > 1 && config_uses_multigrid (cfg))
+    {
+      if (cfg->steady)
+        heatsim_error ("--solver multigrid: not yet with %d MPI ranks; use "
+                       "--solver jacobi or one rank", d->ranks);
+      else
+        heatsim_error ("--scheme %s: not yet with %d MPI ranks; use --scheme "
+                       "explicit or one rank", time_scheme_name (cfg->scheme),
+                       d->ranks);
+      return HEATSIM_USAGE;
+    }
   return HEATSIM_OK;
 }
 
@@ -228,6 +240,43 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
                      m->steady ? "add" : "drop");
       return HEATSIM_USAGE;
     }
+  enum time_scheme scheme;
+  enum steady_solver solver;
+  if (!time_scheme_find (m->scheme, &scheme)
+      || !steady_solver_find (m->solver, &solver))
+    {
+      heatsim_error ("--restart: %s: unknown scheme '%s' or solver '%s'",
+                     path, m->scheme, m->solver);
+      return HEATSIM_BAD_FILE;
+    }
+  /* The run goes on with the method it began with.  */
+  if ((cfg->given.scheme && scheme != cfg->scheme)
+      || (cfg->given.solver && solver != cfg->solver))
+    {
+      heatsim_error ("--%s: %s is from a --%s %s run", cfg->given.scheme
+                     ? "scheme" : "solver", path, m->steady ? "solver"
+                     : "scheme", m->steady ? m->solver : m->scheme);
+      return HEATSIM_USAGE;
+    }
+  cfg->scheme = scheme;
+  cfg->solver = solver;
+  const bool multigrid = config_uses_multigrid (cfg);
+  if (cfg->given.rtol && !multigrid)
+    {
+      heatsim_error ("--rtol: only for multigrid; %s is from a %s run", path,
+                     m->steady ? "--solver jacobi" : "--scheme explicit");
+      return HEATSIM_USAGE;
+    }
+  if (m->steady && multigrid && (cfg->given.tol || cfg->given.residual_every))
+    {
+      heatsim_error ("--%s: only with --solver jacobi; %s is from a "
+                     "multigrid run", cfg->given.tol ? "tol"
+                     : "residual-every", path);
+      return HEATSIM_USAGE;
+    }
+  if (m->steady && multigrid && !cfg->given.max_steps)
+    cfg->max_steps = DEFAULT_MAX_CYCLES;
+  cfg->restart_residual = m->initial_residual;
   cfg->lx = m->lx;
   cfg->ly = m->ly;
   cfg->alpha = m->alpha;
@@ -392,9 +441,15 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   report->run.total = omp_get_wtime () - t0;
   if (status == HEATSIM_OK && cfg->steady && !report->run.converged)
     {
-      heatsim_error ("warning: --steady: largest change %g still above --tol "
-                     "%g after --max-steps %zu sweeps", report->run.residual,
-                     cfg->tol, cfg->max_steps);
+      if (cfg->solver == SOLVER_JACOBI)
+        heatsim_error ("warning: --steady: largest change %g still above "
+                       "--tol %g after --max-steps %zu sweeps",
+                       report->run.residual, cfg->tol, cfg->max_steps);
+      else
+        heatsim_error ("warning: --steady: residual norm %g still above "
+                       "--rtol %g of the initial %g after --max-steps %zu "
+                       "V-cycles", report->run.residual_final, cfg->rtol,
+                       report->run.residual_initial, cfg->max_steps);
       return HEATSIM_NOT_CONVERGED;
     }
   return status;

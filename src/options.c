@@ -22,6 +22,7 @@
 #define DEFAULT_END_TIME 0.5
 #define DEFAULT_TOL 0.01
 #define DEFAULT_MAX_STEPS 1000000
+#define DEFAULT_RTOL 1e-10
 #define DEFAULT_RESIDUAL_EVERY 10
 #define DEFAULT_NAN_CHECK_EVERY 100
 #define DEFAULT_MONITOR_EVERY 100
@@ -63,6 +64,9 @@ enum {
   OPT_MONITOR,
   OPT_MONITOR_EVERY,
   OPT_PROGRESS_EVERY,
+  OPT_SOLVER,
+  OPT_RTOL,
+  OPT_SCHEME,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +79,7 @@ static const struct option long_options[] = {
   {"alpha", required_argument, NULL, 'a'},
   {"steps", required_argument, NULL, 'n'},
   {"dt", required_argument, NULL, OPT_DT},
+  {"scheme", required_argument, NULL, OPT_SCHEME},
   {"end-time", required_argument, NULL, 'T'},
   {"offload", required_argument, NULL, 'o'},
   {"device", required_argument, NULL, 'd'},
@@ -83,6 +88,8 @@ static const struct option long_options[] = {
   {"force", no_argument, NULL, 'f'},
   {"nan-check-every", required_argument, NULL, OPT_NAN_CHECK_EVERY},
   {"steady", no_argument, NULL, 's'},
+  {"solver", required_argument, NULL, OPT_SOLVER},
+  {"rtol", required_argument, NULL, OPT_RTOL},
   {"tol", required_argument, NULL, OPT_TOL},
   {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
   {"residual-every", required_argument, NULL, OPT_RESIDUAL_EVERY},
@@ -119,9 +126,10 @@ void
 options_usage (FILE *out)
 {
   fputs ("Usage: " PACKAGE " [OPTION]...\n"
-         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with an\n"
-         "explicit 5-point stencil, on a GPU through OpenMP offload or on CPU\n"
-         "threads, and report the error against the exact solution.\n"
+         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with a\n"
+         "5-point stencil, explicit on a GPU through OpenMP offload or on CPU\n"
+         "threads, or implicit by multigrid, and report the error against the\n"
+         "exact solution.\n"
          "\n"
          "Problem:\n"
          "  -p, --problem=NAME       mms (default), plate, disk or file (see below)\n"
@@ -139,16 +147,25 @@ options_usage (FILE *out)
          "      --dt=DT              time step (default END_TIME / N)\n"
          "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
          "                           the steps are ceil(T / DT) and dt = T / steps\n"
+         "      --scheme=SCHEME      explicit (default), backward-euler or\n"
+         "                           crank-nicolson (implicit: any dt, each step\n"
+         "                           solved by multigrid to --rtol)\n"
          "  -f, --force              run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2\n"
          "      --nan-check-every=K  stop (status 5) if the field holds NaN or Inf,\n"
          "                           checked every K steps (default 100)\n"
          "\n"
          "Steady state:\n"
-         "  -s, --steady             Jacobi iteration to the steady state\n"
-         "      --tol=TOL            stop when no cell changes by more than TOL in\n"
-         "                           one sweep (default 0.01)\n"
-         "      --max-steps=N        give up after N sweeps, status 4 (default 1000000)\n"
-         "      --residual-every=K   check the change every K sweeps (default 10)\n"
+         "  -s, --steady             solve for the steady state (Laplace's equation)\n"
+         "      --solver=SOLVER      multigrid (default) or jacobi\n"
+         "      --rtol=R             multigrid, steady or implicit: stop when the\n"
+         "                           residual norm has fallen by R, 0<R<1\n"
+         "                           (default 1e-10), or reached round-off\n"
+         "      --tol=TOL            jacobi: stop when no cell changes by more than\n"
+         "                           TOL in one sweep (default 0.01)\n"
+         "      --max-steps=N        give up after N sweeps or V-cycles, status 4\n"
+         "                           (default 1000000 sweeps, 100 cycles)\n"
+         "      --residual-every=K   jacobi: check the change every K sweeps\n"
+         "                           (default 10)\n"
          "\n"
          "Execution:\n"
          "  -o, --offload=STRATEGY   auto (default), resident, map or host\n"
@@ -209,7 +226,8 @@ options_usage (FILE *out)
   fputs ("\n"
          "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
          "3 no offload device with --require-device, 4 steady state not\n"
-         "reached within --max-steps, 5 the field became NaN or infinite,\n"
+         "reached within --max-steps (or an implicit step's solve did not\n"
+         "converge), 5 the field became NaN or infinite,\n"
          "128+N stopped by signal N (SIGINT, SIGTERM).\n"
          "Colour maps:", out);
   for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
@@ -267,6 +285,25 @@ static bool
 check_combinations (struct parser *p, const struct config *c,
                     struct given_options g)
 {
+  if (g.solver && !c->steady)
+    return parse_fail (p, "--solver: only with --steady (time steps take "
+                       "--scheme)");
+  if (c->steady && g.scheme)
+    return parse_fail (p, "--scheme: not used with --steady (it solves for "
+                       "the steady state; choose --solver)");
+  /* A checkpoint names its scheme and solver: apply_checkpoint checks
+     these against it.  */
+  const bool multigrid = config_uses_multigrid (c);
+  if (g.rtol && !multigrid && c->restart == NULL)
+    return parse_fail (p, "--rtol: only for multigrid (--steady, or --scheme "
+                       "backward-euler or crank-nicolson)");
+  if (c->steady && multigrid && c->restart == NULL
+      && (g.tol || g.residual_every))
+    return parse_fail (p, "--%s: only with --solver jacobi (multigrid stops "
+                       "at --rtol)", g.tol ? "tol" : "residual-every");
+  if (!c->steady && multigrid && g.force && c->restart == NULL)
+    return parse_fail (p, "--force: not used with --scheme %s (implicit steps "
+                       "are stable for any dt)", time_scheme_name (c->scheme));
   if (c->steady)
     {
       if (g.steps)
@@ -353,6 +390,9 @@ config_defaults (struct config *c)
     .disk_inside = DEFAULT_DISK_INSIDE,
     .disk_outside = DEFAULT_DISK_OUTSIDE,
     .tol = DEFAULT_TOL,
+    .solver = SOLVER_MULTIGRID,
+    .scheme = SCHEME_EXPLICIT,
+    .rtol = DEFAULT_RTOL,
     .max_steps = DEFAULT_MAX_STEPS,
     .residual_every = DEFAULT_RESIDUAL_EVERY,
     .nan_check_every = DEFAULT_NAN_CHECK_EVERY,
@@ -442,6 +482,26 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
           break;
         case 's':
           cfg->steady = true;
+          break;
+        case OPT_SOLVER:
+          if (!steady_solver_find (optarg, &cfg->solver))
+            ok = parse_fail (&p, "--solver: unknown solver '%s' (choose "
+                             "multigrid or jacobi)", optarg);
+          given.solver = true;
+          break;
+        case OPT_SCHEME:
+          if (!time_scheme_find (optarg, &cfg->scheme))
+            ok = parse_fail (&p, "--scheme: unknown scheme '%s' (choose "
+                             "explicit, backward-euler or crank-nicolson)",
+                             optarg);
+          given.scheme = true;
+          break;
+        case OPT_RTOL:
+          ok = parse_positive (&p, "--rtol", optarg, NULL, &cfg->rtol);
+          if (ok && !(cfg->rtol < 1.0))
+            ok = parse_fail (&p, "--rtol: '%s' must be below 1 (the factor "
+                             "by which the residual norm must fall)", optarg);
+          given.rtol = true;
           break;
         case OPT_TOL:
           ok = parse_positive (&p, "--tol", optarg, NULL, &cfg->tol);
@@ -628,6 +688,9 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
   cfg->given = given;
   if (ok && action == OPTIONS_RUN)
     ok = check_combinations (&p, cfg, given);
+  if (ok && cfg->steady && cfg->solver == SOLVER_MULTIGRID && !given.max_steps
+      && cfg->restart == NULL)
+    cfg->max_steps = DEFAULT_MAX_CYCLES;
   /* With a file, the grid is known only once it is read.  */
   if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
     ok = derive_settings (cfg, err, errlen);

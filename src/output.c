@@ -351,7 +351,10 @@ write_checkpoint (struct output *o, const struct domain *d,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
+    .initial_residual = o->initial_residual,
   };
+  snprintf (m.scheme, sizeof m.scheme, "%s", time_scheme_name (c->scheme));
+  snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));
   memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", boundary_name (c->boundary));

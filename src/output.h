@@ -21,6 +21,8 @@ struct output {
   size_t frames;            /* snapshots named so far: the next frame index */
   size_t *checkpoints;      /* steps of the checkpoints written, for XDMF */
   size_t ncheckpoints, capacity;
+  double initial_residual;  /* steady multigrid: the run's initial residual
+                               norm, for checkpoints (0: none) */
 };
 
 /* Prepare the output directory and the PNG value range (from initial, this

@@ -48,21 +48,90 @@ describe_placement (char *buf, size_t len, const struct config *cfg,
     snprintf (buf, len, "host, %d threads", w->threads);
 }
 
+/* Mean factor by which a V-cycle shrank the residual norm.  */
+static double
+reduction_per_cycle (const struct run_result *r)
+{
+  return r->cycles > 0 ? pow (r->residual_final / r->residual_initial,
+                              1.0 / (double) r->cycles) : NAN;
+}
+
+static double
+cycles_per_step (const struct run_result *r)
+{
+  return r->steps > 0 ? (double) r->cycles / (double) r->steps : NAN;
+}
+
+static bool
+implicit_scheme (const struct config *cfg)
+{
+  return !cfg->steady && cfg->scheme != SCHEME_EXPLICIT;
+}
+
+static void
+print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
+{
+  if (cfg->solver == SOLVER_MULTIGRID)
+    fprintf (out,
+             "  steady state  %s by multigrid after %zu V-cycles (%u levels),"
+             " mean residual reduction %.3g per cycle\n"
+             "  residual      %E, initially %E (--rtol %g, round-off floor "
+             "%E)\n",
+             r->converged ? "reached" : "NOT reached", r->cycles, r->levels,
+             reduction_per_cycle (r), r->residual_final, r->residual_initial,
+             cfg->rtol, r->residual_floor);
+  else
+    /* The change per sweep says nothing of the distance to the steady
+       state: say what was checked, and the residual beside it.  */
+    fprintf (out,
+             "  Jacobi        largest change per sweep %E %s --tol %g after "
+             "%zu sweeps (checked every %zu)\n"
+             "  residual      %E, %.3g of the initial %E\n",
+             r->residual, r->converged ? "<=" : ">", cfg->tol, r->steps,
+             cfg->residual_every, r->residual_final,
+             r->residual_final / r->residual_initial, r->residual_initial);
+  fputs ("                (residual: l2 norm over the interior of the "
+         "5-point Laplacian of u)\n", out);
+}
+
 static void
 print_run (FILE *out, const struct config *cfg, const struct run_result *r)
 {
   if (cfg->steady)
+    {
+      print_steady (out, cfg, r);
+      return;
+    }
+  fprintf (out,
+           "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
+           "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (explicit limit "
+           "%g)\n",
+           cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
+           config_stability (cfg), STABILITY_LIMIT);
+  if (implicit_scheme (cfg))
     fprintf (out,
-             "  steady state  %s after %zu Jacobi sweeps: largest change %E "
-             "(tol %g, checked every %zu)\n",
-             r->converged ? "reached" : "NOT reached", r->steps, r->residual,
-             cfg->tol, cfg->residual_every);
-  else
-    fprintf (out,
-             "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
-             "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (limit %g)\n",
-             cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
-             config_stability (cfg), STABILITY_LIMIT);
+             "  multigrid     V-cycles per step: mean %.2f, max %zu (--rtol "
+             "%g, %u levels)\n",
+             cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
+}
+
+/* What the run solved with, for the report's title.  */
+static const char *
+method_name (const struct config *cfg)
+{
+  if (cfg->steady)
+    return cfg->solver == SOLVER_MULTIGRID
+           ? "steady state by multigrid, 5-point stencil"
+           : "steady state by Jacobi sweeps, 5-point stencil";
+  switch (cfg->scheme)
+    {
+    case SCHEME_BACKWARD_EULER:
+      return "backward Euler 5-point stencil, multigrid";
+    case SCHEME_CRANK_NICOLSON:
+      return "Crank-Nicolson 5-point stencil, multigrid";
+    default:
+      return "explicit 5-point stencil";
+    }
 }
 
 void
@@ -72,10 +141,11 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
   describe_placement (where, sizeof where, cfg, &r->where);
   const struct run_result *run = &r->run;
   fprintf (out,
-           "heatsim %s: 2-D heat equation, explicit 5-point stencil\n"
+           "heatsim %s: 2-D heat equation, %s\n"
            "  problem       %s, %s boundaries\n"
            "  grid          %zu x %zu cells, domain %g x %g, dx %E, dy %E\n",
-           PACKAGE_VERSION, cfg->problem->name, boundary_name (cfg->boundary),
+           PACKAGE_VERSION, method_name (cfg), cfg->problem->name,
+           boundary_name (cfg->boundary),
            cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
            config_dy (cfg));
   print_run (out, cfg, run);
@@ -106,12 +176,19 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
-           "files)  transfer out %.6f  total %.6f\n"
-           "  %.4g cell updates/s, %.2f GB/s effective (16 bytes per update)\n",
+           "files)  transfer out %.6f  total %.6f\n",
            r->heat, r->heat_initial, r->min, r->max, r->checksum, run->setup,
            run->transfer_in,
-           run->solve, run->output, run->files, run->transfer_out, run->total,
-           updates_per_second (cfg, run), bandwidth_gb_s (cfg, run));
+           run->solve, run->output, run->files, run->transfer_out, run->total);
+  /* A V-cycle is no single update of each cell: give the cost per
+     unknown instead of an update rate.  */
+  if (config_uses_multigrid (cfg))
+    fprintf (out, "  %.4g ns of solve per unknown\n",
+             1e9 * run->solve / ((double) cfg->nx * (double) cfg->ny));
+  else
+    fprintf (out, "  %.4g cell updates/s, %.2f GB/s effective (16 bytes per "
+             "update)\n", updates_per_second (cfg, run),
+             bandwidth_gb_s (cfg, run));
   if (cfg->bench)
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
              "stencil reaches %.1f %% of it\n"
@@ -269,9 +346,37 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "stability", !cfg->steady, config_stability (cfg));
   fprintf (out, "\"steady\": %s, \"start_step\": %zu, \"steps\": %zu, ",
            cfg->steady ? "true" : "false", cfg->start_step, run->steps);
-  json_number (out, "residual", cfg->steady, run->residual);
+  const bool jacobi = cfg->steady && cfg->solver == SOLVER_JACOBI;
+  const bool multigrid = config_uses_multigrid (cfg);
+  const bool implicit = implicit_scheme (cfg);
+  json_number (out, "residual", jacobi, run->residual);
   fprintf (out, "\"converged\": %s, ", !cfg->steady ? "null"
            : run->converged ? "true" : "false");
+  fprintf (out, "\"solver\": %s%s%s, \"scheme\": %s%s%s, ",
+           cfg->steady ? "\"" : "",
+           cfg->steady ? steady_solver_name (cfg->solver) : "null",
+           cfg->steady ? "\"" : "", cfg->steady ? "" : "\"",
+           cfg->steady ? "null" : time_scheme_name (cfg->scheme),
+           cfg->steady ? "" : "\"");
+  json_number (out, "rtol", multigrid, cfg->rtol);
+  json_number (out, "tol", jacobi, cfg->tol);
+  json_number (out, "residual_norm_initial", cfg->steady,
+               run->residual_initial);
+  json_number (out, "residual_norm_final", cfg->steady, run->residual_final);
+  json_number (out, "residual_floor", cfg->steady && multigrid,
+               run->residual_floor);
+  if (multigrid)
+    fprintf (out, "\"cycles\": %zu, \"levels\": %u, ", run->cycles,
+             run->levels);
+  else
+    fprintf (out, "\"cycles\": null, \"levels\": null, ");
+  json_number (out, "mean_reduction_per_cycle", cfg->steady && multigrid,
+               reduction_per_cycle (run));
+  json_number (out, "cycles_per_step_mean", implicit, cycles_per_step (run));
+  if (implicit)
+    fprintf (out, "\"cycles_per_step_max\": %zu, ", run->cycles_max);
+  else
+    fprintf (out, "\"cycles_per_step_max\": null, ");
   fprintf (out,
            "\"strategy\": \"%s\", \"strategy_auto\": %s, "
            "\"strategy_reason\": %s%s%s, "
@@ -300,8 +405,9 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
            r->checksum, run->setup,
            run->transfer_in, run->solve, run->output, run->files,
            run->transfer_out, run->total);
-  json_number (out, "cell_updates_per_s", true, updates_per_second (cfg, run));
-  json_number (out, "bandwidth_gb_s", true, bandwidth_gb_s (cfg, run));
+  json_number (out, "cell_updates_per_s", !multigrid,
+               updates_per_second (cfg, run));
+  json_number (out, "bandwidth_gb_s", !multigrid, bandwidth_gb_s (cfg, run));
   fprintf (out, "\"peak_memory_bytes\": %zu, \"grid_bytes\": %zu, "
            "\"ranks\": %d, \"ranks_x\": %d, \"ranks_y\": %d, "
            "\"time_exchange\": %.9f, ", r->peak_memory, grid_bytes (cfg),

@@ -55,3 +55,47 @@ kernel_form_find (const char *name, enum kernel_form *form)
   *form = (enum kernel_form) k;
   return true;
 }
+
+static const char *const steady_solver_names[] = {
+  [SOLVER_MULTIGRID] = "multigrid", [SOLVER_JACOBI] = "jacobi",
+};
+
+const char *
+steady_solver_name (enum steady_solver solver)
+{
+  return steady_solver_names[solver];
+}
+
+bool
+steady_solver_find (const char *name, enum steady_solver *solver)
+{
+  size_t k;
+  if (!name_index (steady_solver_names, sizeof steady_solver_names
+                   / sizeof *steady_solver_names, name, &k))
+    return false;
+  *solver = (enum steady_solver) k;
+  return true;
+}
+
+static const char *const time_scheme_names[] = {
+  [SCHEME_EXPLICIT] = "explicit",
+  [SCHEME_BACKWARD_EULER] = "backward-euler",
+  [SCHEME_CRANK_NICOLSON] = "crank-nicolson",
+};
+
+const char *
+time_scheme_name (enum time_scheme scheme)
+{
+  return time_scheme_names[scheme];
+}
+
+bool
+time_scheme_find (const char *name, enum time_scheme *scheme)
+{
+  size_t k;
+  if (!name_index (time_scheme_names, sizeof time_scheme_names
+                   / sizeof *time_scheme_names, name, &k))
+    return false;
+  *scheme = (enum time_scheme) k;
+  return true;
+}

@@ -16,6 +16,11 @@ struct colormap;
 struct problem;
 struct strategy;
 
+/* --max-steps of a steady multigrid run: multigrid gains about a digit
+   per V-cycle, so 100 cycles that have not reached --rtol mean something
+   is wrong, not that more would help.  */
+#define DEFAULT_MAX_CYCLES 100
+
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 
@@ -35,6 +40,20 @@ enum kernel_form {
                                 one team per row (GPUs only) */
 };
 
+/* How --steady finds the steady state (--solver).  */
+enum steady_solver {
+  SOLVER_MULTIGRID,          /* V-cycles to --rtol (the default) */
+  SOLVER_JACOBI              /* sweeps until the change per sweep <= --tol */
+};
+
+/* How a time step advances the field (--scheme): theta = 0, 1, 1/2 of
+   (I - theta alpha dt L) u' = (I + (1 - theta) alpha dt L) u.  */
+enum time_scheme {
+  SCHEME_EXPLICIT,           /* forward Euler, the stencil kernels */
+  SCHEME_BACKWARD_EULER,     /* theta = 1: first order, any dt */
+  SCHEME_CRANK_NICOLSON      /* theta = 1/2: second order, any dt */
+};
+
 /* Which options the user gave, where that changes what others mean.  */
 struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
@@ -42,6 +61,7 @@ struct given_options {
   bool png_name, checkpoint_name, compress, init_range;
   bool steps_auto;        /* --steps auto (steps is then also set) */
   bool monitor_every;
+  bool solver, scheme, rtol;
 };
 
 struct config {
@@ -66,7 +86,12 @@ struct config {
   bool force;             /* run even if the time step is unstable */
   bool steady;            /* iterate to the steady state instead */
   double tol;             /* steady: stop when no cell changes by more */
-  size_t max_steps;       /* steady: give up after this many sweeps */
+  size_t max_steps;       /* steady: give up after this many sweeps (V-cycles
+                             for multigrid) */
+  enum steady_solver solver;   /* steady: multigrid or Jacobi */
+  enum time_scheme scheme;     /* time-dependent: explicit or implicit */
+  double rtol;            /* multigrid: stop when the residual norm has
+                             fallen by this factor */
   size_t residual_every;  /* steady: read the largest change this often */
   size_t nan_check_every; /* look for NaN or Inf in the field this often */
   bool quiet;             /* no progress on stderr */
@@ -98,6 +123,9 @@ struct config {
   const char *init_dataset;   /* HDF5 dataset, or NULL: /field */
   double init_range[2];   /* PNG gray levels 0 and max map to these */
   size_t start_step;      /* step number of the initial field */
+  double restart_residual;   /* a steady multigrid checkpoint: the initial
+                                residual norm of the run it continues
+                                (--rtol is relative to it); 0 otherwise */
 
   struct given_options given;
   const struct provenance *provenance;   /* set by main after parsing */
@@ -120,11 +148,24 @@ config_dy (const struct config *c)
 /* alpha * dt * (1/dx^2 + 1/dy^2): stable up to STABILITY_LIMIT.  */
 double config_stability (const struct config *c);
 
+/* Whether the run solves with multigrid: an implicit scheme, or a
+   steady state by multigrid.  */
+static inline bool
+config_uses_multigrid (const struct config *c)
+{
+  return c->steady ? c->solver == SOLVER_MULTIGRID
+         : c->scheme != SCHEME_EXPLICIT;
+}
+
 /* The command-line names of the enumerations, and the value called name
    (false if there is none).  */
 const char *boundary_name (enum boundary_kind kind);
 bool boundary_find (const char *name, enum boundary_kind *kind);
 const char *kernel_form_name (enum kernel_form form);
 bool kernel_form_find (const char *name, enum kernel_form *form);
+const char *steady_solver_name (enum steady_solver solver);
+bool steady_solver_find (const char *name, enum steady_solver *solver);
+const char *time_scheme_name (enum time_scheme scheme);
+bool time_scheme_find (const char *name, enum time_scheme *scheme);
 
 #endif

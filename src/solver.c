@@ -10,6 +10,7 @@
 
 #include "diagnostics.h"
 #include "domain.h"
+#include "implicit.h"
 #include "monitor.h"
 #include "output.h"
 #include "problem.h"
@@ -242,6 +243,134 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
   return status;
 }
 
+/* The residual norm of the discrete steady equations of u on the host,
+   or NaN where a rank's halo would need an exchange (MPI runs).  */
+static double
+steady_residual (struct solver *s, const struct config *cfg)
+{
+  if (s->domain->ranks > 1)
+    return NAN;
+  return laplace_residual_norm (&s->work.stencil, config_dx (cfg),
+                                config_dy (cfg), &s->work.u);
+}
+
+/* Cycles from step to the next step at which output falls due (K of
+   every K steps), at most limit.  */
+static size_t
+cycles_to_output (const struct config *cfg, size_t step, size_t limit)
+{
+  const size_t every[] = { cfg->png_every, cfg->checkpoint_every };
+  for (size_t k = 0; k < sizeof every / sizeof every[0]; ++k)
+    if (every[k] != 0 && every[k] - step % every[k] < limit)
+      limit = every[k] - step % every[k];
+  return limit;
+}
+
+/* A steady run by multigrid on the host copy of the field: V-cycles in
+   runs that end where output falls due, until the residual norm has
+   fallen by --rtol from the initial one (that of the run a restart
+   continues) or reached the round-off floor.  */
+static int
+run_multigrid_steady (struct solver *s, const struct config *cfg,
+                      struct output *out, struct run_result *r)
+{
+  struct workspace *w = &s->work;
+  struct implicit im;
+  int status = implicit_init (&im, cfg, &w->stencil);
+  if (status != HEATSIM_OK)
+    return status;
+  s->strategy->fetch (w);
+  const double now = steady_residual (s, cfg);
+  r->residual_initial = cfg->restart_residual > 0.0 ? cfg->restart_residual
+                        : now;
+  r->residual_final = now;
+  out->initial_residual = r->residual_initial;
+  const double target = cfg->rtol * r->residual_initial;
+  struct progress progress;
+  progress_start (&progress, !cfg->quiet, cfg->progress_every,
+                  cfg->max_steps);
+  r->converged = false;
+  size_t n = 0;
+  while (!r->converged && status == HEATSIM_OK)
+    {
+      size_t chunk = cycles_to_output (cfg, cfg->start_step + n,
+                                       cfg->max_steps - n);
+      if (chunk > MG_MAX_CYCLES)
+        chunk = MG_MAX_CYCLES;
+      struct mg_report rep;
+      const enum mg_status mg = implicit_steady_cycles (&im, &w->u,
+                                                        (unsigned) chunk,
+                                                        target, &rep);
+      if (mg == MG_INVALID || !isfinite (rep.final))
+        {
+          heatsim_error ("--solver multigrid: the residual norm is %g after "
+                         "%zu V-cycles", rep.final, n + rep.cycles);
+          status = HEATSIM_NOT_FINITE;
+          break;
+        }
+      n += rep.cycles;
+      r->converged = mg == MG_OK;
+      r->residual_final = rep.final;
+      r->residual_floor = rep.floor;
+      r->levels = rep.levels;
+      s->strategy->store (w);
+      const bool last = r->converged || n >= cfg->max_steps;
+      status = after_step (s, cfg, out, n, last, -1.0);
+      progress_update (&progress, n, -1.0, rep.final);
+      if (last)
+        break;
+    }
+  progress_finish (&progress);
+  implicit_free (&im);
+  r->steps = r->cycles = n;
+  return status;
+}
+
+/* A time-dependent run by an implicit scheme: each step solved by
+   multigrid on the host copy of the field, the right-hand side in unew.  */
+static int
+run_implicit_steps (struct solver *s, const struct config *cfg,
+                    struct output *out, struct run_result *r)
+{
+  struct workspace *w = &s->work;
+  struct implicit im;
+  int status = implicit_init (&im, cfg, &w->stencil);
+  if (status != HEATSIM_OK)
+    return status;
+  s->strategy->fetch (w);
+  r->levels = (unsigned) mg_levels (im.mg);
+  struct progress progress;
+  progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
+  size_t n = 0;
+  while (n < cfg->steps && status == HEATSIM_OK)
+    {
+      struct mg_report rep;
+      const enum mg_status mg = implicit_step (&im, &w->u, &w->unew, &rep);
+      ++n;
+      r->cycles += rep.cycles;
+      if (rep.cycles > r->cycles_max)
+        r->cycles_max = rep.cycles;
+      s->strategy->store (w);
+      if (mg != MG_OK)
+        {
+          heatsim_error ("--scheme %s: step %zu: multigrid did not reach "
+                         "--rtol %g in %u V-cycles (residual %g of %g)",
+                         time_scheme_name (cfg->scheme), cfg->start_step + n,
+                         cfg->rtol, rep.cycles, rep.final, rep.initial);
+          status = mg == MG_NOT_CONVERGED ? HEATSIM_NOT_CONVERGED
+                   : HEATSIM_NOT_FINITE;
+          break;
+        }
+      status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
+      progress_update (&progress, n,
+                       (double) (cfg->start_step + n) * cfg->dt, -1.0);
+    }
+  progress_finish (&progress);
+  implicit_free (&im);
+  r->steps = n;
+  return status;
+}
+
 enum { COPY_REPEATS = 10 };
 
 /* The bandwidth of copy, best of COPY_REPEATS copies of a whole field.  */
@@ -284,15 +413,30 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   double t0 = omp_get_wtime ();
   s->strategy->enter (&s->work);
   double t1 = omp_get_wtime ();
+  r->residual_initial = r->residual_final = r->residual_floor = NAN;
+  r->levels = 0;
+  r->cycles = r->cycles_max = 0;
   /* The monitor's first row: the initial field, still current on the
      host.  */
   int status = HEATSIM_OK;
   if (s->monitor != NULL && s->monitor->on)
     status = domain_agree (write_output (s, cfg, out, cfg->start_step, false,
                                          false, -1.0));
-  if (status == HEATSIM_OK)
-    status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
-             : run_steps (s, cfg, out, r);
+  if (status != HEATSIM_OK)
+    ;
+  else if (cfg->steady && cfg->solver == SOLVER_MULTIGRID)
+    status = run_multigrid_steady (s, cfg, out, r);
+  else if (cfg->steady)
+    {
+      r->residual_initial = steady_residual (s, cfg);
+      status = run_to_steady_state (s, cfg, out, r);
+      s->strategy->fetch (&s->work);
+      r->residual_final = steady_residual (s, cfg);
+    }
+  else if (cfg->scheme != SCHEME_EXPLICIT)
+    status = run_implicit_steps (s, cfg, out, r);
+  else
+    status = run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
   r->copy_gb_s = r->memcpy_gb_s = 0.0;

@@ -23,9 +23,20 @@ struct solver {
 
 /* What a run did and how long each phase took (seconds).  */
 struct run_result {
-  size_t steps;            /* steps (sweeps) taken */
-  double residual;         /* steady: largest change in the last checked sweep */
-  bool converged;          /* steady: residual <= tol */
+  size_t steps;            /* steps (sweeps, V-cycles) taken */
+  double residual;         /* Jacobi: largest change in the last checked
+                              sweep */
+  bool converged;          /* steady: Jacobi's change <= tol, multigrid's
+                              residual norm at --rtol or round-off */
+  /* Steady runs: the l2 norm over the interior of the residual of the
+     discrete equations, L_h u, for the run's first field (of the run
+     a restart continues) and its last; NaN where unknown.  */
+  double residual_initial, residual_final;
+  double residual_floor;   /* multigrid: the round-off floor of the last */
+  unsigned levels;         /* multigrid levels, the finest included; 0 for
+                              none */
+  size_t cycles;           /* V-cycles of this run */
+  size_t cycles_max;       /* implicit: most V-cycles of one step */
   double setup;            /* allocation and initial field */
   double transfer_in;      /* fields to the device */
   double solve;            /* the time loop, output excluded */

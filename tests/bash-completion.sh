@@ -65,7 +65,7 @@ table () {
   awk -v h="$1" '$0 == h { on = 1; next } on && NF == 0 { exit }
                  on { print $1 }' help.txt | sort | tr '\n' ' ' | sed 's/ $//'
 }
-for opt in --problem --boundary --offload --kernel --colormap; do
+for opt in --problem --boundary --offload --kernel --colormap --solver --scheme; do
   want=$(choices "$opt")
   [ -n "$want" ] || fail "$opt: no list of choices in heatsim's message"
   expect "$want" "$opt" ''

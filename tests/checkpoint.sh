@@ -63,7 +63,7 @@ expect_status 0 "$HEATSIM" -q --json --restart "$out/mms/heatsim-000010.h5" -n 1
   || fail "restarted MMS error $(json_field l2_error "$workdir/out") != $whole"
 
 # Steady state: stop, checkpoint, continue to convergence.
-expect_status 4 "$HEATSIM" -q -p plate -s -g 30 --tol 1e-6 --max-steps 500 \
+expect_status 4 "$HEATSIM" -q -p plate -s --solver jacobi -g 30 --tol 1e-6 --max-steps 500 \
   --checkpoint-every 1000 --output-dir "$out/steady"
 expect_status 0 "$HEATSIM" -q --json -s --tol 1e-6 \
   --restart "$out/steady/heatsim-000500.h5"

@@ -23,6 +23,8 @@ refused "--end-time: '-1'" --end-time -1
 refused "at most two" --steps 5 --dt 0.1 --end-time 1
 refused "--steps auto: needs --end-time" --steps auto
 refused "--steps auto: not with --dt" --steps auto --dt 0.1
+refused "--steps auto sizes explicit steps; give -n or --dt with an implicit scheme" \
+  -T 1 --steps auto --scheme crank-nicolson
 refused "--steps auto: .* too many steps" -g 64 -T 1e300 --steps auto
 refused "--offload: unknown strategy 'cuda'" --offload cuda
 refused "--device: 'gpu0'" --device gpu0
@@ -31,11 +33,39 @@ refused "unrecognized option '--colour'" --colour
 refused "--steps: missing argument" --steps
 refused "unexpected argument 'foo'" foo
 
+# Multigrid options: --rtol, --solver and --scheme.
+refused "--rtol: '0'" --steady --rtol 0
+refused "--rtol: '-1e-3'" --steady --rtol -1e-3
+refused "--rtol: '1' must be below 1" --steady --rtol 1
+refused "--rtol: '2' must be below 1" --steady --rtol 2
+refused "--rtol: 'tight'" --steady --rtol tight
+refused "--rtol: 'nan'" --steady --rtol nan
+refused "--rtol: only for multigrid" --rtol 1e-6
+refused "--rtol: only for multigrid" --steady --solver jacobi --rtol 1e-6
+refused "--solver: unknown solver 'sor'" --steady --solver sor
+refused "--solver: only with --steady" --solver multigrid
+refused "--solver: only with --steady" --solver jacobi \
+  --scheme crank-nicolson
+refused "--scheme: unknown scheme 'rk4'" --scheme rk4
+refused "--scheme: not used with --steady" --steady --scheme backward-euler
+refused "--scheme: not used with --steady" --steady --solver jacobi \
+  --scheme crank-nicolson
+refused "--tol: only with --solver jacobi" --steady --tol 1e-3
+refused "--residual-every: only with --solver jacobi" --steady \
+  --residual-every 5
+refused "--force: not used with --scheme crank-nicolson" \
+  --scheme crank-nicolson --force
+# Implicit steps take a dt far past the explicit limit without --force.
+expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 30 \
+  --steps 2 --scheme crank-nicolson
+refused "--dt: time step 30 is unstable" --grid 16 --length 17 --alpha 1 \
+  --dt 30 --steps 2
+
 # A stable run is accepted and --force overrides the stability rule.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.25
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.3 --force
 # --steps auto: stable by construction, wherever the unstable dt was refused.
 expect_status 0 "$HEATSIM" -q --grid 64 --length 65 --alpha 1 -T 3 --steps auto
-grep -q "stability .* = 0\.4[0-9]* (limit 0.5)\|stability .* = 0\.5 (limit" \
+grep -q "stability .* = 0\.4[0-9]* (explicit limit 0.5)\|stability .* = 0\.5 (explicit limit" \
   "$workdir/out" || fail "--steps auto: $(cat "$workdir/out")"
 finish

@@ -51,7 +51,7 @@ start_run () {
 for sig in INT:2 TERM:15; do
   number=${sig#*:}
   sig=${sig%:*}
-  start_run "$out/$sig" -p plate -s -g 400 --tol 1e-12 --checkpoint-every 500
+  start_run "$out/$sig" -p plate -s --solver jacobi -g 400 --tol 1e-12 --checkpoint-every 500
   kill -$sig $pid
   wait $pid
   status=$?

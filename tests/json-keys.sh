@@ -43,8 +43,10 @@ failure () {
 
 mode 0 -g 16 -n 3                                   # time-dependent, exact
 mode 0 -p disk -g 16 -L 1 -a 1 -T 1e-3 --steps auto # no exact solution
-mode 0 -p plate -s -g 16 --tol 1                    # steady state
-mode 4 -p plate -s -g 16 --max-steps 10             # not converged
+mode 0 -p plate -s --solver jacobi -g 16 --tol 1    # steady, Jacobi
+mode 4 -p plate -s --solver jacobi -g 16 --max-steps 10   # not converged
+mode 0 -p plate -s -g 16                            # steady, multigrid
+mode 0 -g 16 -n 3 --scheme crank-nicolson           # implicit steps
 mode 0 -g 16 -n 3 -o resident --bench               # target kernels, --bench
 failure 2 --steps 0                                 # refused option
 failure 2 --init "$workdir/missing.h5"              # bad file

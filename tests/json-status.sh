@@ -57,7 +57,7 @@ expect_status 2 "$HEATSIM" -q --steps 0
 ended 2 bad_file --json --init "$workdir/missing.h5"
 printf 'not a field' >"$workdir/junk"
 ended 2 bad_file --json --init "$workdir/junk"
-ended 4 not_converged --json -p plate -s -g 16 --max-steps 10
+ended 4 not_converged --json -p plate -s --solver jacobi -g 16 --max-steps 10
 jq -e '.converged == false and .l2_error != null and .residual > 0.01' \
   "$workdir/out" >/dev/null || fail "not_converged: no full report"
 ended 5 not_finite --json -g 64 -L 65 -a 1 --dt 0.3 --force -n 100000
@@ -79,7 +79,7 @@ if [ -n "${FAILWRITE:-}" ] && [ -f "$FAILWRITE" ]; then
     --output-dir "$workdir/failing"
 fi
 # SIGTERM once the run is in its loop (its first checkpoint is there).
-"$HEATSIM" -q --json -p plate -s -g 400 --tol 1e-12 --checkpoint-every 500 \
+"$HEATSIM" -q --json -p plate -s --solver jacobi -g 400 --tol 1e-12 --checkpoint-every 500 \
   --output-dir "$workdir/sig" >"$workdir/out" 2>"$workdir/err" &
 pid=$!
 for t in $(seq 200); do

@@ -24,7 +24,7 @@ tests_failwrite_so_SOURCES = tests/failwrite.c
 tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
-EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/README tests/openmpi.supp \
+EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/README tests/steady_reference.py tests/openmpi.supp \
 	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh
 noinst_HEADERS = tests/unit.h
 
@@ -39,6 +39,8 @@ cli_tests = \
 	tests/tutorial-case.sh \
 	tests/boundaries.sh \
 	tests/steady.sh \
+	tests/multigrid-steady.sh \
+	tests/implicit-schemes.sh \
 	tests/png-output.sh \
 	tests/png-legend.sh \
 	tests/png-movie.sh \

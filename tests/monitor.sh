@@ -57,9 +57,9 @@ fi
 
 # Steady runs: no time; the largest change of the row's sweep, the same
 # as the report's at a checked sweep; the rows change nothing (checksum).
-expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 32 --residual-every 7
+expect_status 0 "$HEATSIM" -q --json -p plate --steady --solver jacobi -g 32 --residual-every 7
 cp "$workdir/out" plain.json
-if expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 32 \
+if expect_status 0 "$HEATSIM" -q --json -p plate --steady --solver jacobi -g 32 \
      --residual-every 7 --monitor s.csv --monitor-every 10; then
   [ "$(json_field checksum "$workdir/out")" = "$(json_field checksum plain.json)" ] \
     || fail "steady: --monitor changed the field"
@@ -152,7 +152,7 @@ fi
 expect_status 0 "$HEATSIM" -g 128 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0.001
 grep -q '^heatsim: step [0-9]* of 3000 ([0-9]*%), t = [0-9.e+-]*, ' "$workdir/err" \
   || fail "no progress line with the time: $(head -n 3 "$workdir/err")"
-expect_status 0 "$HEATSIM" -p plate --steady -g 64 --progress-every 0.001
+expect_status 0 "$HEATSIM" -p plate --steady --solver jacobi -g 64 --progress-every 0.001
 grep -q '^heatsim: sweep [0-9]*' "$workdir/err" || fail "no steady progress line"
 expect_status 0 "$HEATSIM" -g 64 -L 1 -a 1e-5 -n 3000 -T 3 --progress-every 0
 [ -s "$workdir/err" ] && fail "--progress-every 0: $(head -n 2 "$workdir/err")"

@@ -68,5 +68,12 @@ compare --problem plate --grid 30x41 --steps 60
 compare --boundary neumann --grid 30x41 --length 1 --alpha 1 --end-time 0.01 \
   --steps 200
 # Steady sweeps use the fused update-and-reduction kernels.
-compare --problem plate --steady --grid 47x33 --tol 0.05 --residual-every 3
+compare --problem plate --steady --solver jacobi --grid 47x33 --tol 0.05 --residual-every 3
+# Multigrid solves on the host copy of the field, which each strategy
+# fetches before and stores back after: the same bits everywhere.
+compare --problem plate --steady --grid 47x33
+compare --problem mms --grid 40x30 --length 1 --alpha 1 --end-time 0.05 \
+  --steps 5 --scheme crank-nicolson
+compare --grid 31x45 --length 1 --alpha 1 --end-time 0.05 --steps 4 \
+  --scheme backward-euler --boundary neumann --png-every 2
 finish

@@ -263,14 +263,29 @@ test_problems (void)
     CHECK (problem_find ((*p)->name) == *p);
 
   /* Steady: a Jacobi sweep, the explicit step at the stability limit.  */
-  CHECK (parse (&c, "-s", "-g", "9x19", "-L", "10", "--tol", "1e-4",
-                "--max-steps", "77", "--residual-every", "3", (char *) NULL)
+  CHECK (parse (&c, "-s", "--solver", "jacobi", "-g", "9x19", "-L", "10",
+                "--tol", "1e-4", "--max-steps", "77", "--residual-every", "3",
+                (char *) NULL)
          == OPTIONS_RUN);
   CHECK (c.steady && c.tol == 1e-4 && c.max_steps == 77 && c.steps == 77
-         && c.residual_every == 3);
+         && c.residual_every == 3 && c.solver == SOLVER_JACOBI);
   CHECK (fabs (config_stability (&c) - 0.5) < 1e-15);
-  CHECK (parse (&c, "-s", (char *) NULL) == OPTIONS_RUN);
+  CHECK (parse (&c, "-s", "--solver", "jacobi", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.tol == 0.01 && c.max_steps == 1000000 && c.residual_every == 10);
+  /* Steady by multigrid, the default: --max-steps counts V-cycles.  */
+  CHECK (parse (&c, "-s", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.solver == SOLVER_MULTIGRID && c.rtol == 1e-10
+         && c.max_steps == DEFAULT_MAX_CYCLES && config_uses_multigrid (&c));
+  CHECK (parse (&c, "-s", "--rtol", "1e-6", "--max-steps", "9", (char *) NULL)
+         == OPTIONS_RUN);
+  CHECK (c.rtol == 1e-6 && c.max_steps == 9);
+  /* Implicit schemes: no stability rule.  */
+  CHECK (parse (&c, "--scheme", "crank-nicolson", "-g", "63", "-L", "1",
+                "--dt", "0.1", "-n", "3", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.scheme == SCHEME_CRANK_NICOLSON && config_stability (&c) > 50.0
+         && config_uses_multigrid (&c));
+  CHECK (parse (&c, "--scheme", "explicit", (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.scheme == SCHEME_EXPLICIT && !config_uses_multigrid (&c));
 }
 
 int

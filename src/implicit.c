@@ -1,0 +1,157 @@
+#include <config.h>
+
+#include "implicit.h"
+
+#include <math.h>
+
+#include "diagnostics.h"
+#include "status.h"
+
+/* heatsim gives all four edges one kind; --edges values are Dirichlet.  */
+static struct mg_boundary
+mg_boundary_of (enum boundary_kind kind)
+{
+  const enum mg_edge_kind k = kind == BOUNDARY_NEUMANN ? MG_ZERO_FLUX
+                              : kind == BOUNDARY_PERIODIC ? MG_PERIODIC
+                              : MG_DIRICHLET;
+  struct mg_boundary b;
+  for (int e = 0; e < MG_EDGES; ++e)
+    b.kind[e] = k;
+  return b;
+}
+
+/* theta of (I - theta alpha dt L) u' = (I + (1 - theta) alpha dt L) u.  */
+static double
+scheme_theta (enum time_scheme scheme)
+{
+  return scheme == SCHEME_CRANK_NICOLSON ? 0.5 : 1.0;
+}
+
+int
+implicit_init (struct implicit *im, const struct config *cfg,
+               const struct stencil *s)
+{
+  *im = (struct implicit) {
+    .options = mg_default_options (),
+    .dx = config_dx (cfg), .dy = config_dy (cfg),
+    .halo = *s,
+    .conserves = cfg->boundary != BOUNDARY_DIRICHLET,
+  };
+  struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = im->dx,
+                            .dy = im->dy };
+  if (!cfg->steady)
+    {
+      const double theta = scheme_theta (cfg->scheme);
+      op.c0 = 1.0;
+      op.c1 = theta * cfg->alpha * cfg->dt;
+      im->explicit_weight = (1.0 - theta) * cfg->alpha * cfg->dt;
+    }
+  im->options.rtol = cfg->rtol;
+  im->options.max_cycles = MG_MAX_CYCLES;
+  const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
+  switch (mg_create (&im->mg, s->nx, s->ny, &op, &bc))
+    {
+    case MG_OK:
+      return HEATSIM_OK;
+    case MG_NO_MEMORY:
+      heatsim_error ("cannot allocate the multigrid levels of a %zu x %zu "
+                     "grid", s->nx, s->ny);
+      return HEATSIM_NO_MEMORY;
+    default:
+      heatsim_error ("multigrid cannot take this problem (alpha dt %g, "
+                     "dx %g, dy %g)", op.c1, op.dx, op.dy);
+      return HEATSIM_USAGE;
+    }
+}
+
+void
+implicit_free (struct implicit *im)
+{
+  mg_destroy (im->mg);
+  im->mg = NULL;
+}
+
+enum mg_status
+implicit_steady_cycles (struct implicit *im, struct field *u,
+                        unsigned max_cycles, double target,
+                        struct mg_report *report)
+{
+  /* mg_solve stops relative to the residual it starts from; a run that
+     stops and goes on (output due, a restart) states its target in
+     absolute terms, so that it stops where an unbroken run would.  */
+  const double now = laplace_residual_norm (&im->halo, im->dx, im->dy, u);
+  struct mg_options o = im->options;
+  o.max_cycles = max_cycles;
+  o.rtol = now > 0.0 ? target / now : 0.5;
+  if (!(o.rtol < 1.0))
+    o.rtol = 0.5;    /* already there: mg_solve stops before a cycle */
+  if (!(o.rtol > 0.0))
+    o.rtol = 1e-300; /* only the round-off floor can stop it */
+  return mg_solve (im->mg, u, NULL, &o, report);
+}
+
+/* rhs = u + w L_h u over the interior (u's halo filled).  */
+static void
+implicit_rhs (const struct field *u, double w, double dx, double dy,
+              struct field *rhs)
+{
+  const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+  const double *restrict a = u->data;
+  double *restrict b = rhs->data;
+  const double wx = w / (dx * dx), wy = w / (dy * dy);
+#pragma omp parallel for schedule(static)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t k = j * stride + i;
+        b[k] = a[k] + wx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
+               + wy * (a[k - stride] - 2.0 * a[k] + a[k + stride]);
+      }
+}
+
+enum mg_status
+implicit_step (struct implicit *im, struct field *u, struct field *rhs,
+               struct mg_report *report)
+{
+  if (im->halo.halo.refresh)
+    halo_refresh_host (&im->halo, u->data);
+  implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
+  const double heat = im->conserves ? field_sum (u) : 0.0;
+  const enum mg_status status = mg_solve (im->mg, u, rhs, &im->options,
+                                          report);
+  if (im->conserves)
+    {
+      const double shift = (heat - field_sum (u))
+                           / ((double) u->nx * (double) u->ny);
+      const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+      double *restrict a = u->data;
+#pragma omp parallel for schedule(static)
+      for (size_t j = 1; j <= ny; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          a[j * stride + i] += shift;
+      halo_refresh_host (&im->halo, u->data);
+    }
+  return status;
+}
+
+double
+laplace_residual_norm (const struct stencil *s, double dx, double dy,
+                       struct field *u)
+{
+  if (s->halo.refresh)
+    halo_refresh_host (s, u->data);
+  const size_t nx = u->nx, ny = u->ny, stride = u->stride;
+  const double *restrict a = u->data;
+  const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
+  double sum = 0.0;
+#pragma omp parallel for schedule(static) reduction(+: sum)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t k = j * stride + i;
+        const double r = cx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
+                         + cy * (a[k - stride] - 2.0 * a[k] + a[k + stride]);
+        sum += r * r;
+      }
+  return sqrt (sum);
+}

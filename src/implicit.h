@@ -1,0 +1,59 @@
+/* The multigrid side of a run, on the host: the steady state (Laplace's
+   equation, A = -L) and implicit time steps (A = I - theta alpha dt L),
+   with heatsim's boundary kinds given to multigrid as its edge kinds.
+   The field is solved in place on its host copy; the caller moves it
+   to and from where the kernels run (strategy fetch and store).  */
+#ifndef HEATSIM_IMPLICIT_H
+#define HEATSIM_IMPLICIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+#include "kernels.h"
+#include "multigrid.h"
+#include "run_config.h"
+
+struct implicit {
+  struct mg_solver *mg;
+  struct mg_options options;
+  double dx, dy;
+  double explicit_weight;   /* (1 - theta) alpha dt: weight of L u^n on the
+                               right-hand side; 0 for the steady state and
+                               backward Euler */
+  struct stencil halo;      /* how the zero-flux and periodic halo is
+                               filled (only its sizes and halo are used) */
+  bool conserves;           /* no Dirichlet edge: the total heat is
+                               invariant */
+};
+
+/* Build the hierarchy for cfg on an nx x ny field whose halo is filled
+   as s says: Laplace's equation with cfg->steady, else the operator of
+   cfg->scheme.  Returns 0 or a heatsim_status after a message.  */
+int implicit_init (struct implicit *im, const struct config *cfg,
+                   const struct stencil *s);
+void implicit_free (struct implicit *im);
+
+/* At most max_cycles V-cycles (1 .. MG_MAX_CYCLES) towards the steady
+   state, stopping once the residual norm is at most target or at the
+   round-off floor.  */
+enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
+                                       unsigned max_cycles, double target,
+                                       struct mg_report *report);
+
+/* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs
+   is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u
+   over the interior is zero, so the exact solution of the step keeps the
+   total heat of u^n; the iterate is shifted by a constant (which L_h
+   does not see) to keep it too, rather than to within --rtol.  */
+enum mg_status implicit_step (struct implicit *im, struct field *u,
+                              struct field *rhs, struct mg_report *report);
+
+/* The l2 norm over the interior of the residual of the discrete steady
+   equations, sqrt (sum of (L_h u)^2), where L_h is the 5-point Laplacian
+   (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0.
+   Fills the zero-flux and periodic halo of u first, as s says.  */
+double laplace_residual_norm (const struct stencil *s, double dx, double dy,
+                              struct field *u);
+
+#endif
