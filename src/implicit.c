@@ -29,7 +29,8 @@ scheme_theta (enum time_scheme scheme)
 
 int
 implicit_init (struct implicit *im, const struct config *cfg,
-               const struct stencil *s)
+               const struct stencil *s, enum mg_placement placement,
+               int device)
 {
   *im = (struct implicit) {
     .options = mg_default_options (),
@@ -48,6 +49,8 @@ implicit_init (struct implicit *im, const struct config *cfg,
     }
   im->options.rtol = cfg->rtol;
   im->options.max_cycles = MG_MAX_CYCLES;
+  im->options.placement = placement;
+  im->options.device = device;
   const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
   switch (mg_create (&im->mg, s->nx, s->ny, &op, &bc))
     {
@@ -71,6 +74,43 @@ implicit_free (struct implicit *im)
   im->mg = NULL;
 }
 
+/* MG_RESIDENT solves on the device copies of the fields the resident
+   strategy entered: bring them up to date with the host before a solve,
+   and the host with the solution after it.  */
+static void
+to_device (const struct implicit *im, const struct field *f)
+{
+  if (im->options.placement != MG_RESIDENT)
+    return;
+  double *a = f->data;
+  const size_t n = field_cells (f);
+  const int device = im->options.device;
+#pragma omp target update to(a[0:n]) device(device)
+}
+
+static void
+from_device (const struct implicit *im, const struct field *f)
+{
+  if (im->options.placement != MG_RESIDENT)
+    return;
+  double *a = f->data;
+  const size_t n = field_cells (f);
+  const int device = im->options.device;
+#pragma omp target update from(a[0:n]) device(device)
+}
+
+static enum mg_status
+solve (struct implicit *im, struct field *u, const struct field *f,
+       const struct mg_options *o, struct mg_report *report)
+{
+  to_device (im, u);
+  if (f != NULL)
+    to_device (im, f);
+  const enum mg_status status = mg_solve (im->mg, u, f, o, report);
+  from_device (im, u);
+  return status;
+}
+
 enum mg_status
 implicit_steady_cycles (struct implicit *im, struct field *u,
                         unsigned max_cycles, double target,
@@ -87,7 +127,7 @@ implicit_steady_cycles (struct implicit *im, struct field *u,
     o.rtol = 0.5;    /* already there: mg_solve stops before a cycle */
   if (!(o.rtol > 0.0))
     o.rtol = 1e-300; /* only the round-off floor can stop it */
-  return mg_solve (im->mg, u, NULL, &o, report);
+  return solve (im, u, NULL, &o, report);
 }
 
 /* rhs = u + w L_h u over the interior (u's halo filled).  */
@@ -117,8 +157,7 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
     halo_refresh_host (&im->halo, u->data);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
   const double heat = im->conserves ? field_sum (u) : 0.0;
-  const enum mg_status status = mg_solve (im->mg, u, rhs, &im->options,
-                                          report);
+  const enum mg_status status = solve (im, u, rhs, &im->options, report);
   if (im->conserves)
     {
       const double shift = (heat - field_sum (u))

@@ -1,8 +1,9 @@
-/* The multigrid side of a run, on the host: the steady state (Laplace's
-   equation, A = -L) and implicit time steps (A = I - theta alpha dt L),
-   with heatsim's boundary kinds given to multigrid as its edge kinds.
-   The field is solved in place on its host copy; the caller moves it
-   to and from where the kernels run (strategy fetch and store).  */
+/* The multigrid side of a run: the steady state (Laplace's equation,
+   A = -L) and implicit time steps (A = I - theta alpha dt L), with
+   heatsim's boundary kinds given to multigrid as its edge kinds.  The
+   field is current on the host before and after each solve; the caller
+   moves it to and from where the explicit kernels run (strategy fetch
+   and store).  The right-hand side and the heat shift are host loops.  */
 #ifndef HEATSIM_IMPLICIT_H
 #define HEATSIM_IMPLICIT_H
 
@@ -29,9 +30,15 @@ struct implicit {
 
 /* Build the hierarchy for cfg on an nx x ny field whose halo is filled
    as s says: Laplace's equation with cfg->steady, else the operator of
-   cfg->scheme.  Returns 0 or a heatsim_status after a message.  */
+   cfg->scheme.  The V-cycles run where placement says (on device for
+   the offload ones).  With MG_RESIDENT the fields handed to the solves
+   must be entered on device (the resident strategy does): their device
+   copies are updated from the host before each solve and the host copy
+   from the device after it, so only the fields cross per solve and only
+   norms per cycle.  Returns 0 or a heatsim_status after a message.  */
 int implicit_init (struct implicit *im, const struct config *cfg,
-                   const struct stencil *s);
+                   const struct stencil *s, enum mg_placement placement,
+                   int device);
 void implicit_free (struct implicit *im);
 
 /* At most max_cycles V-cycles (1 .. MG_MAX_CYCLES) towards the steady

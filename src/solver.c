@@ -276,7 +276,8 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
 {
   struct workspace *w = &s->work;
   struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil);
+  int status = implicit_init (&im, cfg, &w->stencil, s->strategy->multigrid,
+                              w->device);
   if (status != HEATSIM_OK)
     return status;
   s->strategy->fetch (w);
@@ -334,7 +335,8 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
 {
   struct workspace *w = &s->work;
   struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil);
+  int status = implicit_init (&im, cfg, &w->stencil, s->strategy->multigrid,
+                              w->device);
   if (status != HEATSIM_OK)
     return status;
   s->strategy->fetch (w);

@@ -85,7 +85,7 @@ host_update_frame (struct workspace *s, bool residual)
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
-  .offload = false,
+  .offload = false, .multigrid = MG_HOST,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = host_update, .update_frame = host_update_frame,
   .pack = pack_on_host, .unpack = unpack_on_host,
@@ -121,7 +121,7 @@ map_update_frame (struct workspace *s, bool residual)
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
-  .offload = true,
+  .offload = true, .multigrid = MG_MAP,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = map_update, .update_frame = map_update_frame,
   .pack = pack_on_host, .unpack = unpack_on_host,
@@ -224,7 +224,7 @@ resident_leave (struct workspace *s)
 static const struct strategy resident_strategy = {
   .name = "resident",
   .summary = "enter data once, kernels without maps, pointer swap",
-  .offload = true, .resident = true,
+  .offload = true, .resident = true, .multigrid = MG_RESIDENT,
   .enter = resident_enter, .refresh_halo = resident_refresh,
   .update = resident_update, .update_frame = resident_update_frame,
   .pack = resident_pack,

@@ -9,6 +9,7 @@
 
 #include "field.h"
 #include "kernels.h"
+#include "multigrid.h"
 
 /* What the strategies work on: both fields, the stencil, the device the
    target regions name, and the halo strips of an MPI exchange.  */
@@ -33,6 +34,7 @@ struct strategy {
   bool offload;            /* kernels run in target regions */
   bool resident;           /* fields (and halo strips) stay on the device
                               between kernels */
+  enum mg_placement multigrid;   /* where multigrid's kernels run */
   /* Put both fields (and the halo strips) where the kernels run.  */
   void (*enter) (struct workspace *w);
   /* Fill the halo cells of u that copy interior lines.  */
