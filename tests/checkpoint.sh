@@ -53,6 +53,19 @@ for s in host map resident; do
   [ "$(json_field start_step "$workdir/out")" = 12 ] || fail "start_step"
 done
 
+# The layout of heatsim-checkpoint-1 (fixed-length strings, no dimension
+# scales, before issue 15), a file written by heatsim then: it still
+# restarts, bitwise, and still loads with --init.
+old=$srcdir/tests/data/checkpoint-v1.h5
+expect_status 0 "$HEATSIM" -q --json -p disk -b periodic -g 5x4 -L 1 -a 1 \
+  --dt 5e-5 -n 5 -o host
+whole=$(json_field checksum "$workdir/out")
+expect_status 0 "$HEATSIM" -q --json --restart "$old" -n 2 -o host
+[ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+  || fail "restart from the old layout is not bitwise the uninterrupted run"
+[ "$(json_field start_step "$workdir/out")" = 3 ] || fail "old start_step"
+expect_status 0 "$HEATSIM" -q --init "$old" -n 1 -L 1 -a 1 --dt 5e-5
+
 # MMS restart reports its error at the right time: equal to the whole run.
 expect_status 0 "$HEATSIM" -q --json --grid 30 -L 1 -a 1 -T 0.001 -n 20
 whole=$(json_field l2_error "$workdir/out")

@@ -24,7 +24,8 @@ tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
 EXTRA_DIST += tests/testlib.sh tests/README tests/openmpi.supp \
-	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh
+	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh \
+	tests/data/checkpoint-v1.h5
 noinst_HEADERS = tests/unit.h
 
 cli_tests = \
@@ -41,6 +42,7 @@ cli_tests = \
 	tests/png-output.sh \
 	tests/checkpoint.sh \
 	tests/checkpoint-damage.sh \
+	tests/xarray.sh \
 	tests/hostile-inputs.sh \
 	tests/file-faults.sh \
 	tests/sample-data.sh \
