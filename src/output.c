@@ -276,6 +276,7 @@ write_checkpoint (struct output *o, const struct domain *d,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
+    .provenance = c->provenance,
   };
   memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);

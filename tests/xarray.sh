@@ -29,7 +29,7 @@ set -- "$HEATSIM" -q -p disk -b periodic -g 7x4 -L 2x1 -a 1 --dt 5e-5 -n 6 \
 expect_status 0 "$@"
 ls "run dir"/heatsim-*.h5 >/dev/null 2>&1 || fail "no checkpoints"
 
-"$py" - "$@" >"$workdir/py.out" 2>&1 <<'EOF' || fail "xarray: $(cat "$workdir/py.out")"
+if "$py" - "$@" >"$workdir/py.out" 2>&1 <<'EOF'
 import glob, shlex, sys
 import h5py, numpy as np, xarray as xr
 
@@ -68,10 +68,15 @@ assert list(run["step"].values) == steps, run["step"].values
 assert np.array_equal(run["time"].values, np.array(steps, dtype=float) * dt)
 assert np.array_equal(run["field"][-1].values, ds["field"].values)
 
-# h5py: every string attribute, anywhere in the file, is str; the
+# h5py: every string attribute of heatsim's, anywhere in the file, is
+# str (CLASS, NAME, DIMENSION_LIST and REFERENCE_LIST are the dimension
+# scale standard's, written by libhdf5_hl in the types it fixes); the
 # provenance is there and the command line splits back into the argv.
+H5DS = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST"}
 def strings_are_str(name, obj):
     for k, v in obj.attrs.items():
+        if k in H5DS:
+            continue
         if isinstance(v, (bytes, np.bytes_)):
             raise AssertionError("%s:%s is bytes: %r" % (name, k, v))
 with h5py.File(last, "r") as h:
@@ -81,13 +86,14 @@ with h5py.File(last, "r") as h:
     assert shlex.split(a["command_line"]) == argv, a["command_line"]
     for k in ("device_code", "mpi"):
         assert isinstance(a[k], str) and a[k], (k, a.get(k))
-print("ok", a["device_code"], "|", a["mpi"])
+    print("ok:", a["command_line"])
 EOF
+then pass; else fail "xarray: $(cat "$workdir/py.out")"; fi
 cat "$workdir/py.out"
 # The build strings are the ones --version prints.
 "$HEATSIM" --version >"$workdir/version"
-"$py" - "run dir/heatsim-000006.h5" "$workdir/version" <<'EOF' \
-  >"$workdir/py.out" 2>&1 || fail "provenance: $(cat "$workdir/py.out")"
+if "$py" - "run dir/heatsim-000006.h5" "$workdir/version" \
+  >"$workdir/py.out" 2>&1 <<'EOF'
 import sys, h5py
 v = open(sys.argv[2]).read().splitlines()
 with h5py.File(sys.argv[1], "r") as h:
@@ -96,6 +102,7 @@ with h5py.File(sys.argv[1], "r") as h:
     assert "Device code: " + a["device_code"] in v, (v, a["device_code"])
     assert "MPI: " + a["mpi"] in v, (v, a["mpi"])
 EOF
+then pass; else fail "provenance: $(cat "$workdir/py.out")"; fi
 
 # ncdump (netcdf-bin), where installed, sees the same dimensions.
 if command -v ncdump >/dev/null 2>&1; then
