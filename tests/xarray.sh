@@ -104,6 +104,23 @@ with h5py.File(sys.argv[1], "r") as h:
 EOF
 then pass; else fail "provenance: $(cat "$workdir/py.out")"; fi
 
+# A command line that is not UTF-8 (a Latin-1 file name) is stored as it
+# is, marked ASCII: h5py gives its bytes back (as str, surrogate-escaped)
+# and xarray still opens the file.
+latin=$(printf 'caf\351')
+expect_status 0 "$HEATSIM" -q -g 5x4 -n 2 --checkpoint-every 2 \
+  --output-dir "$latin"
+cp "$latin/heatsim-000002.h5" latin.h5 || fail "no checkpoint in $latin"
+if "$py" - latin.h5 >"$workdir/py.out" 2>&1 <<'EOF'
+import sys, h5py, xarray as xr
+with h5py.File(sys.argv[1], "r") as h:
+    line = h.attrs["command_line"]
+    assert line.endswith(" --output-dir 'caf\udce9'"), repr(line)
+    assert h.attrs.get_id("command_line").get_type().get_cset() == 0  # ASCII
+xr.open_dataset(sys.argv[1], engine="netcdf4").load()
+EOF
+then pass; else fail "non-UTF-8 command line: $(cat "$workdir/py.out")"; fi
+
 # ncdump (netcdf-bin), where installed, sees the same dimensions.
 if command -v ncdump >/dev/null 2>&1; then
   ncdump -h "run dir/heatsim-000006.h5" >"$workdir/cdl" || fail "ncdump"
