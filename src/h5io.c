@@ -5,8 +5,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
+#include <hdf5_hl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,10 +20,18 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "isolate.h"
+#include "provenance.h"
 #include "status.h"
 #include "sysmem.h"
 
-#define CHECKPOINT_FORMAT "heatsim-checkpoint-1"
+/* Format 2 (issue 15) labels the field for netCDF-4 and xarray and
+   writes its strings variable-length: heatsim 0.1.0 before it cannot read
+   them.  Format 1 files have the same datasets and attributes, with
+   fixed-length strings; they still restart.  */
+#define CHECKPOINT_FORMAT "heatsim-checkpoint-2"
+#define CHECKPOINT_FORMAT_1 "heatsim-checkpoint-1"
+/* What the file's layout follows, for netCDF and CF readers.  */
+#define CONVENTIONS "CF-1.8"
 enum { CHUNK = 256 };
 
 /* HDF5 prints a stack trace on every error by default; heatsim prints one
@@ -156,14 +166,48 @@ put_count (hid_t loc, const char *name, size_t v)
   return put_attr (loc, name, H5T_NATIVE_UINT64, &w);
 }
 
+/* Whether s is well-formed UTF-8: no stray continuation byte, no
+   truncated, overlong or surrogate sequence, nothing past U+10FFFF.  */
+static bool
+utf8_valid (const char *s)
+{
+  static const unsigned char lead_bits[4] = { 0x7f, 0x1f, 0x0f, 0x07 };
+  static const uint32_t least[4] = { 0, 0x80, 0x800, 0x10000 };
+  const unsigned char *p = (const unsigned char *) s;
+  while (*p != '\0')
+    {
+      const int n = *p < 0x80 ? 0 : *p < 0xc0 ? -1 : *p < 0xe0 ? 1
+                    : *p < 0xf0 ? 2 : *p < 0xf8 ? 3 : -1;
+      if (n < 0)
+        return false;
+      uint32_t c = *p++ & lead_bits[n];
+      for (int k = 0; k < n; ++k, ++p)
+        {
+          if ((*p & 0xc0) != 0x80)      /* the NUL at the end included */
+            return false;
+          c = c << 6 | (*p & 0x3f);
+        }
+      if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return false;
+    }
+  return true;
+}
+
+/* Strings are variable-length and UTF-8: h5py gives such attributes as
+   str (fixed-length ones come back as bytes) and netCDF-4 as strings.  A
+   string that is not UTF-8 (a command line can hold any bytes) is
+   stored as it is, marked ASCII, so that no reader decodes it as UTF-8
+   and fails.  */
 static bool
 put_string (hid_t loc, const char *name, const char *s)
 {
   hid_t type = H5Tcopy (H5T_C_S1);
-  H5Tset_size (type, strlen (s) + 1);
-  H5Tset_strpad (type, H5T_STR_NULLTERM);
-  bool ok = put_attr (loc, name, type, s);
-  H5Tclose (type);
+  bool ok = type >= 0 && H5Tset_size (type, H5T_VARIABLE) >= 0
+            && H5Tset_cset (type, utf8_valid (s) ? H5T_CSET_UTF8
+                                                 : H5T_CSET_ASCII) >= 0
+            && put_attr (loc, name, type, &s);
+  if (type >= 0)
+    H5Tclose (type);
   return ok;
 }
 
@@ -180,6 +224,18 @@ put_edges (hid_t file, const double edges[EDGE_COUNT])
   return ok;
 }
 
+/* The command line and build that wrote the file (issue 15, item 7);
+   none without a provenance (unit tests).  */
+static bool
+put_provenance (hid_t file, const struct provenance *p)
+{
+  return p == NULL
+         || ((p->command_line == NULL
+              || put_string (file, "command_line", p->command_line))
+             && put_string (file, "device_code", p->device_code)
+             && put_string (file, "mpi", p->mpi));
+}
+
 static bool
 put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
 {
@@ -187,6 +243,7 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
   snprintf (sum, sizeof sum, "%016" PRIx64, checksum);
   uint8_t steady = m->steady;
   return put_string (file, "format", CHECKPOINT_FORMAT)
+         && put_string (file, "Conventions", CONVENTIONS)
          && put_string (file, "heatsim_version", PACKAGE_VERSION)
          && put_string (file, "problem", m->problem)
          && put_string (file, "boundary", m->boundary)
@@ -209,7 +266,8 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && (!m->steady || (put_string (file, "solver", m->solver)
                             && put_double (file, "initial_residual",
                                            m->initial_residual)))
-         && (!m->edges_given || put_edges (file, m->edges));
+         && (!m->edges_given || put_edges (file, m->edges))
+         && put_provenance (file, m->provenance);
 }
 
 /* One dataset of the whole field: count values, from memory at data with
@@ -286,6 +344,115 @@ put_field (hid_t file, const struct field *u, int compress)
     }
   if (group >= 0)
     H5Gclose (group);
+  return ok;
+}
+
+/* ------------------------------------------ labels for netCDF and CF */
+
+/* heatsim has no units of its own: lengths are in the unit of --length,
+   times in the one that alpha and dt use, values in the one of the
+   initial field and edges.  "1", CF's dimensionless unit, says exactly
+   that; "s" or "m" would claim what heatsim does not know, and "seconds"
+   would make xarray turn the times into timedeltas, rounding them.  */
+#define UNITS "1"
+
+static bool
+put_labels (hid_t set, const char *long_name)
+{
+  return put_string (set, "units", UNITS)
+         && put_string (set, "long_name", long_name);
+}
+
+/* One coordinate axis: the positions of the n interior nodes, (k + 1) d
+   for k = 0 .. n - 1 as problem.c computes them, as an HDF5 dimension
+   scale, which netCDF-4 reads as the dimension called name and its
+   coordinate variable.  */
+static bool
+put_axis (hid_t file, const char *name, const char *long_name, size_t n,
+          double d)
+{
+  double *v = malloc (n * sizeof *v);
+  if (v == NULL)
+    return false;
+  for (size_t k = 0; k < n; ++k)
+    v[k] = (double) (k + 1) * d;
+  const struct block b = { .rank = 1, .count = { n }, .step = 1, .data = v };
+  bool ok = put_block (file, name, &b, H5P_DEFAULT);
+  free (v);
+  hid_t set = ok ? H5Dopen2 (file, name, H5P_DEFAULT) : -1;
+  char axis[2] = { (char) (name[0] - 'a' + 'A'), '\0' };
+  ok = set >= 0 && H5DSset_scale (set, name) >= 0
+       && put_labels (set, long_name) && put_string (set, "axis", axis);
+  if (set >= 0)
+    ok = H5Dclose (set) >= 0 && ok;
+  return ok;
+}
+
+/* A scalar dataset: netCDF-4 and xarray read attributes of the file as
+   attributes, not variables, so time and step need datasets of their own
+   to become coordinates of the field.  */
+static bool
+put_scalar (hid_t file, const char *name, hid_t type, hid_t mem_type,
+            const void *value, const char *long_name)
+{
+  hid_t space = H5Screate (H5S_SCALAR);
+  hid_t set = H5Dcreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT,
+                          H5P_DEFAULT);
+  bool ok = set >= 0
+            && H5Dwrite (set, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                         value) >= 0
+            && put_labels (set, long_name);
+  if (set >= 0)
+    ok = H5Dclose (set) >= 0 && ok;
+  H5Sclose (space);
+  return ok;
+}
+
+/* Attach the scale at path scale to dimension dim of the dataset at
+   path set.  */
+static bool
+attach (hid_t file, const char *set_path, const char *scale_path,
+        unsigned dim)
+{
+  hid_t set = H5Dopen2 (file, set_path, H5P_DEFAULT);
+  hid_t scale = H5Dopen2 (file, scale_path, H5P_DEFAULT);
+  bool ok = set >= 0 && scale >= 0
+            && H5DSattach_scale (set, scale, dim) >= 0;
+  if (scale >= 0)
+    H5Dclose (scale);
+  if (set >= 0)
+    H5Dclose (set);
+  return ok;
+}
+
+/* Make the checkpoint a self-describing netCDF-4 file for xarray (issue
+   15): axes x and y with the node coordinates, attached to the field
+   (dimensions y, x) and to the boundary lines, time and step as scalar
+   variables that the field names as its coordinates (CF), and units and
+   names.  Everything is added beside /field and the attributes, which
+   keep their names, shapes and types.  */
+static bool
+describe (hid_t file, const struct checkpoint_meta *m)
+{
+  const uint64_t step = m->step;
+  bool ok = put_axis (file, "x", "x, from the left edge", m->nx,
+                      m->lx / (double) (m->nx + 1))
+            && put_axis (file, "y", "y, from the bottom edge", m->ny,
+                         m->ly / (double) (m->ny + 1))
+            && put_scalar (file, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                           &m->time, "simulated time")
+            && put_scalar (file, "step", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                           &step, "time step")
+            && attach (file, "field", "y", 0) && attach (file, "field", "x", 1)
+            && attach (file, "boundary/left", "y", 0)
+            && attach (file, "boundary/right", "y", 0)
+            && attach (file, "boundary/bottom", "x", 0)
+            && attach (file, "boundary/top", "x", 0);
+  hid_t set = ok ? H5Dopen2 (file, "field", H5P_DEFAULT) : -1;
+  ok = set >= 0 && put_labels (set, "temperature")
+       && put_string (set, "coordinates", "time step");
+  if (set >= 0)
+    ok = H5Dclose (set) >= 0 && ok;
   return ok;
 }
 
@@ -375,7 +542,7 @@ build_image (const struct field *u, const struct checkpoint_meta *m,
   hid_t file = ok ? H5Fcreate ("heatsim-checkpoint", H5F_ACC_TRUNC, fcpl,
                                fapl) : -1;
   ok = file >= 0 && put_meta (file, m, field_checksum (u))
-       && put_field (file, u, compress)
+       && put_field (file, u, compress) && describe (file, m)
        && H5Fflush (file, H5F_SCOPE_LOCAL) >= 0;
   /* The size of the flushed file, user block left out.  Closing writes
      nothing past it: it can only give back unused space at the end.  */
@@ -502,18 +669,60 @@ get_count (struct reader *r, hid_t file, const char *name, size_t *v)
   return true;
 }
 
+/* The memory type to read the string attribute name into: variable-length
+   if the file's is (format 2), else fixed-length of len bytes (format 1),
+   in the file's character set, which libhdf5 does not convert.  */
+static hid_t
+string_type_of (hid_t loc, const char *name, size_t len, bool *variable)
+{
+  hid_t attr = H5Aexists (loc, name) > 0 ? H5Aopen (loc, name, H5P_DEFAULT)
+                                         : -1;
+  hid_t stored = attr >= 0 ? H5Aget_type (attr) : -1;
+  const bool string = stored >= 0 && H5Tget_class (stored) == H5T_STRING;
+  *variable = string && H5Tis_variable_str (stored) > 0;
+  const H5T_cset_t cset = string ? H5Tget_cset (stored) : H5T_CSET_ASCII;
+  if (stored >= 0)
+    H5Tclose (stored);
+  if (attr >= 0)
+    H5Aclose (attr);
+  hid_t type = H5Tcopy (H5T_C_S1);
+  if (type >= 0
+      && (H5Tset_size (type, *variable ? H5T_VARIABLE : len) < 0
+          || H5Tset_cset (type, cset < 0 ? H5T_CSET_ASCII : cset) < 0
+          || (!*variable && H5Tset_strpad (type, H5T_STR_NULLTERM) < 0)))
+    {
+      H5Tclose (type);
+      type = -1;
+    }
+  return type;
+}
+
+/* Read the string attribute name into buf of len bytes.  A longer
+   variable-length string is refused; a longer fixed-length one is cut,
+   as before format 2.  */
 static bool
 get_string (struct reader *r, hid_t file, const char *name, char *buf,
             size_t len)
 {
-  hid_t type = H5Tcopy (H5T_C_S1);
-  H5Tset_size (type, len);
-  H5Tset_strpad (type, H5T_STR_NULLTERM);
+  bool variable;
+  hid_t type = string_type_of (file, name, len, &variable);
+  char *heap = NULL;
   memset (buf, 0, len);
-  bool ok = get_attr (r, file, name, type, buf);
-  H5Tclose (type);
+  bool ok = type >= 0 && get_attr (r, file, name, type,
+                                   variable ? (void *) &heap : buf);
+  if (type >= 0)
+    H5Tclose (type);
+  if (ok && variable && heap != NULL)
+    {
+      if (strlen (heap) >= len)
+        ok = bad (r, "attribute '%s' is longer than %zu bytes", name,
+                  len - 1);
+      else
+        strcpy (buf, heap);
+    }
+  H5free_memory (heap);
   buf[len - 1] = '\0';
-  return ok;
+  return ok || bad (r, "attribute '%s' is unreadable", name);
 }
 
 /* A damaged or hostile file can claim a dataset far larger than the file:
@@ -682,8 +891,11 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
   uint8_t steady = 0;
   if (!get_string (r, file, "format", format, sizeof format))
     return bad (r, "not a heatsim checkpoint");
-  if (strcmp (format, CHECKPOINT_FORMAT) != 0)
-    return bad (r, "format '%s' is not '%s'", format, CHECKPOINT_FORMAT);
+  if (strcmp (format, CHECKPOINT_FORMAT) != 0
+      && strcmp (format, CHECKPOINT_FORMAT_1) != 0)
+    return bad (r, "format '%s' is not one this heatsim reads ('%s' or "
+                "'%s'; a newer heatsim wrote it?)", format,
+                CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_1);
   bool ok = get_string (r, file, "problem", m->problem, sizeof m->problem)
             && get_string (r, file, "boundary", m->boundary,
                            sizeof m->boundary)
@@ -857,6 +1069,11 @@ has_checkpoint_format (const char *path)
    them.  */
 enum probe_read { PROBE_FORMAT, PROBE_CHECKPOINT, PROBE_DATASET };
 
+/* HDF5 1.10 can loop forever on a damaged file's variable-length
+   strings: a test read that takes longer than this is a refusal.  A
+   whole checkpoint of a 16384^2 grid reads in a few seconds.  */
+enum { PROBE_SECONDS = 60 };
+
 struct probe {
   enum probe_read read;
   const char *path;
@@ -894,10 +1111,14 @@ probe_foreign (const struct probe *p)
   if (read_seal (p->path, false) == 1)
     return HEATSIM_OK;
   int signal = 0;
-  if (isolate_run (probe_child, (void *) p, &signal) != -1)
+  if (isolate_run (probe_child, (void *) p, PROBE_SECONDS, &signal) != -1)
     return HEATSIM_OK;
-  heatsim_error ("%s: damaged HDF5 file: libhdf5 crashed reading it "
-                 "(signal %d, in a test read)", p->path, signal);
+  if (signal == SIGALRM)
+    heatsim_error ("%s: damaged HDF5 file: libhdf5 did not finish reading "
+                   "it in %d s (in a test read)", p->path, PROBE_SECONDS);
+  else
+    heatsim_error ("%s: damaged HDF5 file: libhdf5 crashed reading it "
+                   "(signal %d, in a test read)", p->path, signal);
   return HEATSIM_BAD_FILE;
 }
 
@@ -930,7 +1151,8 @@ h5_is_checkpoint (const char *path)
     return true;
   const struct probe p = { PROBE_FORMAT, path, NULL };
   int signal = 0;
-  const int result = isolate_run (probe_child, (void *) &p, &signal);
+  const int result = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
+                                  &signal);
   if (result == -1)
     return false;
   return result == 0 || (result == -2 && has_checkpoint_format (path));

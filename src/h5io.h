@@ -1,18 +1,26 @@
 /* HDF5 checkpoints: one file holds the interior field, the boundary values
    in the halo ring, and as attributes everything needed to continue the
-   run and to interpret it.  Layout (h5dump shows it):
+   run and to interpret it.  It is also a netCDF-4 file that xarray opens
+   as a (y, x) field with coordinates.  Layout (h5dump shows it):
      /field             float64 [ny][nx], chunked, optionally deflated;
-                        field[j][i] is the cell at x = (i+1) dx, y = (j+1) dy
+                        field[j][i] is the cell at x = (i+1) dx, y = (j+1) dy;
+                        dimension scales y, x attached; attributes units,
+                        long_name, coordinates ("time step")
+     /x, /y             float64 [nx], [ny]: the node coordinates
+                        (i+1) dx, (j+1) dy, dimension scales
+     /time, /step       scalars: float64 simulated time, uint64 step
      /boundary/left     float64 [ny]   (x = 0)
      /boundary/right    float64 [ny]   (x = Lx)
      /boundary/bottom   float64 [nx]   (y = 0)
      /boundary/top      float64 [nx]   (y = Ly)
-     attributes of /:   format, heatsim_version, problem, boundary, step,
-                        time, dt, alpha, nx, ny, dx, dy, lx, ly, steady,
-                        checksum, colour_lo, colour_hi, scheme (time-
-                        dependent runs) or solver and initial_residual
-                        (steady runs), and for --edges runs edge_left,
-                        edge_right, edge_bottom, edge_top  */
+     attributes of /:   format, Conventions, heatsim_version, problem,
+                        boundary, step, time, dt, alpha, nx, ny, dx, dy,
+                        lx, ly, steady, checksum, colour_lo, colour_hi,
+                        scheme (time-dependent runs) or solver and
+                        initial_residual (steady runs), for --edges runs
+                        edge_left, edge_right, edge_bottom, edge_top, and
+                        the provenance: command_line, device_code, mpi
+   Strings are variable-length UTF-8.  */
 #ifndef HEATSIM_H5IO_H
 #define HEATSIM_H5IO_H
 
@@ -20,6 +28,8 @@
 #include <stddef.h>
 
 #include "field.h"
+
+struct provenance;
 
 /* Everything a checkpoint says about its run.  */
 struct checkpoint_meta {
@@ -43,6 +53,8 @@ struct checkpoint_meta {
   double initial_residual;    /* steady multigrid: the residual norm the
                                  run started from (--rtol is relative to
                                  it); 0 otherwise */
+  /* Written, not read: the command line and build, or NULL.  */
+  const struct provenance *provenance;
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:

@@ -5,11 +5,13 @@
 #define HEATSIM_ISOLATE_H
 
 /* Run fn (arg) in a forked child that exits at once with fn's result
-   (0-255), running no exit handlers and flushing no buffers.  Returns
-   that result, or -1 with *signal set to the signal that ended the
-   child, or -2 when no child could be made (the caller decides whether
-   to go on without the probe).  The child is a copy of this process, so
-   a deterministic fn that returns in the child returns here too.  */
-int isolate_run (int (*fn) (void *), void *arg, int *signal);
+   (0-255), running no exit handlers and flushing no buffers, and is
+   ended by SIGALRM after seconds (0: no limit).  Returns that result, or
+   -1 with *signal set to the signal that ended the child, or -2 when no
+   child could be made (the caller decides whether to go on without the
+   probe).  The child is a copy of this process, so a deterministic fn
+   that returns in the child returns here too.  */
+int isolate_run (int (*fn) (void *), void *arg, unsigned seconds,
+                 int *signal);
 
 #endif

@@ -352,6 +352,7 @@ write_checkpoint (struct output *o, const struct domain *d,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
     .initial_residual = o->initial_residual,
+    .provenance = c->provenance,
   };
   snprintf (m.scheme, sizeof m.scheme, "%s", time_scheme_name (c->scheme));
   snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));

@@ -53,6 +53,37 @@ for s in host map resident; do
   [ "$(json_field start_step "$workdir/out")" = 12 ] || fail "start_step"
 done
 
+# The layout of heatsim-checkpoint-1 (fixed-length strings, no dimension
+# scales, before issue 15), a file written by heatsim then: it still
+# restarts, bitwise, and still loads with --init.
+old=$srcdir/tests/data/checkpoint-v1.h5
+expect_status 0 "$HEATSIM" -q --json -p disk -b periodic -g 5x4 -L 1 -a 1 \
+  --dt 5e-5 -n 5 -o host
+whole=$(json_field checksum "$workdir/out")
+expect_status 0 "$HEATSIM" -q --json --restart "$old" -n 2 -o host
+[ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+  || fail "restart from the old layout is not bitwise the uninterrupted run"
+[ "$(json_field start_step "$workdir/out")" = 3 ] || fail "old start_step"
+expect_status 0 "$HEATSIM" -q --init "$old" -n 1 -L 1 -a 1 --dt 5e-5
+
+# A format this heatsim does not know (a newer heatsim's) is refused with
+# a message naming the file and the format.  h5py edits a copy whose seal
+# is blanked (a sealed file would be refused as damaged before that).
+for py in python3 /usr/bin/python3; do
+  "$py" -c 'import h5py' 2>/dev/null || continue
+  cp "$out/host/heatsim-000012.h5" "$workdir/future.h5"
+  dd if=/dev/zero of="$workdir/future.h5" bs=512 count=1 conv=notrunc \
+    2>/dev/null
+  "$py" -c 'import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f.attrs["format"] = "heatsim-checkpoint-99"' "$workdir/future.h5" \
+    || fail "h5py cannot edit the format"
+  expect_status 2 "$HEATSIM" -q --restart "$workdir/future.h5" -n 1
+  grep -q "future.h5: format 'heatsim-checkpoint-99' is not one" \
+    "$workdir/err" || fail "future format: $(cat "$workdir/err")"
+  break
+done
+
 # MMS restart reports its error at the right time: equal to the whole run.
 expect_status 0 "$HEATSIM" -q --json --grid 30 -L 1 -a 1 -T 0.001 -n 20
 whole=$(json_field l2_error "$workdir/out")

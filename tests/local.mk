@@ -25,7 +25,8 @@ tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
 EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/README tests/steady_reference.py tests/openmpi.supp \
-	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh
+	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh \
+	tests/data/checkpoint-v1.h5
 noinst_HEADERS = tests/unit.h
 
 cli_tests = \
@@ -46,6 +47,7 @@ cli_tests = \
 	tests/png-movie.sh \
 	tests/checkpoint.sh \
 	tests/checkpoint-damage.sh \
+	tests/xarray.sh \
 	tests/hostile-inputs.sh \
 	tests/file-faults.sh \
 	tests/sample-data.sh \
