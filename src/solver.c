@@ -125,6 +125,20 @@ write_output (struct solver *s, struct output *out, size_t step, bool last)
   return status;
 }
 
+/* The state the run starts from is the first of its outputs: a series
+   of snapshots or checkpoints begins at step 0, and a restarted one goes
+   on from the step it left off.  */
+static int
+write_first (struct solver *s, struct output *out)
+{
+  double t0 = omp_get_wtime ();
+  s->strategy->fetch (&s->work);
+  int status = domain_agree (output_write_first (out, s->domain,
+                                                 &s->work.u));
+  s->output_seconds += omp_get_wtime () - t0;
+  return status;
+}
+
 /* After step n of this run: check that the field is still finite (every
    nan_check_every steps, and always before it is written, so a checkpoint
    never holds NaN), write what is due, and stop if a signal asked to.  */
@@ -257,8 +271,10 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   double t0 = omp_get_wtime ();
   s->strategy->enter (&s->work);
   double t1 = omp_get_wtime ();
-  int status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
-               : run_steps (s, cfg, out, r);
+  int status = write_first (s, out);
+  if (status == HEATSIM_OK)
+    status = cfg->steady ? run_to_steady_state (s, cfg, out, r)
+             : run_steps (s, cfg, out, r);
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
   r->copy_gb_s = r->memcpy_gb_s = 0.0;

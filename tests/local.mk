@@ -40,6 +40,7 @@ cli_tests = \
 	tests/steady.sh \
 	tests/png-output.sh \
 	tests/checkpoint.sh \
+	tests/series.sh \
 	tests/checkpoint-damage.sh \
 	tests/hostile-inputs.sh \
 	tests/file-faults.sh \

@@ -65,11 +65,12 @@ run="$run --checkpoint-every 200 --compress 3"
 mpi 1 -q --json $run --output-dir one || fail "1 rank: $(cat "$workdir/err")"
 whole=$(json_field checksum "$workdir/out")
 mpi 4 -q --json $run --output-dir four || fail "4 ranks: $(cat "$workdir/err")"
-for f in heatsim-000200.png heatsim-000400.png heatsim.xmf; do
+for f in heatsim-000000.png heatsim-000200.png heatsim-000400.png \
+    heatsim.xmf; do
   cmp -s one/$f four/$f || fail "$f differs between 1 and 4 ranks"
 done
 if [ -n "${H5DUMP:-}" ]; then
-  for step in 000200 000400; do
+  for step in 000000 000200 000400; do
     "$H5DUMP" one/heatsim-$step.h5 | sed 1d >one.txt
     "$H5DUMP" four/heatsim-$step.h5 | sed 1d >four.txt
     cmp -s one.txt four.txt || fail "checkpoint $step: 4 ranks wrote other data"
@@ -86,6 +87,15 @@ mpi 4 -q --json --restart one/heatsim-000200.h5 -n 200 \
   || fail "restart on 4: $(cat "$workdir/err")"
 [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
   || fail "1-rank checkpoint restarted on 4 ranks ends elsewhere"
+# Restarted in place on 4 ranks, the run keeps its index and does not
+# rewrite the checkpoint it started from (rank 0 decides for all).
+ls -i four/heatsim-000200.h5 >inode.txt
+mpi 4 -q --restart four/heatsim-000200.h5 -n 200 --checkpoint-every 200 \
+  --output-dir four || fail "restart in place on 4: $(cat "$workdir/err")"
+cmp -s one/heatsim.xmf four/heatsim.xmf \
+  || fail "restart in place on 4 ranks: index differs from the whole run's"
+[ "$(ls -i four/heatsim-000200.h5)" = "$(cat inode.txt)" ] \
+  || fail "restart in place on 4 ranks rewrote its --restart file"
 # --init from a file on several ranks.
 mpi 1 -q --json --init "$srcdir/data/ring-and-bar.png" -n 20 --force
 want=$(json_field checksum "$workdir/out")
