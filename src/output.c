@@ -393,27 +393,33 @@ put_xml_text (FILE *fp, const char *s)
 }
 
 /* One checkpoint of the XDMF index as a uniform grid of the temporal
-   collection.  */
+   collection.  The field is a 3-D mesh one node thick in z, because
+   ParaView's readers put a 2DCoRectMesh in the YZ plane (where the
+   default camera, looking down z, sees nothing), and XDMF lists
+   dimensions, origin and spacing slowest first: z, y, x.  /field[j][i] is
+   the node at x = (i+1) dx, y = (j+1) dy, z = 0.  */
 static void
 put_xdmf_grid (FILE *fp, const struct config *c, const struct index_entry *e)
 {
+  const double dx = config_dx (c), dy = config_dy (c);
   fprintf (fp,
            "   <Grid Name=\"step %zu\" GridType=\"Uniform\">\n"
            "    <Time Value=\"%.17g\"/>\n"
-           "    <Topology TopologyType=\"2DCoRectMesh\" "
-           "Dimensions=\"%zu %zu\"/>\n"
-           "    <Geometry GeometryType=\"ORIGIN_DXDY\">\n"
-           "     <DataItem Dimensions=\"2\" NumberType=\"Float\" "
-           "Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n"
-           "     <DataItem Dimensions=\"2\" NumberType=\"Float\" "
-           "Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n"
+           "    <Topology TopologyType=\"3DCoRectMesh\" "
+           "Dimensions=\"1 %zu %zu\"/>\n"
+           "    <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
+           "Precision=\"8\" Format=\"XML\">0 %.17g %.17g</DataItem>\n"
+           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
+           "Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n"
            "    </Geometry>\n"
            "    <Attribute Name=\"u\" AttributeType=\"Scalar\" "
            "Center=\"Node\">\n"
-           "     <DataItem Dimensions=\"%zu %zu\" NumberType=\"Float\" "
+           "     <DataItem Dimensions=\"1 %zu %zu\" NumberType=\"Float\" "
            "Precision=\"8\" Format=\"HDF\">",
-           e->step, (double) e->step * c->dt, c->ny, c->nx, config_dy (c),
-           config_dx (c), config_dy (c), config_dx (c), c->ny, c->nx);
+           e->step, (double) e->step * c->dt, c->ny, c->nx, dy, dx,
+           /* One layer: the z spacing is never used; dx keeps it sane.  */
+           dx, dy, dx, c->ny, c->nx);
   put_xml_text (fp, e->name);
   fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
 }
@@ -432,8 +438,9 @@ write_xdmf (const struct output *o)
       return HEATSIM_WRITE_FAILED;
     }
   fprintf (fp, "<?xml version=\"1.0\" ?>\n"
-           "<!-- heatsim %s checkpoints; cell (i,j) at (x,y) = (i dx, j dy) "
-           "-->\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+           "<!-- heatsim %s checkpoints; /field[j][i] is the node at "
+           "(x, y, z) = ((i+1) dx, (j+1) dy, 0) -->\n<Xdmf Version=\"3.0\">\n"
+           " <Domain>\n"
            "  <Grid Name=\"heatsim\" GridType=\"Collection\" "
            "CollectionType=\"Temporal\">\n", PACKAGE_VERSION);
   for (size_t k = 0; k < o->nindex; ++k)

@@ -41,6 +41,7 @@ cli_tests = \
 	tests/png-output.sh \
 	tests/checkpoint.sh \
 	tests/series.sh \
+	tests/paraview.sh \
 	tests/checkpoint-damage.sh \
 	tests/hostile-inputs.sh \
 	tests/file-faults.sh \
