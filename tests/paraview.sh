@@ -12,12 +12,14 @@ fi
 
 # Rendering needs an OpenGL context: Debian's ParaView has no off-screen
 # one (it aborts without a display), so run it under a virtual X server
-# when the off-screen try fails.
+# when the off-screen try fails.  xvfb-run -a alone starts looking for a
+# free display at :99, and two at once can both take it (the loser's
+# client then gets "bad X server connection"): start elsewhere.
 echo 'from paraview.simple import *; Render()' >"$workdir/render.py"
 pv="pvbatch --force-offscreen-rendering"
 if ! $pv "$workdir/render.py" >"$workdir/pv.log" 2>&1; then
   if command -v xvfb-run >/dev/null 2>&1; then
-    pv="xvfb-run -a pvbatch"
+    pv="xvfb-run -a -n $(($$ % 500 + 100)) pvbatch"
   else
     fail "pvbatch cannot render off screen and xvfb-run is absent: $(tail -n 3 "$workdir/pv.log")"
     finish
