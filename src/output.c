@@ -211,33 +211,48 @@ xml_unescape (const char *s, size_t n, char *buf, size_t len)
   return true;
 }
 
-/* The contents of the file at path, NUL-terminated, or NULL with errno
-   set.  Free it.  */
+/* The contents of the regular file at path, NUL-terminated, or NULL
+   with errno set.  Free it.  */
 static char *
 read_text (const char *path)
 {
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return NULL;
+  if (!S_ISREG (st.st_mode))
+    {
+      errno = EINVAL;          /* a FIFO would block the run */
+      return NULL;
+    }
   FILE *fp = fopen (path, "r");
   if (fp == NULL)
     return NULL;
   char *text = NULL;
   size_t size = 0, used = 0;
+  bool ok = true;
   for (;;)
     {
       if (used + 1 >= size)
         {
-          size = size ? 2 * size : 65536;
-          char *more = realloc (text, size);
+          const size_t bigger = size ? 2 * size : 65536;
+          char *more = realloc (text, bigger);
           if (more == NULL)
-            break;
+            {
+              ok = false;
+              errno = ENOMEM;
+              break;
+            }
           text = more;
+          size = bigger;
         }
       const size_t got = fread (text + used, 1, size - used - 1, fp);
       used += got;
       if (got == 0)
         break;
     }
-  const bool ok = text != NULL && used + 1 < size && !ferror (fp);
-  const int e = ferror (fp) ? errno : ENOMEM;
+  if (ferror (fp))
+    ok = false;
+  const int e = errno;
   fclose (fp);
   if (!ok)
     {

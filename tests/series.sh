@@ -111,6 +111,17 @@ expect_status 0 "$HEATSIM" -q --restart "$workdir/c/start.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$workdir/c"
 [ "$(steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
   || fail "foreign index: steps $(steps "$workdir/c/heatsim.xmf")"
+# A FIFO in its place is not read (that would block): a warning, and the
+# new index replaces it.
+rm "$workdir/c/heatsim.xmf"
+if mkfifo "$workdir/c/heatsim.xmf" 2>/dev/null; then
+  expect_status 0 timeout 20 "$HEATSIM" -q --restart "$workdir/c/start.h5" \
+    -n 10 --checkpoint-every 10 --output-dir "$workdir/c"
+  grep -q "^heatsim: warning: .*heatsim.xmf: cannot read" "$workdir/err" \
+    || fail "FIFO index: no warning: $(cat "$workdir/err")"
+  [ "$(steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
+    || fail "FIFO index: steps $(steps "$workdir/c/heatsim.xmf")"
+fi
 echo garbage >"$workdir/c/heatsim.xmf"
 expect_status 0 "$HEATSIM" -q --restart "$workdir/c/start.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$workdir/c"
