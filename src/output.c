@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -48,13 +49,15 @@ last_step (const struct config *c)
   return c->start_step + c->steps;
 }
 
-/* Whether output of period every can be written at step of this run: a
-   steady run can end, and write, after any sweep.  */
+/* Whether output of period every can be written at step of this run: the
+   state it starts from always is, and a steady run can end, and write,
+   after any sweep.  */
 static bool
 writes_at (const struct config *c, size_t every, size_t step)
 {
-  return step > c->start_step && step <= last_step (c)
-         && due (every, step, step == last_step (c) || c->steady);
+  return step == c->start_step
+         || (step > c->start_step && step <= last_step (c)
+             && due (every, step, step == last_step (c) || c->steady));
 }
 
 /* Whether the snapshot named with number (a step, or a frame index when
@@ -94,9 +97,12 @@ keeps_input (const struct config *c)
                      : "step", step);
       return HEATSIM_USAGE;
     }
+  /* A --restart file named as this run's checkpoint of its first step
+     is that checkpoint: it is indexed, not rewritten.  */
   if (c->checkpoint_every != 0
       && ((pattern_match (c->checkpoint_name, base, &step)
-           && writes_at (c, c->checkpoint_every, step))
+           && writes_at (c, c->checkpoint_every, step)
+           && !(c->restart != NULL && step == c->start_step))
           || strcmp (base, XDMF_NAME) == 0))
     {
       heatsim_error ("%s: %s would be overwritten by a checkpoint or the "
@@ -202,6 +208,197 @@ check_name_length (const struct config *c, const char *pattern,
   return HEATSIM_OK;
 }
 
+/* ------------------------------------------------------ the XDMF index */
+
+/* Add the checkpoint of step, file name in the output directory, at the
+   end of the index.  */
+static int
+index_add (struct output *o, size_t step, const char *name)
+{
+  if (o->nindex == o->capacity)
+    {
+      const size_t cap = o->capacity ? 2 * o->capacity : 16;
+      struct index_entry *more = realloc (o->index, cap * sizeof *more);
+      if (more == NULL)
+        {
+          heatsim_error ("out of memory for the checkpoint index");
+          return HEATSIM_NO_MEMORY;
+        }
+      o->index = more;
+      o->capacity = cap;
+    }
+  char *copy = strdup (name);
+  if (copy == NULL)
+    {
+      heatsim_error ("out of memory for the checkpoint index");
+      return HEATSIM_NO_MEMORY;
+    }
+  o->index[o->nindex++] = (struct index_entry) { .step = step, .name = copy };
+  return HEATSIM_OK;
+}
+
+/* The XML entities put_xml_text writes, and their characters.  */
+static const struct {
+  const char *entity;
+  char c;
+} xml_entities[] = {
+  { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
+  { "&apos;", '\'' },
+};
+
+/* Undo put_xml_text on the n bytes at s, into buf (len bytes).  False if
+   it does not fit or holds an entity put_xml_text does not write.  */
+static bool
+xml_unescape (const char *s, size_t n, char *buf, size_t len)
+{
+  size_t out = 0;
+  for (size_t k = 0; k < n; ++out)
+    {
+      if (out + 1 >= len)
+        return false;
+      if (s[k] != '&')
+        {
+          buf[out] = s[k++];
+          continue;
+        }
+      size_t e = 0;
+      const size_t count = sizeof xml_entities / sizeof xml_entities[0];
+      while (e < count
+             && strncmp (s + k, xml_entities[e].entity,
+                         strlen (xml_entities[e].entity)) != 0)
+        ++e;
+      if (e == count || k + strlen (xml_entities[e].entity) > n)
+        return false;
+      buf[out] = xml_entities[e].c;
+      k += strlen (xml_entities[e].entity);
+    }
+  buf[out] = '\0';
+  return true;
+}
+
+/* The contents of the regular file at path, NUL-terminated, or NULL
+   with errno set.  Free it.  */
+static char *
+read_text (const char *path)
+{
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return NULL;
+  if (!S_ISREG (st.st_mode))
+    {
+      errno = EINVAL;          /* a FIFO would block the run */
+      return NULL;
+    }
+  FILE *fp = fopen (path, "r");
+  if (fp == NULL)
+    return NULL;
+  char *text = NULL;
+  size_t size = 0, used = 0;
+  bool ok = true;
+  for (;;)
+    {
+      if (used + 1 >= size)
+        {
+          const size_t bigger = size ? 2 * size : 65536;
+          char *more = realloc (text, bigger);
+          if (more == NULL)
+            {
+              ok = false;
+              errno = ENOMEM;
+              break;
+            }
+          text = more;
+          size = bigger;
+        }
+      const size_t got = fread (text + used, 1, size - used - 1, fp);
+      used += got;
+      if (got == 0)
+        break;
+    }
+  if (ferror (fp))
+    ok = false;
+  const int e = errno;
+  fclose (fp);
+  if (!ok)
+    {
+      free (text);
+      errno = e;
+      return NULL;
+    }
+  text[used] = '\0';
+  return text;
+}
+
+/* Whether name is a regular file in dir.  */
+static bool
+file_exists (const char *dir, const char *name)
+{
+  char path[4096];
+  struct stat st;
+  return strchr (name, '/') == NULL
+         && (size_t) snprintf (path, sizeof path, "%s/%s", dir, name)
+            < sizeof path
+         && stat (path, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* Take over the entries of an index that write_xdmf wrote (in text) for
+   steps before the restart step whose files are still in the output
+   directory: a run continued there must not lose its first part.  Later
+   steps are dropped, as this run writes them anew.  */
+static int
+index_keep (struct output *o, const char *text)
+{
+  static const char grid[] = "<Grid Name=\"step ";
+  static const char open[] = "Format=\"HDF\">";
+  static const char close[] = ":/field</DataItem>";
+  const struct config *c = o->cfg;
+  int status = HEATSIM_OK;
+  const char *p = text;
+  while (status == HEATSIM_OK && (p = strstr (p, grid)) != NULL)
+    {
+      p += strlen (grid);
+      char *end;
+      const unsigned long long step = strtoull (p, &end, 10);
+      const char *data = strstr (end, open);
+      const char *stop = data ? strstr (data, close) : NULL;
+      if (stop == NULL)
+        break;
+      data += strlen (open);
+      char name[4096];
+      if (*p >= '0' && *p <= '9' && *end == '"' && step < c->start_step
+          && (o->nindex == 0 || step > o->index[o->nindex - 1].step)
+          && xml_unescape (data, (size_t) (stop - data), name, sizeof name)
+          && file_exists (c->output_dir, name))
+        status = index_add (o, (size_t) step, name);
+      p = stop;
+    }
+  return status;
+}
+
+/* On --restart: the entries of the output directory's index that the
+   run goes on from (see index_keep).  No index, or one that cannot be
+   read, leaves this run's own entries alone in the new one.  */
+static int
+index_load (struct output *o)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/%s", o->cfg->output_dir, XDMF_NAME);
+  char *text = read_text (path);
+  if (text == NULL)
+    {
+      if (errno != ENOENT)
+        heatsim_error ("warning: %s: cannot read the index of the earlier "
+                       "checkpoints (%s); the new one starts at step %zu",
+                       path, strerror (errno), o->cfg->start_step);
+      return HEATSIM_OK;
+    }
+  const int status = index_keep (o, text);
+  free (text);
+  return status;
+}
+
+/* ------------------------------------------------------------ writing */
+
 int
 output_open (struct output *o, const struct config *cfg,
              const struct domain *d, const struct field *initial)
@@ -255,6 +452,9 @@ output_open (struct output *o, const struct config *cfg,
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0)
     status = check_name_length (cfg, cfg->checkpoint_name,
                                 "--checkpoint-name");
+  if (status == HEATSIM_OK && cfg->checkpoint_every != 0
+      && cfg->restart != NULL)
+    status = index_load (o);
   return status;
 }
 
@@ -282,6 +482,38 @@ put_xml_text (FILE *fp, const char *s)
       }
 }
 
+/* One checkpoint of the XDMF index as a uniform grid of the temporal
+   collection.  The field is a 3-D mesh one node thick in z, because
+   ParaView's readers put a 2DCoRectMesh in the YZ plane (where the
+   default camera, looking down z, sees nothing), and XDMF lists
+   dimensions, origin and spacing slowest first: z, y, x.  /field[j][i] is
+   the node at x = (i+1) dx, y = (j+1) dy, z = 0.  */
+static void
+put_xdmf_grid (FILE *fp, const struct config *c, const struct index_entry *e)
+{
+  const double dx = config_dx (c), dy = config_dy (c);
+  fprintf (fp,
+           "   <Grid Name=\"step %zu\" GridType=\"Uniform\">\n"
+           "    <Time Value=\"%.17g\"/>\n"
+           "    <Topology TopologyType=\"3DCoRectMesh\" "
+           "Dimensions=\"1 %zu %zu\"/>\n"
+           "    <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
+           "Precision=\"8\" Format=\"XML\">0 %.17g %.17g</DataItem>\n"
+           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
+           "Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n"
+           "    </Geometry>\n"
+           "    <Attribute Name=\"u\" AttributeType=\"Scalar\" "
+           "Center=\"Node\">\n"
+           "     <DataItem Dimensions=\"1 %zu %zu\" NumberType=\"Float\" "
+           "Precision=\"8\" Format=\"HDF\">",
+           e->step, (double) e->step * c->dt, c->ny, c->nx, dy, dx,
+           /* One layer: the z spacing is never used; dx keeps it sane.  */
+           dx, dy, dx, c->ny, c->nx);
+  put_xml_text (fp, e->name);
+  fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
+}
+
 /* Rewrite the XDMF index of the checkpoints written so far.  */
 static int
 write_xdmf (const struct output *o)
@@ -296,41 +528,31 @@ write_xdmf (const struct output *o)
       return HEATSIM_WRITE_FAILED;
     }
   fprintf (fp, "<?xml version=\"1.0\" ?>\n"
-           "<!-- heatsim %s checkpoints; cell (i,j) at (x,y) = (i dx, j dy) "
-           "-->\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+           "<!-- heatsim %s checkpoints; /field[j][i] is the node at "
+           "(x, y, z) = ((i+1) dx, (j+1) dy, 0) -->\n<Xdmf Version=\"3.0\">\n"
+           " <Domain>\n"
            "  <Grid Name=\"heatsim\" GridType=\"Collection\" "
            "CollectionType=\"Temporal\">\n", PACKAGE_VERSION);
-  for (size_t k = 0; k < o->ncheckpoints; ++k)
-    {
-      char file[4096];
-      pattern_name (file, sizeof file, ".", c->checkpoint_name,
-                   o->checkpoints[k]);
-      fprintf (fp,
-               "   <Grid Name=\"step %zu\" GridType=\"Uniform\">\n"
-               "    <Time Value=\"%.17g\"/>\n"
-               "    <Topology TopologyType=\"2DCoRectMesh\" "
-               "Dimensions=\"%zu %zu\"/>\n"
-               "    <Geometry GeometryType=\"ORIGIN_DXDY\">\n"
-               "     <DataItem Dimensions=\"2\" NumberType=\"Float\" "
-               "Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n"
-               "     <DataItem Dimensions=\"2\" NumberType=\"Float\" "
-               "Precision=\"8\" Format=\"XML\">%.17g %.17g</DataItem>\n"
-               "    </Geometry>\n"
-               "    <Attribute Name=\"u\" AttributeType=\"Scalar\" "
-               "Center=\"Node\">\n"
-               "     <DataItem Dimensions=\"%zu %zu\" NumberType=\"Float\" "
-               "Precision=\"8\" Format=\"HDF\">",
-               o->checkpoints[k], (double) o->checkpoints[k] * c->dt, c->ny,
-               c->nx, config_dy (c), config_dx (c), config_dy (c),
-               config_dx (c), c->ny, c->nx);
-      put_xml_text (fp, file + 2);
-      fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
-    }
+  for (size_t k = 0; k < o->nindex; ++k)
+    put_xdmf_grid (fp, c, &o->index[k]);
   fprintf (fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   if (atomic_fclose (fp, !ferror (fp), tmp, path))
     return HEATSIM_OK;
   heatsim_error ("%s: cannot write: %s", path, strerror (errno));
   return HEATSIM_WRITE_FAILED;
+}
+
+/* List the checkpoint of step, now in the output directory, in the
+   index, and rewrite it (on rank 0, which keeps the index).  */
+static int
+index_checkpoint (struct output *o, const struct domain *d, size_t step)
+{
+  if (d->rank != 0)
+    return HEATSIM_OK;
+  char file[4096];
+  pattern_name (file, sizeof file, ".", o->cfg->checkpoint_name, step);
+  const int status = index_add (o, step, file + 2);
+  return status != HEATSIM_OK ? status : write_xdmf (o);
 }
 
 /* A checkpoint, written by all ranks together into one file.  */
@@ -362,21 +584,25 @@ write_checkpoint (struct output *o, const struct domain *d,
   int status = h5_write_checkpoint (path, d, u, &m, c->compress);
   if (status != HEATSIM_OK)
     return status;
-  if (o->ncheckpoints == o->capacity)
-    {
-      size_t cap = o->capacity ? 2 * o->capacity : 16;
-      size_t *more = realloc (o->checkpoints, cap * sizeof *more);
-      if (more == NULL)
-        {
-          heatsim_error ("out of memory for the checkpoint index");
-          return HEATSIM_NO_MEMORY;
-        }
-      o->checkpoints = more;
-      o->capacity = cap;
-    }
-  o->checkpoints[o->ncheckpoints++] = step;
   ++o->files;
-  return d->rank == 0 ? write_xdmf (o) : HEATSIM_OK;
+  return index_checkpoint (o, d, step);
+}
+
+/* Whether this run's checkpoint of step is the --restart file itself (the
+   same file, whatever the path says).  Rank 0 decides for all, so that
+   all take part in the write, or none.  */
+static bool
+is_restart_file (const struct config *c, const struct domain *d, size_t step)
+{
+  bool same = false;
+  char path[4096];
+  struct stat ours, theirs;
+  if (c->restart != NULL && d->rank == 0)
+    same = pattern_name (path, sizeof path, c->output_dir, c->checkpoint_name,
+                         step)
+           && stat (path, &ours) == 0 && stat (c->restart, &theirs) == 0
+           && ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino;
+  return domain_max (d, same ? 1.0 : 0.0) > 0.0;
 }
 
 /* A snapshot of the whole field, assembled on rank 0, which writes it.  */
@@ -412,6 +638,22 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
 }
 
 int
+output_write_first (struct output *o, const struct domain *d,
+                    const struct field *u)
+{
+  const struct config *c = o->cfg;
+  const size_t step = c->start_step;
+  const int png_status = c->png_every != 0 ? write_png (o, d, u, step)
+                         : HEATSIM_OK;
+  int h5_status = HEATSIM_OK;
+  /* Rewriting the --restart file would only change its provenance.  */
+  if (c->checkpoint_every != 0)
+    h5_status = is_restart_file (c, d, step) ? index_checkpoint (o, d, step)
+                : write_checkpoint (o, d, u, step);
+  return png_status != HEATSIM_OK ? png_status : h5_status;
+}
+
+int
 output_write (struct output *o, const struct domain *d, const struct field *u,
               size_t step, bool last)
 {
@@ -429,6 +671,9 @@ output_write (struct output *o, const struct domain *d, const struct field *u,
 void
 output_close (struct output *o)
 {
-  free (o->checkpoints);
-  o->checkpoints = NULL;
+  for (size_t k = 0; k < o->nindex; ++k)
+    free (o->index[k].name);
+  free (o->index);
+  o->index = NULL;
+  o->nindex = o->capacity = 0;
 }

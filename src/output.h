@@ -1,7 +1,8 @@
-/* Field output during a run: PNG snapshots every K steps, HDF5 checkpoints
-   every K steps, both at the final step, and an XDMF index of the
-   checkpoints for ParaView and VisIt.  Output receives a field on the
-   host; bringing it there from the device is the solver's business.  */
+/* Field output during a run: PNG snapshots and HDF5 checkpoints of the
+   state the run starts from, every K steps and at the final step, and an
+   XDMF index of the checkpoints for ParaView and VisIt.  Output receives a
+   field on the host; bringing it there from the device is the solver's
+   business.  */
 #ifndef HEATSIM_OUTPUT_H
 #define HEATSIM_OUTPUT_H
 
@@ -14,26 +15,45 @@ struct config;
 struct domain;
 struct field;
 
+/* A checkpoint listed in the XDMF index: its step and its file name in
+   the output directory.  */
+struct index_entry {
+  size_t step;
+  char *name;
+};
+
 struct output {
   const struct config *cfg;
   struct png_style png;
   size_t files;             /* files written */
   size_t frames;            /* snapshots named so far: the next frame index */
-  size_t *checkpoints;      /* steps of the checkpoints written, for XDMF */
-  size_t ncheckpoints, capacity;
+  struct index_entry *index;  /* the XDMF index, on rank 0: checkpoints of
+                                 earlier runs kept on restart, then this
+                                 run's, by increasing step */
+  size_t nindex, capacity;
   double initial_residual;  /* steady multigrid: the run's initial residual
                                norm, for checkpoints (0: none) */
 };
 
 /* Prepare the output directory and the PNG value range (from initial, this
-   rank's part of the field, when the user gave none).  Returns 0 or a
-   heatsim_status.  */
+   rank's part of the field, when the user gave none).  On --restart with
+   checkpoints on, take over from the output directory's XDMF index the
+   entries of steps before the restart step whose files are still there.
+   Returns 0 or a heatsim_status.  */
 int output_open (struct output *o, const struct config *cfg,
                  const struct domain *d, const struct field *initial);
 
 /* Whether this run's snapshots, checkpoints or XDMF index can be
    written to path (for other outputs, which must not be).  */
 bool output_writes (const struct config *cfg, const char *path);
+
+/* Write the state the run starts from (step 0, or the step of --restart):
+   u is this rank's part of it, current on the host.  A PNG snapshot and a
+   checkpoint are written when those outputs are on, except a checkpoint
+   that is the --restart file itself, which is only indexed.  All ranks
+   call it together.  Returns 0 or a heatsim_status.  */
+int output_write_first (struct output *o, const struct domain *d,
+                        const struct field *u);
 
 /* Whether anything is written after step.  */
 bool output_due (const struct output *o, size_t step, bool last);

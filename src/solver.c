@@ -138,6 +138,20 @@ write_output (struct solver *s, const struct config *cfg,
   return status;
 }
 
+/* The state the run starts from is the first of its outputs: a series
+   of snapshots or checkpoints begins at step 0, and a restarted one goes
+   on from the step it left off.  */
+static int
+write_first (struct solver *s, struct output *out)
+{
+  double t0 = omp_get_wtime ();
+  s->strategy->fetch (&s->work);
+  int status = domain_agree (output_write_first (out, s->domain,
+                                                 &s->work.u));
+  s->output_seconds += omp_get_wtime () - t0;
+  return status;
+}
+
 /* After step n of this run: check that the field is still finite (every
    nan_check_every steps, and always before it is written, so a checkpoint
    never holds NaN), write what is due, and stop if a signal asked to.  */
@@ -418,10 +432,9 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   r->residual_initial = r->residual_final = r->residual_floor = NAN;
   r->levels = 0;
   r->cycles = r->cycles_max = 0;
-  /* The monitor's first row: the initial field, still current on the
-     host.  */
-  int status = HEATSIM_OK;
-  if (s->monitor != NULL && s->monitor->on)
+  /* The first outputs and the monitor's first row: the initial field.  */
+  int status = write_first (s, out);
+  if (status == HEATSIM_OK && s->monitor != NULL && s->monitor->on)
     status = domain_agree (write_output (s, cfg, out, cfg->start_step, false,
                                          false, -1.0));
   if (status != HEATSIM_OK)

@@ -9,9 +9,9 @@ run='--problem disk --boundary periodic --grid 40x30 --length 1 --alpha 1'
 expect_status 0 "$HEATSIM" -q $run --dt 5e-5 --steps 30 --checkpoint-every 10 \
   --output-dir "$out"
 [ "$(cd "$out" && echo *)" = \
-  "heatsim-000010.h5 heatsim-000020.h5 heatsim-000030.h5 heatsim.xmf" ] \
+  "heatsim-000000.h5 heatsim-000010.h5 heatsim-000020.h5 heatsim-000030.h5 heatsim.xmf" ] \
   || fail "checkpoints: $(cd "$out" && echo *)"
-for k in 10 20 30; do
+for k in 00 10 20 30; do
   grep -q "heatsim-0000$k.h5:/field" "$out/heatsim.xmf" || fail "xmf lacks $k"
 done
 grep -q '<Time Value="0.0015' "$out/heatsim.xmf" || fail "xmf time"

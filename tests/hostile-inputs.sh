@@ -22,7 +22,8 @@ expect_status 2 timeout 20 "$HEATSIM" -q --restart "$d/big/heatsim-000010.h5" \
   -n 18446744073709551610
 grep -q -e "--steps: .*too many steps" "$workdir/err" \
   || fail "overflowing --steps: $(cat "$workdir/err")"
-[ "$(ls "$d/big")" = "heatsim-000010.h5
+[ "$(ls "$d/big")" = "heatsim-000000.h5
+heatsim-000010.h5
 heatsim.xmf" ] || fail "files after an overflowing restart: $(ls "$d/big")"
 
 # 6. A steady run restarted from a checkpoint stops on the same sweep with
@@ -83,6 +84,12 @@ cp "$d/heatsim-000001.png" "$d/orig.png"
 refused "--init: .*would be overwritten" --init "$d/heatsim-000001.png" \
   -L 1 -a 1 -T 1e-6 -n 2 --png-every 1 --output-dir "$d"
 cmp -s "$d/heatsim-000001.png" "$d/orig.png" || fail "--init file overwritten"
+# Step 0 is written too: an --init file named as its checkpoint is refused.
+cp "$d/big/heatsim-000010.h5" "$d/heatsim-000000.h5"
+cp "$d/heatsim-000000.h5" "$d/orig.h5"
+refused "--init: .*would be overwritten" --init "$d/heatsim-000000.h5" \
+  -L 1 -a 1 -T 1e-6 -n 2 --checkpoint-every 5 --output-dir "$d"
+cmp -s "$d/heatsim-000000.h5" "$d/orig.h5" || fail "--init file overwritten"
 # Restarting in place is fine: later steps have other names.
 expect_status 0 "$HEATSIM" -q --restart "$d/big/heatsim-000010.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$d/big"

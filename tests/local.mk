@@ -46,6 +46,8 @@ cli_tests = \
 	tests/png-legend.sh \
 	tests/png-movie.sh \
 	tests/checkpoint.sh \
+	tests/series.sh \
+	tests/paraview.sh \
 	tests/checkpoint-damage.sh \
 	tests/xarray.sh \
 	tests/hostile-inputs.sh \

@@ -67,14 +67,14 @@ whole=$(json_field checksum "$workdir/out")
 mpi 4 -q --json $run --output-dir four || fail "4 ranks: $(cat "$workdir/err")"
 cmp -s one/heatsim.xmf four/heatsim.xmf || fail "heatsim.xmf differs between 1 and 4 ranks"
 # Pixels: the text chunks hold the command line, whose --output-dir differs.
-for f in heatsim-000200.png heatsim-000400.png; do
+for f in heatsim-000000.png heatsim-000200.png heatsim-000400.png; do
   [ "$("$PNG_PROBE" one/$f pixels)" = "$("$PNG_PROBE" four/$f pixels)" ] \
     || fail "$f differs between 1 and 4 ranks"
 done
 # The recorded command lines differ in the output directory: compare
 # the rest, and that each names its own.
 if [ -n "${H5DUMP:-}" ]; then
-  for step in 000200 000400; do
+  for step in 000000 000200 000400; do
     for d in one four; do
       "$H5DUMP" $d/heatsim-$step.h5 >$d.dump
       grep -q "(0): \".*--output-dir $d\"" $d.dump \
@@ -95,6 +95,15 @@ mpi 4 -q --json --restart one/heatsim-000200.h5 -n 200 \
   || fail "restart on 4: $(cat "$workdir/err")"
 [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
   || fail "1-rank checkpoint restarted on 4 ranks ends elsewhere"
+# Restarted in place on 4 ranks, the run keeps its index and does not
+# rewrite the checkpoint it started from (rank 0 decides for all).
+ls -i four/heatsim-000200.h5 >inode.txt
+mpi 4 -q --restart four/heatsim-000200.h5 -n 200 --checkpoint-every 200 \
+  --output-dir four || fail "restart in place on 4: $(cat "$workdir/err")"
+cmp -s one/heatsim.xmf four/heatsim.xmf \
+  || fail "restart in place on 4 ranks: index differs from the whole run's"
+[ "$(ls -i four/heatsim-000200.h5)" = "$(cat inode.txt)" ] \
+  || fail "restart in place on 4 ranks rewrote its --restart file"
 # --init from a file on several ranks.
 mpi 1 -q --json --init "$srcdir/data/ring-and-bar.png" -n 20 --force
 want=$(json_field checksum "$workdir/out")

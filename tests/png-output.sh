@@ -1,5 +1,5 @@
 #!/bin/sh
-# PNG snapshots: names, final step, text chunks, colour maps, 16-bit gray,
+# PNG snapshots: names, initial and final step, text chunks, colour maps, 16-bit gray,
 # orientation (y up), and a mid-run snapshot of an offload strategy equal
 # to the same step computed by the host strategy.
 . "${srcdir:-.}/tests/testlib.sh"
@@ -9,8 +9,10 @@ plate='--problem plate --grid 40x20 --end-time 3000'
 
 expect_status 0 "$HEATSIM" -q $plate --steps 25 --png-every 10 --output-dir "$out"
 [ "$(cd "$out" && echo *)" = \
-  "heatsim-000010.png heatsim-000020.png heatsim-000025.png" ] \
+  "heatsim-000000.png heatsim-000010.png heatsim-000020.png heatsim-000025.png" ] \
   || fail "snapshots: $(cd "$out" && echo *)"
+"$PNG_PROBE" "$out/heatsim-000000.png" >"$workdir/probe" || fail "probe 0"
+grep -qx "heatsim:step=0" "$workdir/probe" || fail "snapshot 0 is not of step 0"
 "$PNG_PROBE" "$out/heatsim-000025.png" >"$workdir/probe" || fail "probe"
 for line in "40x20 depth 8 type 2" "Software=heatsim 0.1.0" \
     "heatsim:step=25" "heatsim:time=3000" "heatsim:range=0 100" \

@@ -40,8 +40,10 @@ expect_status 0 $vg "$HEATSIM" -q --init "${srcdir:-.}/data/ring-and-bar.png" \
   -L 2x1 -a 1 -T 0.0001 -n 5
 expect_status 2 $vg "$HEATSIM" -q --restart "$workdir/vg/heatsim.xmf"
 # Failing writes (tests/failwrite.so, as on a full disk): of a
-# checkpoint, of the XDMF index after it, and of a PNG snapshot.
-for fault in "1 --checkpoint-every" "2 --checkpoint-every" "1 --png-every"; do
+# checkpoint, of the XDMF index after it, and of a PNG snapshot, at step 0
+# (before the time loop), and of a checkpoint in the loop.
+for fault in "1 --checkpoint-every" "2 --checkpoint-every" "1 --png-every" \
+    "3 --checkpoint-every"; do
   set -- $fault
   expect_status 1 env FAILWRITE_AT="$1" FAILWRITE_DIR="$workdir/full" \
     LD_PRELOAD="$FAILWRITE" $vg "$HEATSIM" -q -p plate -g 48x32 -n 4 \
