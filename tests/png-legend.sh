@@ -83,7 +83,7 @@ says g16/heatsim-000003.png "0 0.5 1" "step 3 t=3e-05"
 # A steady run counts sweeps.  Long labels set the legend's width, the
 # two of them 12 apart inside margins of 4: 59 + 12 + 53 + 8 = 132, with
 # no room for the middle one.
-expect_status 4 "$HEATSIM" -q --problem plate --grid 30x20 --steady \
+expect_status 4 "$HEATSIM" -q --problem plate --grid 30x20 --steady --solver jacobi \
   --max-steps 40 --png-every 20 --png-legend --colormap gray \
   --range -12345.6,98765.4 --output-dir steady
 size steady/heatsim-000040.png 132x60
