@@ -280,7 +280,8 @@ cycles_to_output (const struct config *cfg, size_t step, size_t limit)
   return limit;
 }
 
-/* A steady run by multigrid on the host copy of the field: V-cycles in
+/* A steady run by multigrid (its V-cycles where the strategy places
+   them; the field current on the host between solves): V-cycles in
    runs that end where output falls due, until the residual norm has
    fallen by --rtol from the initial one (that of the run a restart
    continues) or reached the round-off floor.  */
@@ -342,7 +343,7 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
 }
 
 /* A time-dependent run by an implicit scheme: each step solved by
-   multigrid on the host copy of the field, the right-hand side in unew.  */
+   multigrid where the strategy places it, the right-hand side in unew.  */
 static int
 run_implicit_steps (struct solver *s, const struct config *cfg,
                     struct output *out, struct run_result *r)
