@@ -192,7 +192,7 @@ put_number (char *buf, size_t len, bool known, double v, char sep)
 int
 monitor_write (struct monitor *m, const struct config *cfg,
                const struct domain *d, const struct field *u, size_t step,
-               double change)
+               double change, double residual)
 {
   /* The quantities and reductions of the final report (main.c,
      measure), so that the last row equals the report.  */
@@ -220,10 +220,8 @@ monitor_write (struct monitor *m, const struct config *cfg,
   n += snprintf (row + n, sizeof row - n, "%.17g,%.17g,%.17g,", heat, lo,
                  hi);
   n += put_number (row + n, sizeof row - n, exact, e.l2, ',');
-  /* Hook: a discrete residual norm of steady runs becomes one more
-     column here (and in MONITOR_HEADER) beside max_change, which is the
-     largest change of a cell in the sweep, not a residual.  */
-  n += put_number (row + n, sizeof row - n, change >= 0.0, change, '\n');
+  n += put_number (row + n, sizeof row - n, change >= 0.0, change, ',');
+  n += put_number (row + n, sizeof row - n, residual >= 0.0, residual, '\n');
   if (append_line (m, row, n))
     return HEATSIM_OK;
   heatsim_error ("--monitor: %s: cannot write: %s", m->path,

@@ -19,10 +19,10 @@ struct config;
 struct domain;
 struct field;
 
-/* The columns, in order.  A column added later (a discrete residual norm
-   of steady runs, say) goes at the end, so scripts that read the file by
-   column name or position keep working; monitor_write then fills it.  */
-#define MONITOR_HEADER "step,time,total_heat,min,max,l2_error,max_change\n"
+/* The columns, in order.  A column added later goes at the end, so
+   scripts that read the file by column name or position keep working.  */
+#define MONITOR_HEADER \
+  "step,time,total_heat,min,max,l2_error,max_change,residual\n"
 
 struct monitor {
   bool on;                 /* --monitor given: every rank computes rows */
@@ -51,11 +51,13 @@ bool monitor_due (const struct monitor *m, const struct config *cfg,
 
 /* The row of step: u is this rank's part of the field, current on the
    host; change is the largest change of a cell in the sweep that gave it
-   (steady runs), or negative if none was computed.  Collective: every
-   rank calls it, rank 0 writes.  Returns 0 or a heatsim_status.  */
+   (Jacobi), residual the norm of the residual of the discrete steady
+   equations (steady runs); either negative or NaN where there is none.
+   Collective: every rank calls it, rank 0 writes.  Returns 0 or a
+   heatsim_status.  */
 int monitor_write (struct monitor *m, const struct config *cfg,
                    const struct domain *d, const struct field *u,
-                   size_t step, double change);
+                   size_t step, double change, double residual);
 
 /* Flush the file to disk and close it.  Returns 0 or a heatsim_status.  */
 int monitor_close (struct monitor *m);

@@ -115,6 +115,17 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   return fmax (change, st->update_frame (w, residual));
 }
 
+/* The residual norm of the discrete steady equations of u on the host,
+   or NaN where a rank's halo would need an exchange (MPI runs).  */
+static double
+steady_residual (struct solver *s, const struct config *cfg)
+{
+  if (s->domain->ranks > 1)
+    return NAN;
+  return laplace_residual_norm (&s->work.stencil, config_dx (cfg),
+                                config_dy (cfg), &s->work.u);
+}
+
 /* Bring the newest field, u, to the host (a no-op where it lives there)
    and write what is due after step: output files, a --monitor row (with
    change, the sweep's largest change, or negative).  The time counts as
@@ -130,8 +141,9 @@ write_output (struct solver *s, const struct config *cfg,
                : HEATSIM_OK;
   if (s->monitor != NULL && monitor_due (s->monitor, cfg, step, last))
     {
+      const double residual = cfg->steady ? steady_residual (s, cfg) : -1.0;
       const int row = monitor_write (s->monitor, cfg, s->domain, &s->work.u,
-                                     step, change);
+                                     step, change, residual);
       status = status != HEATSIM_OK ? status : row;
     }
   s->output_seconds += omp_get_wtime () - t0;
@@ -257,23 +269,13 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
   return status;
 }
 
-/* The residual norm of the discrete steady equations of u on the host,
-   or NaN where a rank's halo would need an exchange (MPI runs).  */
-static double
-steady_residual (struct solver *s, const struct config *cfg)
-{
-  if (s->domain->ranks > 1)
-    return NAN;
-  return laplace_residual_norm (&s->work.stencil, config_dx (cfg),
-                                config_dy (cfg), &s->work.u);
-}
-
-/* Cycles from step to the next step at which output falls due (K of
-   every K steps), at most limit.  */
+/* Cycles from step to the next step at which output or a --monitor row
+   falls due (K of every K steps), at most limit.  */
 static size_t
 cycles_to_output (const struct config *cfg, size_t step, size_t limit)
 {
-  const size_t every[] = { cfg->png_every, cfg->checkpoint_every };
+  const size_t every[] = { cfg->png_every, cfg->checkpoint_every,
+                           cfg->monitor != NULL ? cfg->monitor_every : 0 };
   for (size_t k = 0; k < sizeof every / sizeof every[0]; ++k)
     if (every[k] != 0 && every[k] - step % every[k] < limit)
       limit = every[k] - step % every[k];

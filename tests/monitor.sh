@@ -4,7 +4,7 @@
 # progress lines with the simulated time (--progress-every).
 . "${srcdir:-.}/tests/testlib.sh"
 
-header='step,time,total_heat,min,max,l2_error,max_change'
+header='step,time,total_heat,min,max,l2_error,max_change,residual'
 
 # field N FILE: column N of the last row of FILE.
 last_field () {
@@ -31,8 +31,8 @@ for o in host map resident; do
     done
     [ "$(sed -n 2p m.csv | cut -d, -f6)" = 0 ] || fail "$o: error at step 0 not 0"
     # No sweeps: the max_change column is empty.
-    [ -z "$(cut -d, -f7 m.csv | tail -n +2 | tr -d '\n')" ] \
-      || fail "$o: max_change in a time-dependent run"
+    [ -z "$(cut -d, -f7,8 m.csv | tail -n +2 | tr -d ',\n')" ] \
+      || fail "$o: max_change or residual in a time-dependent run"
     pass
   fi
 done
@@ -70,6 +70,29 @@ if expect_status 0 "$HEATSIM" -q --json -p plate --steady --solver jacobi -g 32 
     || fail "steady: last max_change $(last_field 7 s.csv), residual $(json_field residual "$workdir/out")"
   [ "$(last_field 6 s.csv)" = "$(json_field l2_error "$workdir/out")" ] \
     || fail "steady: last error is not the report's"
+  [ "$(last_field 8 s.csv)" = "$(json_field residual_norm_final "$workdir/out")" ] \
+    || fail "steady: last residual $(last_field 8 s.csv) is not the report's"
+  [ "$(sed -n 2p s.csv | cut -d, -f8)" = "$(json_field residual_norm_initial "$workdir/out")" ] \
+    || fail "steady: first residual is not the report's initial one"
+fi
+# Multigrid: a row every --monitor-every V-cycles, with the residual norm
+# the report ends with; it falls by orders of magnitude.
+if expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 63x41 \
+     --monitor mg.csv --monitor-every 2; then
+  cycles=$(json_field cycles "$workdir/out")
+  [ "$(tail -n +2 mg.csv | cut -d, -f1 | tr '\n' ' ')" = \
+    "$(seq 0 2 $((cycles - 1)) | tr '\n' ' ')$cycles " ] \
+    || fail "multigrid: rows at $(tail -n +2 mg.csv | cut -d, -f1 | tr '\n' ' ') of $cycles cycles"
+  # Near round-off the norm differs in its last digits with the order of
+  # the sum (multigrid's own against the monitor's).
+  close_to "$(last_field 8 mg.csv)" \
+    "$(json_field residual_norm_final "$workdir/out")" 1e-3 \
+    || fail "multigrid: last residual $(last_field 8 mg.csv) is not the report's"
+  close_to "$(sed -n 2p mg.csv | cut -d, -f8)" \
+    "$(json_field residual_norm_initial "$workdir/out")" 1e-15 \
+    || fail "multigrid: first residual is not the report's initial one"
+  awk -F, 'NR > 2 && $8 >= prev { bad = 1 } NR > 1 { prev = $8 } END { exit bad }' mg.csv \
+    || fail "multigrid: the residual does not fall: $(cut -d, -f1,8 mg.csv | tr '\n' ' ')"
 fi
 
 # A run killed by SIGKILL leaves the header and complete rows only.
@@ -91,10 +114,10 @@ rows=$(($(wc -l <killed.csv) - 1))
   || fail "killed run: the file does not end with a whole line"
 awk -F, -v h="$header" '
   NR == 1 { next }
-  NF != 7 || $1 != (NR - 2) * 3 || $7 != "" { bad = NR ": " $0; exit }
+  NF != 8 || $1 != (NR - 2) * 3 || $7 != "" || $8 != "" { bad = NR ": " $0; exit }
   { for (i = 2; i <= 6; ++i) if ($i !~ /^-?[0-9.]+(e[-+][0-9]+)?$/) { bad = NR ": " $0; exit } }
   END { if (bad != "") { print bad; exit 1 } }' killed.csv \
-  || fail "killed run: bad row $(awk -F, 'NF != 7' killed.csv | head -n 1)"
+  || fail "killed run: bad row $(awk -F, 'NF != 8' killed.csv | head -n 1)"
 
 # --restart continues the file: rows from the restart step on are dropped
 # and written again, giving the file of an uninterrupted run.
