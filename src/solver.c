@@ -392,16 +392,29 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
 
 enum { COPY_REPEATS = 10 };
 
-/* The bandwidth of copy, best of COPY_REPEATS copies of a whole field.  */
+/* Each timing spans at least this long: a small field copies in less
+   than one tick of the clock, which measured 0 s (and 0 GB/s).  */
+static const double COPY_SPAN_SECONDS = 1e-4;
+
+/* The bandwidth of copy, best of COPY_REPEATS timings of whole-field
+   copies.  */
 static double
 best_copy (struct workspace *w, void (*copy) (struct workspace *))
 {
   double best = HUGE_VAL;
   for (int k = 0; k < COPY_REPEATS; ++k)
     {
-      double t0 = omp_get_wtime ();
-      copy (w);
-      best = fmin (best, omp_get_wtime () - t0);
+      const double t0 = omp_get_wtime ();
+      double elapsed;
+      size_t copies = 0;
+      do
+        {
+          copy (w);
+          ++copies;
+          elapsed = omp_get_wtime () - t0;
+        }
+      while (elapsed < COPY_SPAN_SECONDS);
+      best = fmin (best, elapsed / (double) copies);
     }
   return 2.0 * sizeof (double) * (double) field_cells (&w->u) / best * 1e-9;
 }
