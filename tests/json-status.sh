@@ -74,9 +74,16 @@ if [ -n "${FAILWRITE:-}" ] && [ -f "$FAILWRITE" ]; then
     ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
     export ASAN_OPTIONS
   fi
-  FAILWRITE_AT=1 FAILWRITE_DIR=$workdir/failing LD_PRELOAD=$FAILWRITE \
-    ended 1 write_failed --json -g 16 -n 4 --checkpoint-every 2 \
+  # The shim goes to heatsim alone: the checks' wc, cat and jq must not
+  # load it (in a sanitizer build it needs the ASan runtime).
+  printf '#!/bin/sh\nFAILWRITE_AT=1 FAILWRITE_DIR=%s LD_PRELOAD=%s exec %s "$@"\n' \
+    "$workdir/failing" "$FAILWRITE" "$HEATSIM" >"$workdir/full-disk"
+  chmod +x "$workdir/full-disk"
+  plain=$HEATSIM
+  HEATSIM=$workdir/full-disk
+  ended 1 write_failed --json -g 16 -n 4 --checkpoint-every 2 \
     --output-dir "$workdir/failing"
+  HEATSIM=$plain
 fi
 # SIGTERM once the run is in its loop (its first checkpoint is there).
 "$HEATSIM" -q --json -p plate -s --solver jacobi -g 400 --tol 1e-12 --checkpoint-every 500 \
