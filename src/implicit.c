@@ -169,6 +169,7 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
         for (size_t i = 1; i <= nx; ++i)
           a[j * stride + i] += shift;
       halo_refresh_host (&im->halo, u->data);
+      to_device (im, u);
     }
   return status;
 }

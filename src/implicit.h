@@ -1,9 +1,9 @@
 /* The multigrid side of a run: the steady state (Laplace's equation,
    A = -L) and implicit time steps (A = I - theta alpha dt L), with
    heatsim's boundary kinds given to multigrid as its edge kinds.  The
-   field is current on the host before and after each solve; the caller
-   moves it to and from where the explicit kernels run (strategy fetch
-   and store).  The right-hand side and the heat shift are host loops.  */
+   field is current on the host before each solve (strategy fetch), and
+   after it both on the host and where the strategy keeps it.  The
+   right-hand side and the heat shift are host loops.  */
 #ifndef HEATSIM_IMPLICIT_H
 #define HEATSIM_IMPLICIT_H
 

@@ -331,7 +331,6 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
       r->residual_final = rep.final;
       r->residual_floor = rep.floor;
       r->levels = rep.levels;
-      s->strategy->store (w);
       const bool last = r->converged || n >= cfg->max_steps;
       status = after_step (s, cfg, out, n, last, -1.0);
       progress_update (&progress, n, -1.0, rep.final);
@@ -369,7 +368,6 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
       r->cycles += rep.cycles;
       if (rep.cycles > r->cycles_max)
         r->cycles_max = rep.cycles;
-      s->strategy->store (w);
       if (mg != MG_OK)
         {
           heatsim_error ("--scheme %s: step %zu: multigrid did not reach "

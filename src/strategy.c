@@ -89,7 +89,7 @@ static const struct strategy host_strategy = {
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = host_update, .update_frame = host_update_frame,
   .pack = pack_on_host, .unpack = unpack_on_host,
-  .fetch = no_transfer, .store = no_transfer,
+  .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = host_copy, .runtime_copy = host_memcpy,
 };
@@ -125,7 +125,7 @@ static const struct strategy map_strategy = {
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = map_update, .update_frame = map_update_frame,
   .pack = pack_on_host, .unpack = unpack_on_host,
-  .fetch = no_transfer, .store = no_transfer,
+  .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
   .leave = no_transfer, .copy = device_copy,
   .runtime_copy = device_memcpy,
@@ -195,14 +195,6 @@ resident_fetch (struct workspace *s)
 #pragma omp target update from(u[0:n]) device(s->device)
 }
 
-static void
-resident_store (struct workspace *s)
-{
-  double *u = s->u.data;
-  const size_t n = field_cells (&s->u);
-#pragma omp target update to(u[0:n]) device(s->device)
-}
-
 static size_t
 resident_count_nonfinite (struct workspace *s)
 {
@@ -229,7 +221,6 @@ static const struct strategy resident_strategy = {
   .update = resident_update, .update_frame = resident_update_frame,
   .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
-  .store = resident_store,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,
   .copy = device_copy, .runtime_copy = device_memcpy,
 };

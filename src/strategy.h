@@ -49,9 +49,6 @@ struct strategy {
   void (*unpack) (struct workspace *w);
   /* Make the host copy of u current.  */
   void (*fetch) (struct workspace *w);
-  /* Make the copy of u where the kernels run current again after the host
-     changed it (a multigrid solve runs on the host copy).  */
-  void (*store) (struct workspace *w);
   /* NaN or Inf cells of u, counted where u lives.  */
   size_t (*count_nonfinite) (struct workspace *w);
   /* Newest field to the host; release the device copies.  */
