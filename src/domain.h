@@ -68,6 +68,17 @@ void domain_halo (const struct domain *d, struct halo *h);
 void domain_exchange_begin (struct domain *d, double *send, double *recv);
 void domain_exchange_end (struct domain *d);
 
+/* Trade one axis of the halo ring of a host array of nx x ny interior
+   cells and row length stride with the neighbours across the edges that
+   trade (domain_trades): axis 0 the left and right columns (rows 1 ..
+   ny), axis 1 the bottom and top rows whole (columns 0 .. nx + 1).
+   Trading axis 0 first and axis 1 second fills the corners with the
+   diagonal neighbours' cells.  Blocking; every rank calls it for the
+   arrays of the same level, whose parts line up along rows and columns
+   of ranks.  Without MPI (or on one rank) nothing trades.  */
+void domain_trade_halo (const struct domain *d, double *u, size_t nx,
+                        size_t ny, size_t stride, int axis);
+
 /* Every rank (of the world: this works before the split) learns the
    largest status any rank had.  The message of the
    first rank that failed is the one printed (see heatsim_error), so a
@@ -77,6 +88,15 @@ int domain_agree (int status);
 
 /* Rank 0's text (len bytes at most) in buf on every rank.  */
 void domain_share (const struct domain *d, char *buf, size_t len);
+
+/* v[0 .. n-1] summed over the ranks, element by element, in place.
+   domain_sum_exact: for sums where at most one rank adds a value other
+   than 0, which any order gives exactly.  domain_sum_ordered: summed once
+   and sent to every rank, so that all ranks hold bitwise the same sums
+   whatever algorithm the MPI library uses (a norm that decides when to
+   stop must be the same everywhere).  */
+void domain_sum_exact (const struct domain *d, double *v, size_t n);
+void domain_sum_ordered (const struct domain *d, double *v, size_t n);
 
 /* Reductions over all ranks.  */
 double domain_sum (const struct domain *d, double v);

@@ -207,6 +207,63 @@ domain_exchange_end (struct domain *d)
   d->pending = 0;
 }
 
+/* The rank across edge e, or MPI_PROC_NULL where e does not trade.  */
+static int
+partner (const struct domain *d, enum edge e)
+{
+  return domain_trades (d, e) ? d->neighbour[e] : MPI_PROC_NULL;
+}
+
+void
+domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
+                   size_t stride, int axis)
+{
+  const enum edge lo = axis == 0 ? EDGE_LEFT : EDGE_BOTTOM;
+  const enum edge hi = axis == 0 ? EDGE_RIGHT : EDGE_TOP;
+  if (!domain_trades (d, lo) && !domain_trades (d, hi))
+    return;
+  /* A column is ny cells stride apart from row 1; a row, nx + 2 cells.  */
+  MPI_Datatype line;
+  double *send_lo, *send_hi, *recv_lo, *recv_hi;
+  if (axis == 0)
+    {
+      MPI_Type_vector ((int) ny, 1, (int) stride, MPI_DOUBLE, &line);
+      send_lo = u + stride + 1;
+      send_hi = u + stride + nx;
+      recv_lo = u + stride;
+      recv_hi = u + stride + nx + 1;
+    }
+  else
+    {
+      MPI_Type_contiguous ((int) (nx + 2), MPI_DOUBLE, &line);
+      send_lo = u + stride;
+      send_hi = u + ny * stride;
+      recv_lo = u;
+      recv_hi = u + (ny + 1) * stride;
+    }
+  MPI_Type_commit (&line);
+  MPI_Sendrecv (send_lo, 1, line, partner (d, lo), 0, recv_hi, 1, line,
+                partner (d, hi), 0, d->comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv (send_hi, 1, line, partner (d, hi), 1, recv_lo, 1, line,
+                partner (d, lo), 1, d->comm, MPI_STATUS_IGNORE);
+  MPI_Type_free (&line);
+}
+
+void
+domain_sum_exact (const struct domain *d, double *v, size_t n)
+{
+  MPI_Allreduce (MPI_IN_PLACE, v, (int) n, MPI_DOUBLE, MPI_SUM, d->comm);
+}
+
+void
+domain_sum_ordered (const struct domain *d, double *v, size_t n)
+{
+  /* Summed once, on rank 0, and sent to all.  */
+  MPI_Reduce (d->rank == 0 ? MPI_IN_PLACE : v, v, (int) n, MPI_DOUBLE,
+              MPI_SUM, 0, d->comm);
+  MPI_Bcast (v, (int) n, MPI_DOUBLE, 0, d->comm);
+}
+
 int
 domain_agree (int status)
 {

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "diagnostics.h"
+#include "domain.h"
 #include "status.h"
 
 /* heatsim gives all four edges one kind; --edges values are Dirichlet.  */
@@ -27,17 +28,33 @@ scheme_theta (enum time_scheme scheme)
   return scheme == SCHEME_CRANK_NICOLSON ? 0.5 : 1.0;
 }
 
+/* The halo of u on the host: lines copied as s says, and those of the
+   neighbouring ranks' parts.  */
+static void
+fill_halo (const struct stencil *s, const struct domain *d, struct field *u)
+{
+  if (s->halo.refresh)
+    halo_refresh_host (s, u->data);
+  for (int axis = 0; axis < 2; ++axis)
+    domain_trade_halo (d, u->data, u->nx, u->ny, u->stride, axis);
+}
+
 int
 implicit_init (struct implicit *im, const struct config *cfg,
-               const struct stencil *s, enum mg_placement placement,
-               int device)
+               const struct stencil *s, const struct domain *d,
+               enum mg_placement placement, int device)
 {
   *im = (struct implicit) {
     .options = mg_default_options (),
+    .domain = d,
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
     .conserves = cfg->boundary != BOUNDARY_DIRICHLET,
+    .device_copy = placement == MG_RESIDENT,
   };
+  /* A hierarchy split over ranks runs on host threads (mg_create_part).  */
+  if (d->ranks > 1)
+    placement = MG_HOST;
   struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = im->dx,
                             .dy = im->dy };
   if (!cfg->steady)
@@ -52,7 +69,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
   im->options.placement = placement;
   im->options.device = device;
   const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
-  switch (mg_create (&im->mg, s->nx, s->ny, &op, &bc))
+  switch (mg_create_part (&im->mg, d, &op, &bc))
     {
     case MG_OK:
       return HEATSIM_OK;
@@ -74,14 +91,14 @@ implicit_free (struct implicit *im)
   im->mg = NULL;
 }
 
-/* MG_RESIDENT solves on the device copies of the fields the resident
-   strategy entered: bring them up to date with the host before a solve,
-   and the host with the solution after it.  */
+/* The fields of the resident strategy are entered on its device: a
+   MG_RESIDENT solve works on their device copies, brought up to date
+   with the host before it and the host with the solution after it; a
+   host solve of such a field (an MPI run) updates the device copy after
+   it.  */
 static void
 to_device (const struct implicit *im, const struct field *f)
 {
-  if (im->options.placement != MG_RESIDENT)
-    return;
   double *a = f->data;
   const size_t n = field_cells (f);
   const int device = im->options.device;
@@ -91,8 +108,6 @@ to_device (const struct implicit *im, const struct field *f)
 static void
 from_device (const struct implicit *im, const struct field *f)
 {
-  if (im->options.placement != MG_RESIDENT)
-    return;
   double *a = f->data;
   const size_t n = field_cells (f);
   const int device = im->options.device;
@@ -103,11 +118,18 @@ static enum mg_status
 solve (struct implicit *im, struct field *u, const struct field *f,
        const struct mg_options *o, struct mg_report *report)
 {
-  to_device (im, u);
-  if (f != NULL)
-    to_device (im, f);
+  const bool resident = im->options.placement == MG_RESIDENT;
+  if (resident)
+    {
+      to_device (im, u);
+      if (f != NULL)
+        to_device (im, f);
+    }
   const enum mg_status status = mg_solve (im->mg, u, f, o, report);
-  from_device (im, u);
+  if (resident)
+    from_device (im, u);
+  else if (im->device_copy)
+    to_device (im, u);
   return status;
 }
 
@@ -119,7 +141,8 @@ implicit_steady_cycles (struct implicit *im, struct field *u,
   /* mg_solve stops relative to the residual it starts from; a run that
      stops and goes on (output due, a restart) states its target in
      absolute terms, so that it stops where an unbroken run would.  */
-  const double now = laplace_residual_norm (&im->halo, im->dx, im->dy, u);
+  const double now = laplace_residual_norm (&im->halo, im->domain, im->dx,
+                                            im->dy, u);
   struct mg_options o = im->options;
   o.max_cycles = max_cycles;
   o.rtol = now > 0.0 ? target / now : 0.5;
@@ -153,33 +176,34 @@ enum mg_status
 implicit_step (struct implicit *im, struct field *u, struct field *rhs,
                struct mg_report *report)
 {
-  if (im->halo.halo.refresh)
-    halo_refresh_host (&im->halo, u->data);
+  fill_halo (&im->halo, im->domain, u);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
-  const double heat = im->conserves ? field_sum (u) : 0.0;
+  const double heat = im->conserves ? domain_sum (im->domain, field_sum (u))
+                      : 0.0;
   const enum mg_status status = solve (im, u, rhs, &im->options, report);
   if (im->conserves)
     {
-      const double shift = (heat - field_sum (u))
-                           / ((double) u->nx * (double) u->ny);
+      const double shift = (heat - domain_sum (im->domain, field_sum (u)))
+                           / ((double) im->domain->nx
+                              * (double) im->domain->ny);
       const size_t nx = u->nx, ny = u->ny, stride = u->stride;
       double *restrict a = u->data;
 #pragma omp parallel for schedule(static)
       for (size_t j = 1; j <= ny; ++j)
         for (size_t i = 1; i <= nx; ++i)
           a[j * stride + i] += shift;
-      halo_refresh_host (&im->halo, u->data);
-      to_device (im, u);
+      fill_halo (&im->halo, im->domain, u);
+      if (im->device_copy)
+        to_device (im, u);
     }
   return status;
 }
 
 double
-laplace_residual_norm (const struct stencil *s, double dx, double dy,
-                       struct field *u)
+laplace_residual_norm (const struct stencil *s, const struct domain *d,
+                       double dx, double dy, struct field *u)
 {
-  if (s->halo.refresh)
-    halo_refresh_host (s, u->data);
+  fill_halo (s, d, u);
   const size_t nx = u->nx, ny = u->ny, stride = u->stride;
   const double *restrict a = u->data;
   const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
@@ -193,5 +217,6 @@ laplace_residual_norm (const struct stencil *s, double dx, double dy,
                          + cy * (a[k - stride] - 2.0 * a[k] + a[k + stride]);
         sum += r * r;
       }
+  domain_sum_ordered (d, &sum, 1);
   return sqrt (sum);
 }

@@ -15,9 +15,12 @@
 #include "multigrid.h"
 #include "run_config.h"
 
+struct domain;
+
 struct implicit {
   struct mg_solver *mg;
   struct mg_options options;
+  const struct domain *domain;  /* this rank's part of the grid */
   double dx, dy;
   double explicit_weight;   /* (1 - theta) alpha dt: weight of L u^n on the
                                right-hand side; 0 for the steady state and
@@ -26,19 +29,23 @@ struct implicit {
                                filled (only its sizes and halo are used) */
   bool conserves;           /* no Dirichlet edge: the total heat is
                                invariant */
+  bool device_copy;         /* the strategy keeps the fields on a device
+                               (entered there): MG_RESIDENT solves them
+                               there, a host solve updates them after */
 };
 
-/* Build the hierarchy for cfg on an nx x ny field whose halo is filled
-   as s says: Laplace's equation with cfg->steady, else the operator of
-   cfg->scheme.  The V-cycles run where placement says (on device for
-   the offload ones).  With MG_RESIDENT the fields handed to the solves
+/* Build the hierarchy for cfg on d's part of the grid, a field whose
+   halo is filled as s says: Laplace's equation with cfg->steady, else
+   the operator of cfg->scheme.  The V-cycles run where placement says
+   (on device for the offload ones), but on host threads when d has
+   several ranks (mg_create_part).  With MG_RESIDENT the fields handed to the solves
    must be entered on device (the resident strategy does): their device
    copies are updated from the host before each solve and the host copy
    from the device after it, so only the fields cross per solve and only
    norms per cycle.  Returns 0 or a heatsim_status after a message.  */
 int implicit_init (struct implicit *im, const struct config *cfg,
-                   const struct stencil *s, enum mg_placement placement,
-                   int device);
+                   const struct stencil *s, const struct domain *d,
+                   enum mg_placement placement, int device);
 void implicit_free (struct implicit *im);
 
 /* At most max_cycles V-cycles (1 .. MG_MAX_CYCLES) towards the steady
@@ -59,8 +66,10 @@ enum mg_status implicit_step (struct implicit *im, struct field *u,
 /* The l2 norm over the interior of the residual of the discrete steady
    equations, sqrt (sum of (L_h u)^2), where L_h is the 5-point Laplacian
    (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0.
-   Fills the zero-flux and periodic halo of u first, as s says.  */
-double laplace_residual_norm (const struct stencil *s, double dx, double dy,
+   Fills the halo of u first: zero-flux and periodic lines as s says,
+   and those of the neighbouring ranks' parts of d, over which it sums.  */
+double laplace_residual_norm (const struct stencil *s,
+                              const struct domain *d, double dx, double dy,
                               struct field *u);
 
 #endif

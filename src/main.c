@@ -207,18 +207,6 @@ split_grid (const struct config *cfg, struct domain *d)
       heatsim_error ("%s", err);
       return HEATSIM_USAGE;
     }
-  /* Multigrid solves the whole grid on one process for now.  */
-  if (d->ranks > 1 && config_uses_multigrid (cfg))
-    {
-      if (cfg->steady)
-        heatsim_error ("--solver multigrid: not yet with %d MPI ranks; use "
-                       "--solver jacobi or one rank", d->ranks);
-      else
-        heatsim_error ("--scheme %s: not yet with %d MPI ranks; use --scheme "
-                       "explicit or one rank", time_scheme_name (cfg->scheme),
-                       d->ranks);
-      return HEATSIM_USAGE;
-    }
   return HEATSIM_OK;
 }
 

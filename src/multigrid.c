@@ -33,9 +33,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domain.h"
+
 /* The coarsest level: at most this many unknowns, solved by a dense
    inverse (a level that cannot be coarsened has 3 x 3 or fewer).  */
 enum { DENSE_MAX = 64 };
+
+/* A coarse level of a split hierarchy stays split while every rank keeps
+   at least this many of its unknowns along each split axis; below, the
+   levels are whole on every rank (a few cells per rank would cost a
+   message per sweep for next to no work).  */
+enum { SPLIT_MIN = 4 };
 
 /* Loops over fewer cells run on one thread: on the coarse levels a fork
    and join of the team costs more than the work.  */
@@ -43,6 +51,16 @@ enum { PARALLEL_MIN = 1 << 14 };
 
 struct level {
   size_t nx, ny, stride;
+  /* In a hierarchy split over MPI ranks (mg_create_part): whether this
+     level is this rank's part of the whole level, and that part's place
+     in it, unknowns x0 + 1 .. x0 + nx (0 for a whole level).  */
+  bool split;
+  size_t x0, y0;
+  /* The nodes restricted to from the next finer level, and prolonged
+     from to it: wnx x wny from (wx0 + 1, wy0 + 1) of this level's arrays
+     (all of them but below the last split level, whose rank computes
+     the nodes of its own part only).  */
+  size_t wx0, wy0, wnx, wny;
   double *u, *f, *r;            /* u is the caller's on the finest level */
   double *axm, *axp;            /* c1 times the x weights, nx + 2 */
   double *aym, *ayp;            /* c1 times the y weights, ny + 2 */
@@ -60,6 +78,8 @@ struct level {
 
 struct mg_solver {
   size_t count;                 /* levels */
+  const struct domain *domain;  /* the ranks of a split hierarchy, or NULL */
+  double cells;                 /* unknowns of the whole finest level */
   double c0;
   bool singular;                /* c0 = 0 and no Dirichlet edge */
   enum mg_edge_kind kind[MG_EDGES];
@@ -592,15 +612,19 @@ restrict_target (int nxc, int nyc, int sc, double *restrict fc,
       }
 }
 
-/* From fine level F to coarse level C.  */
+/* From fine level F to the window of coarse level C.  A split F's
+   residual needs its neighbours' halo lines: the restriction of a node
+   by the edge of its part gathers fine nodes beyond it.  */
 static void
-k_restrict (struct exec *x, const struct level *F, const struct level *C,
-            double c0)
+k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
+            const struct level *C)
 {
-  const size_t nxc = C->nx, nyc = C->ny, sc = C->stride;
+  const size_t nxc = C->wnx, nyc = C->wny, sc = C->stride;
+  const size_t window = C->wy0 * sc + C->wx0;
   const size_t nx = F->nx, ny = F->ny, sf = F->stride;
-  const size_t ccells = sc * (nyc + 2), fcells = sf * (ny + 2);
-  double *fc = C->f, *uc = C->u;
+  const size_t ccells = sc * (C->ny + 2) - window, fcells = sf * (ny + 2);
+  const double c0 = mg->c0;
+  double *fc = C->f + window, *uc = C->u + window;
   const double *u = F->u, *f = F->f, *axm = F->axm, *axp = F->axp;
   const double *aym = F->aym, *ayp = F->ayp;
   const size_t *rxi = C->rxi, *ryi = C->ryi;
@@ -611,6 +635,9 @@ k_restrict (struct exec *x, const struct level *F, const struct level *C,
     {
     case MG_HOST:
       residual_host (nx, ny, sf, u, f, F->r, axm, axp, aym, ayp, c0);
+      if (F->split)
+        for (int axis = 0; axis < 2; ++axis)
+          domain_trade_halo (mg->domain, F->r, nx, ny, sf, axis);
       restrict_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi, ryw);
       break;
     case MG_MAP:
@@ -635,9 +662,9 @@ k_restrict (struct exec *x, const struct level *F, const struct level *C,
 
 /* ---- prolongation and correction in one pass: uf += P uc */
 
-/* The host interpolates in two passes, along y into t (nyf rows of the
-   coarse row length sc), then along x from t: the values of prolong_at,
-   each t computed once.  */
+/* The host interpolates in two passes, along y into t (nyf rows of
+   nxc + 2, the coarse window's width with its halo), then along x from
+   t: the values of prolong_at, each t computed once.  */
 static void
 prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
               size_t nxc, size_t sc, const double *restrict uc,
@@ -645,13 +672,14 @@ prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
               const double *restrict pxw, const size_t *restrict pyi,
               const double *restrict pyw)
 {
+  const size_t tn = nxc + 2;
 #pragma omp parallel for schedule(static) if (nxc * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
     {
       const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
       const double wy = pyw[j];
       for (size_t I = 0; I <= nxc + 1; ++I)
-        t[j * sc + I] = wy * lo[I] + (1.0 - wy) * hi[I];
+        t[j * tn + I] = wy * lo[I] + (1.0 - wy) * hi[I];
     }
 #pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
   for (size_t j = 1; j <= nyf; ++j)
@@ -659,7 +687,7 @@ prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
       {
         const size_t I = pxi[i];
         const double wx = pxw[i];
-        uf[j * sf + i] += wx * t[j * sc + I] + (1.0 - wx) * t[j * sc + I + 1];
+        uf[j * sf + i] += wx * t[j * tn + I] + (1.0 - wx) * t[j * tn + I + 1];
       }
 }
 
@@ -677,21 +705,22 @@ prolong_target (int nxf, int nyf, int sf, double *restrict uf, int sc,
                                     (size_t) i, (size_t) j);
 }
 
-/* From coarse level C to fine level F.  */
+/* From the window of coarse level C to fine level F.  */
 static void
 k_prolong (struct exec *x, const struct level *F, const struct level *C)
 {
   const size_t nxf = F->nx, nyf = F->ny, sf = F->stride, sc = C->stride;
-  const size_t fcells = sf * (nyf + 2), ccells = sc * (C->ny + 2);
+  const size_t window = C->wy0 * sc + C->wx0;
+  const size_t fcells = sf * (nyf + 2), ccells = sc * (C->ny + 2) - window;
   double *uf = F->u;
-  const double *uc = C->u, *pxw = C->pxw, *pyw = C->pyw;
+  const double *uc = C->u + window, *pxw = C->pxw, *pyw = C->pyw;
   const size_t *pxi = C->pxi, *pyi = C->pyi;
   count_launches (x, 1);
   switch (x->where)
     {
     case MG_HOST:
       /* F's residual is spent: its storage holds the rows between.  */
-      prolong_host (nxf, nyf, sf, uf, C->nx, sc, uc, F->r, pxi, pxw, pyi,
+      prolong_host (nxf, nyf, sf, uf, C->wnx, sc, uc, F->r, pxi, pxw, pyi,
                     pyw);
       break;
     case MG_MAP:
@@ -1330,16 +1359,45 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   return true;
 }
 
-/* c1 times the weights of unknowns 1 .. n of axis a.  */
+/* This rank's part of one axis of a level: unknowns first + 1 .. first
+   + n of the whole axis, which is split among ranks or (whole) not.  */
+struct span {
+  size_t first, n;
+  bool split;
+};
+
+/* c1 times the weights of the unknowns of part p of axis a, at 1 .. p.n;
+   at 0 and p.n + 1 those of the nodes beyond (never read), 0 beyond the
+   ends of the axis.  */
 static void
-axis_weights (const struct axis *a, double c1, double *am, double *ap)
+axis_weights (const struct axis *a, double c1, struct span p, double *am,
+              double *ap)
 {
-  am[0] = ap[0] = am[a->n + 1] = ap[a->n + 1] = 0.0;
-  for (size_t i = 1; i <= a->n; ++i)
+  for (size_t k = 0; k <= p.n + 1; ++k)
     {
-      am[i] = c1 * a->g[axis_left (a, i)] / a->d[i];
-      ap[i] = c1 * a->g[axis_right (a, i)] / a->d[i];
+      const size_t i = p.first + k;
+      const bool unknown = i >= 1 && i <= a->n;
+      am[k] = unknown ? c1 * a->g[axis_left (a, i)] / a->d[i] : 0.0;
+      ap[k] = unknown ? c1 * a->g[axis_right (a, i)] / a->d[i] : 0.0;
     }
+}
+
+/* The part of coarse axis c (coarse point k is fine point s[k] of f)
+   whose nodes lie in part p of f.  */
+static struct span
+coarse_span (const struct axis *f, const struct axis *c, const size_t *s,
+             struct span p)
+{
+  struct span q = { .split = p.split };
+  for (size_t I = 1; I <= c->n; ++I)
+    {
+      const size_t i = axis_unknown (f, s[axis_point (c, I)]);
+      if (i <= p.first)
+        q.first++;
+      else if (i <= p.first + p.n)
+        q.n++;
+    }
+  return q;
 }
 
 /* -------------------------------------------------------------- levels */
@@ -1416,6 +1474,43 @@ transfer_alloc (struct transfer *t, size_t fine_n, size_t coarse_n)
   t->ri = malloc (3 * (coarse_n + 2) * sizeof *t->ri);
   t->rw = malloc (3 * (coarse_n + 2) * sizeof *t->rw);
   return t->pi != NULL && t->pw != NULL && t->ri != NULL && t->rw != NULL;
+}
+
+/* The tables t between fine axis f and coarse axis c (coarse point k is
+   fine point s[k]) as this rank's arrays index them: fine part fp in its
+   level's arrays, coarse part cp in the coarse window, 0 and n + 1 the
+   halo.  On a split periodic axis a restriction tap of a node at the
+   edge of the whole axis wraps around it: it is the halo cell on the
+   side of its centre.  */
+static void
+local_tables (const struct axis *f, const struct axis *c, const size_t *s,
+              const struct transfer *t, struct span fp, struct span cp,
+              size_t *pi, double *pw, size_t *ri, double *rw)
+{
+  pi[0] = pi[fp.n + 1] = 0;
+  pw[0] = pw[fp.n + 1] = 0.0;
+  for (size_t i = 1; i <= fp.n; ++i)
+    {
+      pi[i] = t->pi[fp.first + i] - cp.first;
+      pw[i] = t->pw[fp.first + i];
+    }
+  for (size_t m = 0; m < 3 * (cp.n + 2); ++m)
+    ri[m] = 1, rw[m] = 0.0;
+  const ptrdiff_t n = (ptrdiff_t) f->n, first = (ptrdiff_t) fp.first;
+  for (size_t I = 1; I <= cp.n; ++I)
+    {
+      const size_t G = cp.first + I;
+      const ptrdiff_t centre = (ptrdiff_t) axis_unknown (f, s[axis_point (c, G)])
+                               - first;
+      for (size_t m = 0; m < 3; ++m)
+        {
+          ptrdiff_t i = (ptrdiff_t) t->ri[3 * G + m] - first;
+          if (f->periodic && fp.split)
+            i += i - centre > n / 2 ? -n : centre - i > n / 2 ? n : 0;
+          ri[3 * I + m] = (size_t) i;
+          rw[3 * I + m] = t->rw[3 * G + m];
+        }
+    }
 }
 
 static void
@@ -1542,53 +1637,119 @@ is_coarsest (const struct axis *ax, const struct axis *ay)
   return (!mx && !my) || ax->n * ay->n <= DENSE_MAX;
 }
 
-/* Level l + 1 below level l, whose axes are ax and ay, which become the
-   coarse level's axes.  */
+/* In a split hierarchy, whether every rank had ok, and the least of
+   the ranks' values of owned (every rank calls it at the same point).  */
+static bool
+ranks_agree (const struct mg_solver *mg, bool ok, double *owned)
+{
+  const double least = domain_min (mg->domain, ok ? *owned : -1.0);
+  *owned = least;
+  return least >= 0.0;
+}
+
+/* Unknowns of the smaller split axis of parts qx and qy (their split
+   axes are divided among ranks, the others whole on each).  */
+static double
+owned_along_splits (struct span qx, struct span qy)
+{
+  double least = HUGE_VAL;
+  if (qx.split)
+    least = fmin (least, (double) qx.n);
+  if (qy.split)
+    least = fmin (least, (double) qy.n);
+  return least;
+}
+
+/* Allocate coarse level C, split into parts qx x qy or whole (the
+   window qx x qy then), and fill its tables and weights.  */
+static bool
+fill_level (struct level *C, const struct level *F, bool split, bool last,
+            const struct axis *ax, const struct axis *cx, const size_t *sx,
+            const struct transfer *tx, struct span px, struct span qx,
+            const struct axis *ay, const struct axis *cy, const size_t *sy,
+            const struct transfer *ty, struct span py, struct span qy,
+            double c1)
+{
+  const size_t nx = split ? qx.n : cx->n, ny = split ? qy.n : cy->n;
+  if (!level_alloc (C, nx, ny, F->nx, F->ny, false, last))
+    return false;
+  C->split = split;
+  C->x0 = split ? qx.first : 0;
+  C->y0 = split ? qy.first : 0;
+  C->wx0 = qx.first - C->x0;
+  C->wy0 = qy.first - C->y0;
+  C->wnx = qx.n;
+  C->wny = qy.n;
+  local_tables (ax, cx, sx, tx, px, qx, C->pxi, C->pxw, C->rxi, C->rxw);
+  local_tables (ay, cy, sy, ty, py, qy, C->pyi, C->pyw, C->ryi, C->ryw);
+  const struct span wx = { C->x0, nx, split }, wy = { C->y0, ny, split };
+  axis_weights (cx, c1, wx, C->axm, C->axp);
+  axis_weights (cy, c1, wy, C->aym, C->ayp);
+  return true;
+}
+
+/* Level l + 1 below level l, whose axes are ax and ay and whose parts on
+   this rank are px and py: these become the coarse level's.  A split
+   level is never the coarsest: below the last one that cannot be
+   coarsened comes a whole copy, the same grid, solved on every rank.  */
 static enum mg_status
 add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
-           double c1)
+           struct span *px, struct span *py, double c1)
 {
   struct level *F = &mg->level[mg->count - 1], *C = F + 1;
-  bool mx, my;
-  choose_merges (ax, ay, &mx, &my);
+  bool mx = false, my = false;
+  if (!F->split || !is_coarsest (ax, ay))
+    choose_merges (ax, ay, &mx, &my);
   struct transfer tx = { 0 }, ty = { 0 };
   struct axis cx = { 0 }, cy = { 0 };
   const size_t ncx = axis_coarse_unknowns (ax, mx);
   const size_t ncy = axis_coarse_unknowns (ay, my);
-  size_t *s = malloc (((ax->N > ay->N ? ax->N : ay->N) + 1) * sizeof *s);
+  size_t *sx = malloc ((ax->N + 1) * sizeof *sx);
+  size_t *sy = malloc ((ay->N + 1) * sizeof *sy);
   bool ok = transfer_alloc (&tx, ax->n, ncx) && transfer_alloc (&ty, ay->n, ncy)
-            && s != NULL && axis_coarsen (ax, mx, &cx, tx, s)
-            && axis_coarsen (ay, my, &cy, ty, s);
-  bool last = false;
+            && sx != NULL && sy != NULL && axis_coarsen (ax, mx, &cx, tx, sx)
+            && axis_coarsen (ay, my, &cy, ty, sy);
+  struct span qx = { 0 }, qy = { 0 };
+  bool last = false, split = false;
+  double owned = 0.0;
   if (ok)
     {
+      qx = coarse_span (ax, &cx, sx, *px);
+      qy = coarse_span (ay, &cy, sy, *py);
       last = is_coarsest (&cx, &cy);
-      ok = level_alloc (C, ncx, ncy, F->nx, F->ny, false, last);
+      owned = owned_along_splits (qx, qy);
+    }
+  if (F->split)
+    {
+      ok = ranks_agree (mg, ok, &owned);
+      split = ok && !last && owned >= SPLIT_MIN;
     }
   if (ok)
     {
-      mg->count++;
-      memcpy (C->pxi, tx.pi, (F->nx + 2) * sizeof *tx.pi);
-      memcpy (C->pxw, tx.pw, (F->nx + 2) * sizeof *tx.pw);
-      memcpy (C->pyi, ty.pi, (F->ny + 2) * sizeof *ty.pi);
-      memcpy (C->pyw, ty.pw, (F->ny + 2) * sizeof *ty.pw);
-      memcpy (C->rxi, tx.ri, 3 * (ncx + 2) * sizeof *tx.ri);
-      memcpy (C->rxw, tx.rw, 3 * (ncx + 2) * sizeof *tx.rw);
-      memcpy (C->ryi, ty.ri, 3 * (ncy + 2) * sizeof *ty.ri);
-      memcpy (C->ryw, ty.rw, 3 * (ncy + 2) * sizeof *ty.rw);
-      axis_weights (&cx, c1, C->axm, C->axp);
-      axis_weights (&cy, c1, C->aym, C->ayp);
+      ok = fill_level (C, F, split, last, ax, &cx, sx, &tx, *px, qx, ay, &cy,
+                       sy, &ty, *py, qy, c1);
+      mg->count += C->block != NULL;
     }
-  free (s);
+  free (sx);
+  free (sy);
   transfer_free (&tx);
   transfer_free (&ty);
   axis_free (ax);
   axis_free (ay);
   *ax = cx;
   *ay = cy;
+  *px = split ? qx : (struct span) { 0, cx.n, false };
+  *py = split ? qy : (struct span) { 0, cy.n, false };
+  enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
   if (ok && last && !level_invert (C, mg->c0, mg->singular, ax, ay))
-    return MG_INVALID;
-  return ok ? MG_OK : MG_NO_MEMORY;
+    status = MG_INVALID;
+  if (F->split)
+    {
+      double none = 0.0;
+      if (!ranks_agree (mg, status == MG_OK, &none) && status == MG_OK)
+        status = MG_NO_MEMORY;
+    }
+  return status;
 }
 
 static bool
@@ -1606,9 +1767,12 @@ valid_setup (size_t nx, size_t ny, const struct mg_operator *op,
             == (bc->kind[MG_TOP] == MG_PERIODIC);
 }
 
-enum mg_status
-mg_create (struct mg_solver **out, size_t nx, size_t ny,
-           const struct mg_operator *op, const struct mg_boundary *bc)
+/* The hierarchy of the whole nx x ny grid, or with d of d's part of it
+   (every rank of d calls it together).  */
+static enum mg_status
+create (struct mg_solver **out, size_t nx, size_t ny,
+        const struct domain *d, const struct mg_operator *op,
+        const struct mg_boundary *bc)
 {
   *out = NULL;
   if (!valid_setup (nx, ny, op, bc))
@@ -1616,6 +1780,8 @@ mg_create (struct mg_solver **out, size_t nx, size_t ny,
   struct mg_solver *mg = calloc (1, sizeof *mg);
   if (mg == NULL)
     return MG_NO_MEMORY;
+  mg->domain = d;
+  mg->cells = (double) nx * (double) ny;
   mg->c0 = op->c0;
   bool dirichlet = false;
   for (int e = 0; e < MG_EDGES; ++e)
@@ -1625,27 +1791,49 @@ mg_create (struct mg_solver **out, size_t nx, size_t ny,
     }
   mg->singular = op->c0 == 0.0 && !dirichlet;
 
-  struct axis ax = { 0 }, ay = { 0 };
-  enum mg_status status = MG_NO_MEMORY;
-  if (axis_fine (&ax, nx, op->dx, bc->kind[MG_LEFT], bc->kind[MG_RIGHT])
-      && axis_fine (&ay, ny, op->dy, bc->kind[MG_BOTTOM], bc->kind[MG_TOP]))
+  const bool split = d != NULL;
+  struct span px = { 0, nx, false }, py = { 0, ny, false };
+  if (split)
     {
-      const bool last = is_coarsest (&ax, &ay);
-      if (level_alloc (&mg->level[0], nx, ny, 0, 0, true, last))
-        {
-          mg->count = 1;
-          axis_weights (&ax, op->c1, mg->level[0].axm, mg->level[0].axp);
-          axis_weights (&ay, op->c1, mg->level[0].aym, mg->level[0].ayp);
-          status = MG_OK;
-          if (last && !level_invert (&mg->level[0], mg->c0, mg->singular,
-                                     &ax, &ay))
-            status = MG_INVALID;
-          while (status == MG_OK && mg->level[mg->count - 1].inverse == NULL)
-            status = add_level (mg, &ax, &ay, op->c1);
-        }
+      px = (struct span) { d->x0, d->local_nx, d->dims[0] > 1 };
+      py = (struct span) { d->y0, d->local_ny, d->dims[1] > 1 };
     }
+  struct axis ax = { 0 }, ay = { 0 };
+  struct level *L = &mg->level[0];
+  bool ok = axis_fine (&ax, nx, op->dx, bc->kind[MG_LEFT], bc->kind[MG_RIGHT])
+            && axis_fine (&ay, ny, op->dy, bc->kind[MG_BOTTOM],
+                          bc->kind[MG_TOP]);
+  const bool last = ok && !split && is_coarsest (&ax, &ay);
+  ok = ok && level_alloc (L, px.n, py.n, 0, 0, true, last);
+  enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
+  if (ok)
+    {
+      mg->count = 1;
+      L->split = split;
+      L->x0 = px.first;
+      L->y0 = py.first;
+      axis_weights (&ax, op->c1, px, L->axm, L->axp);
+      axis_weights (&ay, op->c1, py, L->aym, L->ayp);
+      if (last && !level_invert (L, mg->c0, mg->singular, &ax, &ay))
+        status = MG_INVALID;
+    }
+  if (split)
+    {
+      double none = 0.0;
+      if (!ranks_agree (mg, status == MG_OK, &none) && status == MG_OK)
+        status = MG_NO_MEMORY;
+    }
+  while (status == MG_OK && mg->level[mg->count - 1].inverse == NULL)
+    status = add_level (mg, &ax, &ay, &px, &py, op->c1);
   axis_free (&ax);
   axis_free (&ay);
+  /* Ranks that failed on a whole level stopped early; all agree here.  */
+  if (split)
+    {
+      double none = 0.0;
+      if (!ranks_agree (mg, status == MG_OK, &none) && status == MG_OK)
+        status = MG_NO_MEMORY;
+    }
   if (status != MG_OK)
     {
       mg_destroy (mg);
@@ -1653,6 +1841,20 @@ mg_create (struct mg_solver **out, size_t nx, size_t ny,
     }
   *out = mg;
   return MG_OK;
+}
+
+enum mg_status
+mg_create (struct mg_solver **out, size_t nx, size_t ny,
+           const struct mg_operator *op, const struct mg_boundary *bc)
+{
+  return create (out, nx, ny, NULL, op, bc);
+}
+
+enum mg_status
+mg_create_part (struct mg_solver **out, const struct domain *d,
+                const struct mg_operator *op, const struct mg_boundary *bc)
+{
+  return create (out, d->nx, d->ny, d->ranks > 1 ? d : NULL, op, bc);
 }
 
 static void hierarchy_leave (struct mg_solver *mg);
@@ -1696,7 +1898,12 @@ mg_default_options (void)
 static struct halo_src
 level_halo (const struct mg_solver *mg, const struct level *L)
 {
-  const enum mg_edge_kind *k = mg->kind;
+  /* The edges of a part that trade with other ranks' parts, which fill
+     their halo lines (level_refresh); the others are copied here.  */
+  enum mg_edge_kind k[MG_EDGES];
+  for (int e = 0; e < MG_EDGES; ++e)
+    k[e] = L->split && domain_trades (mg->domain, (enum edge) e)
+           ? MG_DIRICHLET : mg->kind[e];
   const ptrdiff_t nx = (ptrdiff_t) L->nx, ny = (ptrdiff_t) L->ny;
   return (struct halo_src) {
     .left = k[MG_LEFT] == MG_PERIODIC ? nx
@@ -1706,17 +1913,36 @@ level_halo (const struct mg_solver *mg, const struct level *L)
     .bottom = k[MG_BOTTOM] == MG_PERIODIC ? ny
               : k[MG_BOTTOM] == MG_ZERO_FLUX ? 1 : 0,
     .top = k[MG_TOP] == MG_PERIODIC ? 1 : k[MG_TOP] == MG_ZERO_FLUX ? ny : 0,
-    .corners = L != mg->level && k[MG_LEFT] == MG_PERIODIC
-               && k[MG_BOTTOM] == MG_PERIODIC,
+    .corners = L != mg->level && mg->kind[MG_LEFT] == MG_PERIODIC
+               && mg->kind[MG_BOTTOM] == MG_PERIODIC,
   };
 }
 
+/* Fill the halo of level L's u.  On a split level the columns trade
+   first and the rows, whole, last, so that corners come from diagonal
+   neighbours; a periodic axis that is not split copies its lines in
+   between (its corners read the traded columns).  */
 static void
 level_refresh (struct exec *x, const struct mg_solver *mg,
                const struct level *L)
 {
+  if (L->split)
+    domain_trade_halo (mg->domain, L->u, L->nx, L->ny, L->stride, 0);
   const struct halo_src h = level_halo (mg, L);
   k_halo (x, &h, L->nx, L->ny, L->stride, L->u);
+  if (L->split)
+    domain_trade_halo (mg->domain, L->u, L->nx, L->ny, L->stride, 1);
+}
+
+/* k_sums over the whole of level L, summed over the ranks of a split
+   level.  */
+static void
+level_sums (struct exec *x, const struct mg_solver *mg, const struct level *L,
+            const double *u, const double *f, double sums[2])
+{
+  k_sums (x, L, u, f, mg->c0, L->part, sums);
+  if (L->split)
+    domain_sum_ordered (mg->domain, sums, 2);
 }
 
 /* The residual norms of the finest level: sums[0] the sum of the squares
@@ -1726,7 +1952,7 @@ level_norms (struct exec *x, const struct mg_solver *mg, double sums[2])
 {
   const struct level *L = mg->level;
   level_refresh (x, mg, L);
-  k_sums (x, L, L->u, L->f, mg->c0, L->part, sums);
+  level_sums (x, mg, L, L->u, L->f, sums);
 }
 
 static void
@@ -1734,12 +1960,15 @@ level_smooth (struct exec *x, const struct mg_solver *mg,
               const struct level *L, unsigned sweeps,
               const struct mg_options *o)
 {
+  /* The colours are those of the whole grid: a part's cell (i, j) is
+     (x0 + i, y0 + j) of its level.  */
+  const unsigned parity = (unsigned) ((L->x0 + L->y0) & 1);
   for (unsigned s = 0; s < sweeps; ++s)
     if (o->smoother == MG_RED_BLACK)
       for (unsigned color = 0; color < 2; ++color)
         {
           level_refresh (x, mg, L);
-          k_smooth (x, L, mg->c0, o->omega, color);
+          k_smooth (x, L, mg->c0, o->omega, color ^ parity);
         }
     else
       {
@@ -1765,7 +1994,19 @@ vcycle (struct exec *x, const struct mg_solver *mg, size_t l,
   const struct level *C = L + 1;
   level_smooth (x, mg, L, o->pre, o);
   level_refresh (x, mg, L);
-  k_restrict (x, L, C, mg->c0);
+  /* Below the last split level every rank holds the whole level: each
+     restricts to the nodes of its part, 0 elsewhere, and the sum over
+     the ranks (exact: one term of each is not 0) assembles it.  */
+  const bool gather = L->split && !C->split;
+  const size_t ccells = C->stride * (C->ny + 2);
+  if (gather)
+    {
+      memset (C->f, 0, ccells * sizeof *C->f);
+      memset (C->u, 0, ccells * sizeof *C->u);
+    }
+  k_restrict (x, mg, L, C);
+  if (gather)
+    domain_sum_exact (mg->domain, C->f, ccells);
   vcycle (x, mg, l + 1, o);
   x->at = l;
   level_refresh (x, mg, C);
@@ -1830,6 +2071,7 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
   const struct level *L = &mg->level[0];
   const bool device = o->placement == MG_MAP || o->placement == MG_RESIDENT;
   return o->rtol > 0.0 && o->rtol < 1.0 && o->max_cycles >= 1
+         && (mg->domain == NULL || o->placement == MG_HOST)
          && o->max_cycles <= MG_MAX_CYCLES && o->pre + o->post >= 1
          && (o->smoother == MG_RED_BLACK || o->smoother == MG_JACOBI)
          && o->omega > 0.0 && o->omega < 2.0
@@ -1847,20 +2089,20 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
        struct mg_report *report)
 {
   struct level *L = &mg->level[0];
-  const double cells = (double) L->nx * (double) L->ny;
+  const double cells = mg->cells;
   double sums[2];
   L->u = u->data;
   /* A singular problem is solvable only for f of zero mean.  */
   double mean = 0.0, heat = 0.0;
   if (mg->singular && f != NULL)
     {
-      k_sums (x, L, f->data, NULL, mg->c0, L->part, sums);
+      level_sums (x, mg, L, f->data, NULL, sums);
       mean = sums[0] / cells;
     }
   k_set (x, L, L->f, f != NULL ? f->data : NULL, -mean);
   if (mg->singular)
     {
-      k_sums (x, L, L->u, NULL, mg->c0, L->part, sums);
+      level_sums (x, mg, L, L->u, NULL, sums);
       heat = sums[0];
     }
 
@@ -1897,7 +2139,7 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
     }
   if (mg->singular)
     {
-      k_sums (x, L, L->u, NULL, mg->c0, L->part, sums);
+      level_sums (x, mg, L, L->u, NULL, sums);
       k_shift (x, L, L->u, (heat - sums[0]) / cells);
       level_refresh (x, mg, L);
     }

@@ -149,6 +149,28 @@ struct mg_solver;
 enum mg_status mg_create (struct mg_solver **mg, size_t nx, size_t ny,
                           const struct mg_operator *op,
                           const struct mg_boundary *bc);
+
+/* The same for this rank's part of a grid split over the ranks of an MPI
+   run (d from domain_split; every rank of d calls it, and later each
+   mg_solve, together).  The finest level is d's part; each coarser level
+   is split the same way, each rank keeping the coarse nodes that lie in
+   its part, while every rank keeps at least a few unknowns along each
+   split axis; the levels below are whole on every rank, and solved on
+   every rank alike (a coarse level of a few cells per rank costs a
+   message per sweep for next to no work).  Halo lines travel on every
+   split level before each sweep, restriction and prolongation; the
+   restriction to the first whole level is summed over the ranks.  The
+   red-black colours, the transfers and the coarse solves are those of
+   the whole grid, so a solve on any number of ranks gives bitwise the
+   field of one rank for the same number of cycles; the residual norms
+   are summed in another order, and may differ in the last bits (as may
+   the singular problems' mean and total heat, which enter the field).
+   A split hierarchy runs on the host (MG_HOST only).  With one rank
+   this is mg_create of the whole grid.  */
+struct domain;
+enum mg_status mg_create_part (struct mg_solver **mg, const struct domain *d,
+                               const struct mg_operator *op,
+                               const struct mg_boundary *bc);
 void mg_destroy (struct mg_solver *mg);
 
 /* Number of levels, the finest included, and the interior size of level

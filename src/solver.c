@@ -116,13 +116,11 @@ step (struct solver *s, bool residual, double *exchange_seconds)
 }
 
 /* The residual norm of the discrete steady equations of u on the host,
-   or NaN where a rank's halo would need an exchange (MPI runs).  */
+   over all ranks.  */
 static double
 steady_residual (struct solver *s, const struct config *cfg)
 {
-  if (s->domain->ranks > 1)
-    return NAN;
-  return laplace_residual_norm (&s->work.stencil, config_dx (cfg),
+  return laplace_residual_norm (&s->work.stencil, s->domain, config_dx (cfg),
                                 config_dy (cfg), &s->work.u);
 }
 
@@ -293,8 +291,8 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
 {
   struct workspace *w = &s->work;
   struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil, s->strategy->multigrid,
-                              w->device);
+  int status = implicit_init (&im, cfg, &w->stencil, s->domain,
+                              s->strategy->multigrid, w->device);
   if (status != HEATSIM_OK)
     return status;
   s->strategy->fetch (w);
@@ -351,8 +349,8 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
 {
   struct workspace *w = &s->work;
   struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil, s->strategy->multigrid,
-                              w->device);
+  int status = implicit_init (&im, cfg, &w->stencil, s->domain,
+                              s->strategy->multigrid, w->device);
   if (status != HEATSIM_OK)
     return status;
   s->strategy->fetch (w);
