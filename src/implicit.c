@@ -2,6 +2,7 @@
 
 #include "implicit.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "diagnostics.h"
@@ -138,18 +139,13 @@ implicit_steady_cycles (struct implicit *im, struct field *u,
                         unsigned max_cycles, double target,
                         struct mg_report *report)
 {
-  /* mg_solve stops relative to the residual it starts from; a run that
-     stops and goes on (output due, a restart) states its target in
-     absolute terms, so that it stops where an unbroken run would.  */
-  const double now = laplace_residual_norm (&im->halo, im->domain, im->dx,
-                                            im->dy, u);
+  /* A run that stops and goes on (output due, a restart) states its
+     target in absolute terms, so that it stops where an unbroken run
+     would.  */
   struct mg_options o = im->options;
   o.max_cycles = max_cycles;
-  o.rtol = now > 0.0 ? target / now : 0.5;
-  if (!(o.rtol < 1.0))
-    o.rtol = 0.5;    /* already there: mg_solve stops before a cycle */
-  if (!(o.rtol > 0.0))
-    o.rtol = 1e-300; /* only the round-off floor can stop it */
+  o.rtol = 0.0;
+  o.atol = target > 0.0 ? target : DBL_MIN;  /* 0: the round-off floor */
   return solve (im, u, NULL, &o, report);
 }
 

@@ -397,6 +397,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   if (status == HEATSIM_OK)
     status = domain_agree (solver_init (&s, cfg, report->where.device, d,
                                         &initial));
+  if (status == HEATSIM_OK)
+    status = domain_agree (solver_prepare (&s, cfg));
   field_free (&initial);
   if (status != HEATSIM_OK)
     {

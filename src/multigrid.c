@@ -1412,6 +1412,21 @@ add_bytes (size_t *total, size_t count, size_t size)
   return true;
 }
 
+/* Zero a new block by the threads that will use it, a chunk each: its
+   pages are faulted in while the hierarchy is built, not in the first
+   solve (calloc, and malloc with memset, which compilers turn into
+   calloc, map zero pages lazily).  */
+static void
+zero_pages (void *block, size_t bytes)
+{
+  enum { CHUNK = 1 << 16 };
+  unsigned char *p = block;
+  const size_t chunks = (bytes + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(static) if (bytes >= 8 * PARALLEL_MIN)
+  for (size_t k = 0; k < chunks; ++k)
+    memset (p + k * CHUNK, 0, k + 1 < chunks ? CHUNK : bytes - k * CHUNK);
+}
+
 /* One allocation for a level of nx x ny below a level of fnx x fny (0 x 0
    for the finest), with its own u unless finest, and room for the dense
    inverse when coarsest.  */
@@ -1437,9 +1452,10 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
       || !add_bytes (&total, indices, sizeof (size_t)))
     return false;
   L->bytes = total;
-  L->block = calloc (1, total);
+  L->block = malloc (total);
   if (L->block == NULL)
     return false;
+  zero_pages (L->block, total);
   double *p = L->block;
   if (!finest)
     L->u = p, p += cells;
@@ -2070,7 +2086,9 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
 {
   const struct level *L = &mg->level[0];
   const bool device = o->placement == MG_MAP || o->placement == MG_RESIDENT;
-  return o->rtol > 0.0 && o->rtol < 1.0 && o->max_cycles >= 1
+  return o->rtol >= 0.0 && o->rtol < 1.0 && isfinite (o->atol)
+         && o->atol >= 0.0 && (o->rtol > 0.0 || o->atol > 0.0)
+         && o->max_cycles >= 1
          && (mg->domain == NULL || o->placement == MG_HOST)
          && o->max_cycles <= MG_MAX_CYCLES && o->pre + o->post >= 1
          && (o->smoother == MG_RED_BLACK || o->smoother == MG_JACOBI)
@@ -2115,7 +2133,8 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
   for (;;)
     {
       report->floor = 8.0 * DBL_EPSILON * sqrt (sums[1]);
-      if (norm <= o->rtol * report->initial || norm <= report->floor)
+      if (norm <= o->rtol * report->initial || norm <= o->atol
+          || norm <= report->floor)
         {
           status = MG_OK;
           break;

@@ -79,7 +79,9 @@ enum { MG_MAX_LEVELS = 130 };
 enum mg_placement { MG_HOST, MG_MAP, MG_RESIDENT };
 
 struct mg_options {
-  double rtol;              /* stop when ||r|| <= rtol ||r0||; 0 < rtol < 1 */
+  double rtol;              /* stop when ||r|| <= rtol ||r0||; 0 <= rtol < 1 */
+  double atol;              /* or when ||r|| <= atol; atol >= 0, and one of
+                               the two is not 0 */
   unsigned max_cycles;      /* 1 .. MG_MAX_CYCLES */
   unsigned pre, post;       /* smoothing sweeps around the coarse correction */
   enum mg_smoother smoother;
@@ -183,7 +185,8 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
    nx x ny with Dirichlet values in its halo; on return the halo of the
    zero-flux and periodic edges is filled as the heat kernels expect.  f
    has u's shape (its halo is not read), or is NULL for f = 0.
-   Stops when ||r|| <= rtol ||r0||, or when ||r|| falls below the round-off
+   Stops when ||r|| <= rtol ||r0|| or ||r|| <= atol, or when ||r|| falls
+   below the round-off
    floor 8 eps ||m||, where m(i,j) is the sum of the magnitudes of the
    terms of the residual at (i, j): no cycle can push a residual evaluated
    in floating point much below that.

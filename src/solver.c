@@ -290,11 +290,8 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
                       struct output *out, struct run_result *r)
 {
   struct workspace *w = &s->work;
-  struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil, s->domain,
-                              s->strategy->multigrid, w->device);
-  if (status != HEATSIM_OK)
-    return status;
+  struct implicit *im = &s->multigrid;
+  int status = HEATSIM_OK;
   s->strategy->fetch (w);
   const double now = steady_residual (s, cfg);
   r->residual_initial = cfg->restart_residual > 0.0 ? cfg->restart_residual
@@ -314,7 +311,7 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
       if (chunk > MG_MAX_CYCLES)
         chunk = MG_MAX_CYCLES;
       struct mg_report rep;
-      const enum mg_status mg = implicit_steady_cycles (&im, &w->u,
+      const enum mg_status mg = implicit_steady_cycles (im, &w->u,
                                                         (unsigned) chunk,
                                                         target, &rep);
       if (mg == MG_INVALID || !isfinite (rep.final))
@@ -336,7 +333,6 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
         break;
     }
   progress_finish (&progress);
-  implicit_free (&im);
   r->steps = r->cycles = n;
   return status;
 }
@@ -348,20 +344,17 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
                     struct output *out, struct run_result *r)
 {
   struct workspace *w = &s->work;
-  struct implicit im;
-  int status = implicit_init (&im, cfg, &w->stencil, s->domain,
-                              s->strategy->multigrid, w->device);
-  if (status != HEATSIM_OK)
-    return status;
+  struct implicit *im = &s->multigrid;
+  int status = HEATSIM_OK;
   s->strategy->fetch (w);
-  r->levels = (unsigned) mg_levels (im.mg);
+  r->levels = (unsigned) mg_levels (im->mg);
   struct progress progress;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       struct mg_report rep;
-      const enum mg_status mg = implicit_step (&im, &w->u, &w->unew, &rep);
+      const enum mg_status mg = implicit_step (im, &w->u, &w->unew, &rep);
       ++n;
       r->cycles += rep.cycles;
       if (rep.cycles > r->cycles_max)
@@ -381,7 +374,6 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
                        (double) (cfg->start_step + n) * cfg->dt, -1.0);
     }
   progress_finish (&progress);
-  implicit_free (&im);
   r->steps = n;
   return status;
 }
@@ -480,9 +472,19 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   return status;
 }
 
+int
+solver_prepare (struct solver *s, const struct config *cfg)
+{
+  if (!config_uses_multigrid (cfg))
+    return HEATSIM_OK;
+  return implicit_init (&s->multigrid, cfg, &s->work.stencil, s->domain,
+                        s->strategy->multigrid, s->work.device);
+}
+
 void
 solver_free (struct solver *s)
 {
+  implicit_free (&s->multigrid);
   field_free (&s->work.u);
   field_free (&s->work.unew);
   free (s->work.send);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "implicit.h"
 #include "strategy.h"
 
 struct config;
@@ -19,6 +20,8 @@ struct solver {
                               without MPI) */
   double output_seconds;   /* fetching and writing output so far */
   struct monitor *monitor; /* --monitor rows, or NULL */
+  struct implicit multigrid; /* the levels of a steady multigrid run or
+                                an implicit scheme (mg NULL otherwise) */
 };
 
 /* What a run did and how long each phase took (seconds).  */
@@ -37,7 +40,8 @@ struct run_result {
                               none */
   size_t cycles;           /* V-cycles of this run */
   size_t cycles_max;       /* implicit: most V-cycles of one step */
-  double setup;            /* allocation and initial field */
+  double setup;            /* allocation (multigrid levels too) and
+                              initial field */
   double transfer_in;      /* fields to the device */
   double solve;            /* the time loop, output excluded */
   double output;           /* fetching and writing fields */
@@ -55,6 +59,14 @@ struct run_result {
    from cfg's problem.  Returns 0 or a heatsim_status.  */
 int solver_init (struct solver *s, const struct config *cfg, int device,
                  struct domain *domain, struct field *initial);
+
+/* Build what cfg's solver needs beside the fields: the multigrid levels
+   of a steady multigrid run or an implicit scheme, their memory touched
+   (nothing for the others), so that building them is set-up, as
+   allocating the fields is, and not solve time.  Every rank calls it
+   once solver_init has succeeded on all.  Returns 0 or a
+   heatsim_status.  */
+int solver_prepare (struct solver *s, const struct config *cfg);
 
 /* Run the steps of cfg (to the steady state with cfg->steady), writing
    output as it falls due; afterwards s->u on the host holds the last step.

@@ -382,6 +382,12 @@ test_invalid (void)
   struct mg_report rep;
   o.rtol = 1.0;
   CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o.rtol = 0.0;            /* neither tolerance set */
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o.atol = -1.0;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
+  o.atol = INFINITY;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
   o = mg_default_options ();
   o.omega = 2.0;
   CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_INVALID);
@@ -396,6 +402,15 @@ test_invalid (void)
   o.max_cycles = 1;
   CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_NOT_CONVERGED);
   CHECK (rep.cycles == 1 && rep.final < rep.initial);
+  /* An absolute tolerance alone stops at the first cycle below it, as
+     the residual history says.  */
+  fill_plate (&u);
+  o = mg_default_options ();
+  o.rtol = 0.0;
+  o.atol = 1e-3 * rep.initial;
+  CHECK (mg_solve (mg, &u, NULL, &o, &rep) == MG_OK);
+  CHECK (rep.cycles >= 2 && rep.final <= o.atol
+         && rep.history[rep.cycles - 1] > o.atol);
   mg_destroy (mg);
   field_free (&u);
   field_free (&wrong);
