@@ -366,6 +366,18 @@ k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
 
 /* ---- red-black smoothing, one colour */
 
+/* The cells of one colour in row j.  */
+static inline void
+smooth_row (size_t nx, size_t s, double *restrict u,
+            const double *restrict f, const double *restrict axm,
+            const double *restrict axp, double ym, double yp, double c0,
+            double omega, unsigned color, size_t j)
+{
+  for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
+    smooth_at (u + j * s + i, f[j * s + i], (ptrdiff_t) s, axm[i], axp[i],
+               ym, yp, c0, omega);
+}
+
 static void
 smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
              const double *restrict f, const double *restrict axm,
@@ -375,9 +387,46 @@ smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
-      smooth_at (u + j * s + i, f[j * s + i], (ptrdiff_t) s, axm[i], axp[i],
-                 aym[j], ayp[j], c0, omega);
+    smooth_row (nx, s, u, f, axm, axp, aym[j], ayp[j], c0, omega, color, j);
+}
+
+/* Both colours of a sweep (color, then the other) in one pass over the
+   rows, for a level whose halo is not refreshed between them: each
+   thread takes a band of rows, j0 .. j1, and updates the first colour
+   in row j, then the second in row j - 1, whose neighbours of the first
+   colour are then all new; the second colour's rows j0 and j1, whose
+   neighbours lie in the bands beside, wait for every band.  Every cell
+   sees the values the two passes of smooth_host give it, so the result
+   is bitwise theirs, from one read of the level instead of two.  */
+static void
+sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
+            const double *restrict f, const double *restrict axm,
+            const double *restrict axp, const double *restrict aym,
+            const double *restrict ayp, double c0, double omega,
+            unsigned color)
+{
+  const unsigned other = color ^ 1;
+#pragma omp parallel if (nx * ny >= PARALLEL_MIN)
+  {
+    const size_t bands = (size_t) omp_get_num_threads ();
+    const size_t b = (size_t) omp_get_thread_num ();
+    const size_t j0 = 1 + ny * b / bands, j1 = ny * (b + 1) / bands;
+    for (size_t j = j0; j <= j1; ++j)
+      {
+        smooth_row (nx, s, u, f, axm, axp, aym[j], ayp[j], c0, omega, color,
+                    j);
+        if (j > j0 + 1)
+          smooth_row (nx, s, u, f, axm, axp, aym[j - 1], ayp[j - 1], c0,
+                      omega, other, j - 1);
+      }
+#pragma omp barrier
+    if (j0 <= j1)
+      smooth_row (nx, s, u, f, axm, axp, aym[j0], ayp[j0], c0, omega, other,
+                  j0);
+    if (j0 < j1)
+      smooth_row (nx, s, u, f, axm, axp, aym[j1], ayp[j1], c0, omega, other,
+                  j1);
+  }
 }
 
 /* The cells of one colour are every other cell of a row: the loop runs
@@ -400,6 +449,27 @@ smooth_target (int nx, int ny, int s, double *restrict u,
           smooth_at (u + j * s + i, f[j * s + i], s, axm[i], axp[i], aym[j],
                      ayp[j], c0, omega);
       }
+}
+
+static void k_smooth (struct exec *x, const struct level *L, double c0,
+                      double omega, unsigned color);
+
+/* Both colours of a red-black sweep, color first, on a level whose halo
+   needs no refresh between them: one pass on the host (the two kernels
+   it stands for counted), the two kernels on a device.  */
+static void
+k_sweep (struct exec *x, const struct level *L, double c0, double omega,
+         unsigned color)
+{
+  if (x->where != MG_HOST)
+    {
+      k_smooth (x, L, c0, omega, color);
+      k_smooth (x, L, c0, omega, color ^ 1);
+      return;
+    }
+  count_launches (x, 2);
+  sweep_host (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp, L->aym,
+              L->ayp, c0, omega, color);
 }
 
 static void
@@ -1979,8 +2049,14 @@ level_smooth (struct exec *x, const struct mg_solver *mg,
   /* The colours are those of the whole grid: a part's cell (i, j) is
      (x0 + i, y0 + j) of its level.  */
   const unsigned parity = (unsigned) ((L->x0 + L->y0) & 1);
+  /* With every edge Dirichlet, on one rank, the halo stays as it is.  */
+  const struct halo_src h = level_halo (mg, L);
+  const bool fixed_halo = !L->split && h.left == 0 && h.right == 0
+                          && h.bottom == 0 && h.top == 0;
   for (unsigned s = 0; s < sweeps; ++s)
-    if (o->smoother == MG_RED_BLACK)
+    if (o->smoother == MG_RED_BLACK && fixed_halo)
+      k_sweep (x, L, mg->c0, o->omega, parity);
+    else if (o->smoother == MG_RED_BLACK)
       for (unsigned color = 0; color < 2; ++color)
         {
           level_refresh (x, mg, L);

@@ -15,8 +15,10 @@
    Coarsening stops at 64 unknowns or fewer, solved by a dense inverse
    (in one kernel on a device: coarse levels cost launches, not work).
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
-   parallel as Jacobi) or weighted Jacobi; bench/RESULTS.md has the
-   measurements behind the default, V(1,1) with omega 1.15.
+   parallel as Jacobi; on the host, where the halo stays between the
+   colours, both in one pass over the rows) or weighted Jacobi;
+   bench/RESULTS.md has the measurements behind the default, V(1,1) with
+   omega 1.15.
 
    The module keeps no global state and prints nothing.  */
 #ifndef HEATSIM_MULTIGRID_H
@@ -114,8 +116,9 @@ struct mg_report {
   double history[MG_MAX_CYCLES + 1];  /* ||r|| after 0 .. cycles cycles */
   unsigned levels;                  /* of the hierarchy, the finest included */
   /* Kernels launched: target regions, or for MG_HOST the host loops that
-     stand for them, counted the same way, so that every placement
-     reports the same numbers.  With E = 1 when some edge is zero flux or
+     stand for them, counted the same way (a host pass doing both colours
+     of a sweep counts as the two kernels it stands for), so that every
+     placement reports the same numbers.  With E = 1 when some edge is zero flux or
      periodic (its halo is refreshed by a kernel before each stencil
      pass) and 0 otherwise, one V(pre, post) cycle launches, on every
      level but the coarsest,
