@@ -34,8 +34,11 @@ struct variant {
 };
 
 static const struct variant variants[] = {
-  { "RB-SOR 1.15 V(1,1)", MG_RED_BLACK, 1, 1, 1.15 },  /* the default */
+  { "RB-SOR 1.15 V(1,2)", MG_RED_BLACK, 1, 2, 1.15 },  /* the default */
+  { "RB-SOR 1.15 V(1,1)", MG_RED_BLACK, 1, 1, 1.15 },
   { "RB-SOR 1.15 V(2,1)", MG_RED_BLACK, 2, 1, 1.15 },
+  { "RB-SOR 1.15 V(2,2)", MG_RED_BLACK, 2, 2, 1.15 },
+  { "RB-SOR 1.15 V(1,3)", MG_RED_BLACK, 1, 3, 1.15 },
   { "RB-GS V(1,1)", MG_RED_BLACK, 1, 1, 1.0 },
   { "RB-GS V(2,1)", MG_RED_BLACK, 2, 1, 1.0 },
   { "RB-GS V(2,2)", MG_RED_BLACK, 2, 2, 1.0 },

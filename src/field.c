@@ -5,8 +5,34 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_SYS_MMAN_H
+# include <sys/mman.h>
+#endif
 
 enum { FIELD_ALIGN = 64 };   /* a cache line; also suits AVX-512 loads */
+
+/* Blocks of at least HUGE_MIN bytes start on a 2 MiB boundary and ask the
+   kernel for transparent huge pages, where it gives them only on request
+   (Debian's default): a 1024^2 level is 2048 pages of 4 KiB, more than
+   the TLB holds, and the multigrid solve touches several such at once.  */
+enum { HUGE_PAGE = 1 << 21, HUGE_MIN = 1 << 22 };
+
+void *
+field_block (size_t bytes)
+{
+  const size_t align = bytes >= HUGE_MIN ? HUGE_PAGE : FIELD_ALIGN;
+  if (bytes > SIZE_MAX - align)
+    return NULL;
+  /* aligned_alloc wants a multiple of the alignment.  */
+  const size_t rounded = (bytes + align - 1) / align * align;
+  void *block = aligned_alloc (align, rounded);
+#if defined HAVE_SYS_MMAN_H && defined MADV_HUGEPAGE
+  /* Advice: where it is refused, the pages are small.  */
+  if (block != NULL && align == HUGE_PAGE)
+    (void) madvise (block, rounded, MADV_HUGEPAGE);
+#endif
+  return block;
+}
 
 bool
 field_bytes (size_t nx, size_t ny, size_t *bytes)
@@ -34,9 +60,7 @@ field_alloc (struct field *f, size_t nx, size_t ny)
   f->x0 = f->y0 = 0;
   if (!field_bytes (nx, ny, &bytes))
     return false;
-  /* aligned_alloc wants a multiple of the alignment.  */
-  size_t rounded = (bytes + FIELD_ALIGN - 1) / FIELD_ALIGN * FIELD_ALIGN;
-  f->data = aligned_alloc (FIELD_ALIGN, rounded);
+  f->data = field_block (bytes);
   if (f->data == NULL)
     return false;
 

@@ -37,6 +37,11 @@ field_cells (const struct field *f)
 /* Bytes of one padded nx x ny grid; false if that overflows size_t.  */
 bool field_bytes (size_t nx, size_t ny, size_t *bytes);
 
+/* bytes of memory for a field-sized array, cache-line aligned, large ones
+   on huge pages where the kernel has them; NULL if there is no memory.
+   free() releases it.  */
+void *field_block (size_t bytes);
+
 /* Allocate a zeroed grid (x0 = y0 = 0); false when memory is short.  */
 bool field_alloc (struct field *f, size_t nx, size_t ny);
 void field_free (struct field *f);

@@ -85,6 +85,10 @@ struct mg_solver {
   enum mg_edge_kind kind[MG_EDGES];
   bool resident;                /* the blocks are on device (MG_RESIDENT) */
   int device;
+  /* Host scratch: three rows of the widest level for each of up to
+     row_threads threads (restrict_host, prolong_host).  */
+  double *rows;
+  size_t row_threads, row_width;
   struct level level[MG_MAX_LEVELS];
 };
 
@@ -120,6 +124,8 @@ struct exec {
   unsigned long launches;
   unsigned long long to_device, from_device;
   size_t at;                        /* the level the kernels work on */
+  const struct mg_solver *mg;       /* MG_HOST: its rows, where they
+                                       suffice for the threads, else NULL */
   unsigned level[MG_MAX_LEVELS];    /* launches on each level */
 };
 
@@ -187,13 +193,17 @@ residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
 }
 
 /* One red-black SOR update of the cell u points at: omega of the way to
-   its Gauss-Seidel value, in place.  */
+   its Gauss-Seidel value, in place.  The sum is multiplied by the
+   reciprocal of the diagonal, which a run of equal diagonals computes
+   once (smooth_span_even): a division per cell would bound the host
+   loop.  */
 static inline void
 smooth_at (double *u, double f, ptrdiff_t s, double xm, double xp,
            double ym, double yp, double c0, double omega)
 {
+  const double inverse = 1.0 / (c0 + ym + yp + xm + xp);
   const double gs = (f + xm * u[-1] + xp * u[1] + ym * u[-s] + yp * u[s])
-                    / (c0 + ym + yp + xm + xp);
+                    * inverse;
   u[0] += omega * (gs - u[0]);
 }
 
@@ -364,19 +374,165 @@ k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
     }
 }
 
-/* ---- red-black smoothing, one colour */
+/* ---- rows of the host kernels.  Most columns of a level have the same
+   x weights (all of an evenly spaced finest level with Dirichlet ends;
+   all but a few where an odd interval count left one unmerged, and by
+   zero-flux ends, on the others).  A row runs over those in registers,
+   the others from the arrays: the same operations in the same order, so
+   the same bits, but with two loads fewer per cell and, in the smoother,
+   a division per run instead of per cell.  On the host these loops wait
+   on loads and divisions, not on memory.  */
 
-/* The cells of one colour in row j.  */
-static inline void
-smooth_row (size_t nx, size_t s, double *restrict u,
-            const double *restrict f, const double *restrict axm,
-            const double *restrict axp, double ym, double yp, double c0,
-            double omega, unsigned color, size_t j)
+enum { RUNS_MAX = 8 };
+
+/* The columns 1 .. nx of a level as runs first[k] .. last[k], of the
+   weights xm, xp (even[k]) or of the arrays.  */
+struct row_runs {
+  size_t count;
+  size_t first[RUNS_MAX], last[RUNS_MAX];
+  bool even[RUNS_MAX];
+  double xm, xp;
+};
+
+/* The common weights are those of a column a quarter of the way in,
+   away from the ends and from a middle left unmerged; past RUNS_MAX - 1
+   runs the rest of the row reads the arrays.  */
+static void
+row_runs (size_t nx, const double *axm, const double *axp,
+          struct row_runs *runs)
 {
-  for (size_t i = 1 + ((1 + j + color) & 1); i <= nx; i += 2)
+  const size_t c = (nx + 3) / 4;
+  runs->xm = axm[c];
+  runs->xp = axp[c];
+  runs->count = 0;
+  for (size_t i = 1; i <= nx; ++i)
+    {
+      const bool even = axm[i] == runs->xm && axp[i] == runs->xp;
+      const size_t k = runs->count;
+      if (k > 0 && (runs->even[k - 1] == even || k == RUNS_MAX))
+        {
+          runs->even[k - 1] = runs->even[k - 1] && even;
+          runs->last[k - 1] = i;
+          continue;
+        }
+      runs->first[k] = runs->last[k] = i;
+      runs->even[k] = even;
+      runs->count = k + 1;
+    }
+}
+
+/* The cells of one colour in columns first .. last of row j.  */
+static inline void
+smooth_span (size_t first, size_t last, size_t s, double *restrict u,
+             const double *restrict f, const double *restrict axm,
+             const double *restrict axp, double ym, double yp, double c0,
+             double omega, unsigned color, size_t j)
+{
+  for (size_t i = first + ((first + j + color) & 1); i <= last; i += 2)
     smooth_at (u + j * s + i, f[j * s + i], (ptrdiff_t) s, axm[i], axp[i],
                ym, yp, c0, omega);
 }
+
+/* smooth_span with the x weights xm and xp in every column; each cell's
+   east neighbour is kept as the next one's west, a third load fewer.  */
+static inline void
+smooth_span_even (size_t first, size_t last, size_t s, double *restrict u,
+                  const double *restrict f, double xm, double xp, double ym,
+                  double yp, double c0, double omega, unsigned color,
+                  size_t j)
+{
+  const double inverse = 1.0 / (c0 + ym + yp + xm + xp);
+  double *restrict row = u + j * s;
+  const double *restrict south = row - s, *restrict north = row + s;
+  const double *restrict fr = f + j * s;
+  size_t i = first + ((first + j + color) & 1);
+  double west = row[i - 1];
+  for (; i <= last; i += 2)
+    {
+      const double east = row[i + 1];
+      const double gs = (fr[i] + xm * west + xp * east + ym * south[i]
+                         + yp * north[i]) * inverse;
+      row[i] += omega * (gs - row[i]);
+      west = east;
+    }
+}
+
+/* The cells of one colour in row j.  */
+static inline void
+smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
+            const double *restrict f, const double *restrict axm,
+            const double *restrict axp, const double *restrict aym,
+            const double *restrict ayp, double c0, double omega,
+            unsigned color, size_t j)
+{
+  for (size_t k = 0; k < runs->count; ++k)
+    if (runs->even[k])
+      smooth_span_even (runs->first[k], runs->last[k], s, u, f, runs->xm,
+                        runs->xp, aym[j], ayp[j], c0, omega, color, j);
+    else
+      smooth_span (runs->first[k], runs->last[k], s, u, f, axm, axp, aym[j],
+                   ayp[j], c0, omega, color, j);
+}
+
+/* Row j of f - A u into out[1 .. nx].  */
+static inline void
+residual_row (const struct row_runs *runs, size_t s,
+              const double *restrict u, const double *restrict f,
+              double *restrict out, const double *restrict axm,
+              const double *restrict axp, double ym, double yp, double c0,
+              size_t j)
+{
+  const size_t c = j * s;
+  double scale;
+  for (size_t k = 0; k < runs->count; ++k)
+    {
+      const size_t first = runs->first[k], last = runs->last[k];
+      const double xm = runs->xm, xp = runs->xp;
+      if (runs->even[k])
+        for (size_t i = first; i <= last; ++i)
+          out[i] = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, xm, xp,
+                                ym, yp, c0, &scale);
+      else
+        for (size_t i = first; i <= last; ++i)
+          out[i] = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, axm[i],
+                                axp[i], ym, yp, c0, &scale);
+    }
+}
+
+/* Row j's terms of the residual norms added to the column sums rr (of
+   the squares) and mm (of the squared scales), column i at i - 1.  */
+static inline void
+norm_row (const struct row_runs *runs, size_t s, const double *restrict u,
+          const double *restrict f, const double *restrict axm,
+          const double *restrict axp, double ym, double yp, double c0,
+          double *restrict rr, double *restrict mm, size_t j)
+{
+  const size_t c = j * s;
+  double scale, r;
+  for (size_t k = 0; k < runs->count; ++k)
+    {
+      const size_t first = runs->first[k], last = runs->last[k];
+      const double xm = runs->xm, xp = runs->xp;
+      if (runs->even[k])
+        for (size_t i = first; i <= last; ++i)
+          {
+            r = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, xm, xp, ym,
+                             yp, c0, &scale);
+            rr[i - 1] += r * r;
+            mm[i - 1] += scale * scale;
+          }
+      else
+        for (size_t i = first; i <= last; ++i)
+          {
+            r = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, axm[i],
+                             axp[i], ym, yp, c0, &scale);
+            rr[i - 1] += r * r;
+            mm[i - 1] += scale * scale;
+          }
+    }
+}
+
+/* ---- red-black smoothing, one colour */
 
 static void
 smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
@@ -385,9 +541,11 @@ smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
              const double *restrict ayp, double c0, double omega,
              unsigned color)
 {
+  struct row_runs runs;
+  row_runs (nx, axm, axp, &runs);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    smooth_row (nx, s, u, f, axm, axp, aym[j], ayp[j], c0, omega, color, j);
+    smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, color, j);
 }
 
 /* Both colours of a sweep (color, then the other) in one pass over the
@@ -406,6 +564,8 @@ sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
             unsigned color)
 {
   const unsigned other = color ^ 1;
+  struct row_runs runs;
+  row_runs (nx, axm, axp, &runs);
 #pragma omp parallel if (nx * ny >= PARALLEL_MIN)
   {
     const size_t bands = (size_t) omp_get_num_threads ();
@@ -413,19 +573,16 @@ sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
     const size_t j0 = 1 + ny * b / bands, j1 = ny * (b + 1) / bands;
     for (size_t j = j0; j <= j1; ++j)
       {
-        smooth_row (nx, s, u, f, axm, axp, aym[j], ayp[j], c0, omega, color,
-                    j);
+        smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, color, j);
         if (j > j0 + 1)
-          smooth_row (nx, s, u, f, axm, axp, aym[j - 1], ayp[j - 1], c0,
-                      omega, other, j - 1);
+          smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other,
+                      j - 1);
       }
 #pragma omp barrier
     if (j0 <= j1)
-      smooth_row (nx, s, u, f, axm, axp, aym[j0], ayp[j0], c0, omega, other,
-                  j0);
+      smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other, j0);
     if (j0 < j1)
-      smooth_row (nx, s, u, f, axm, axp, aym[j1], ayp[j1], c0, omega, other,
-                  j1);
+      smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other, j1);
   }
 }
 
@@ -512,15 +669,11 @@ residual_host (size_t nx, size_t ny, size_t s, const double *restrict u,
                const double *restrict aym, const double *restrict ayp,
                double c0)
 {
+  struct row_runs runs;
+  row_runs (nx, axm, axp, &runs);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      {
-        double scale;
-        r[j * s + i] = residual_at (u + j * s + i, f[j * s + i],
-                                    (ptrdiff_t) s, axm[i], axp[i], aym[j],
-                                    ayp[j], c0, &scale);
-      }
+    residual_row (&runs, s, u, f, r + j * s, axm, axp, aym[j], ayp[j], c0, j);
 }
 
 static void
@@ -632,32 +785,98 @@ k_jacobi (struct exec *x, const struct level *L, double c0, double omega)
 
 /* ---- residual and restriction in one pass: fc = R (f - A u), uc = 0 */
 
-/* The host stores the residual first and restricts from it: the same
-   values in the same order as restrict_at (bitwise the device's), but
-   each residual computed once, which a CPU's few cores prefer.  */
+/* Coarse row J of fc = R r from the fine residual rows r[0 .. 2] that
+   its node gathers (ryi[3J .. 3J+2], weights ryw): restrict_at's values
+   in its order.  */
+static inline void
+restrict_row (size_t nxc, double *restrict fc, double *restrict uc,
+              const double *const r[3], const size_t *restrict rxi,
+              const double *restrict rxw, const double *restrict ryw,
+              size_t J)
+{
+  const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
+  const double *r0 = r[0], *r1 = r[1], *r2 = r[2];
+  for (size_t I = 1; I <= nxc; ++I)
+    {
+      double sum = 0.0;
+      for (size_t k = 3 * I; k < 3 * I + 3; ++k)
+        {
+          const size_t i = rxi[k];
+          sum += rxw[k] * (w0 * r0[i] + w1 * r1[i] + w2 * r2[i]);
+        }
+      fc[I] = sum;
+      uc[I] = 0.0;
+    }
+}
+
+/* The host computes each fine residual once, a row at a time into three
+   rows of scratch per thread (rows, of stride sf: the rows the current
+   coarse row gathers), and restricts from them: bitwise the device's
+   restrict_at, without a level-sized residual array, whose pages would
+   push the level's u and f out of cache.  Row 0 is never gathered on a
+   whole level, so it marks an empty slot.  */
 static void
 restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-               double *restrict uc, size_t sf, const double *restrict r,
-               const size_t *restrict rxi, const double *restrict rxw,
-               const size_t *restrict ryi, const double *restrict ryw)
+               double *restrict uc, size_t nx, size_t sf,
+               const double *restrict u, const double *restrict f,
+               const double *restrict axm, const double *restrict axp,
+               const double *restrict aym, const double *restrict ayp,
+               double c0, const size_t *restrict rxi,
+               const double *restrict rxw, const size_t *restrict ryi,
+               const double *restrict ryw, double *rows)
+{
+  struct row_runs runs;
+  row_runs (nx, axm, axp, &runs);
+#pragma omp parallel if (nxc * nyc >= PARALLEL_MIN)
+  {
+    double *ring = rows + 3 * sf * (size_t) omp_get_thread_num ();
+    size_t held[3] = { 0, 0, 0 };
+    for (size_t k = 0; k < 3; ++k)
+      ring[k * sf] = ring[k * sf + nx + 1] = 0.0;
+#pragma omp for schedule(static)
+    for (size_t J = 1; J <= nyc; ++J)
+      {
+        const size_t *want = ryi + 3 * J;
+        const double *r[3];
+        for (size_t k = 0; k < 3; ++k)
+          {
+            size_t slot = 0;
+            while (slot < 3 && held[slot] != want[k])
+              ++slot;
+            if (slot == 3)
+              {
+                /* A slot holding none of the three rows wanted.  */
+                slot = 0;
+                while (held[slot] == want[0] || held[slot] == want[1]
+                       || held[slot] == want[2])
+                  ++slot;
+                held[slot] = want[k];
+                residual_row (&runs, sf, u, f, ring + slot * sf, axm, axp,
+                              aym[want[k]], ayp[want[k]], c0, want[k]);
+              }
+            r[k] = ring + slot * sf;
+          }
+        restrict_row (nxc, fc + J * sc, uc + J * sc, r, rxi, rxw, ryw, J);
+      }
+  }
+}
+
+/* The same from a level-sized residual r: a split level's, which trades
+   halo lines with the neighbours first, or where the rows are too few
+   for the threads.  */
+static void
+restrict_stored_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
+                      double *restrict uc, size_t sf, const double *restrict r,
+                      const size_t *restrict rxi, const double *restrict rxw,
+                      const size_t *restrict ryi, const double *restrict ryw)
 {
 #pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
   for (size_t J = 1; J <= nyc; ++J)
     {
-      const double *r0 = r + ryi[3 * J] * sf, *r1 = r + ryi[3 * J + 1] * sf;
-      const double *r2 = r + ryi[3 * J + 2] * sf;
-      const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
-      for (size_t I = 1; I <= nxc; ++I)
-        {
-          double sum = 0.0;
-          for (size_t k = 3 * I; k < 3 * I + 3; ++k)
-            {
-              const size_t i = rxi[k];
-              sum += rxw[k] * (w0 * r0[i] + w1 * r1[i] + w2 * r2[i]);
-            }
-          fc[J * sc + I] = sum;
-          uc[J * sc + I] = 0.0;
-        }
+      const double *const rows[3] = { r + ryi[3 * J] * sf,
+                                      r + ryi[3 * J + 1] * sf,
+                                      r + ryi[3 * J + 2] * sf };
+      restrict_row (nxc, fc + J * sc, uc + J * sc, rows, rxi, rxw, ryw, J);
     }
 }
 
@@ -704,11 +923,18 @@ k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
   switch (x->where)
     {
     case MG_HOST:
+      if (!F->split && x->mg != NULL)
+        {
+          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, f, axm, axp, aym,
+                         ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
+          break;
+        }
       residual_host (nx, ny, sf, u, f, F->r, axm, axp, aym, ayp, c0);
       if (F->split)
         for (int axis = 0; axis < 2; ++axis)
           domain_trade_halo (mg->domain, F->r, nx, ny, sf, axis);
-      restrict_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi, ryw);
+      restrict_stored_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi,
+                            ryw);
       break;
     case MG_MAP:
       count_map (x, (2 * fcells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f
@@ -732,33 +958,38 @@ k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
 
 /* ---- prolongation and correction in one pass: uf += P uc */
 
-/* The host interpolates in two passes, along y into t (nyf rows of
-   nxc + 2, the coarse window's width with its halo), then along x from
-   t: the values of prolong_at, each t computed once.  */
+/* The host interpolates each fine row along y into t (nxc + 2, the
+   coarse window's width with its halo), then along x from t: the values
+   of prolong_at, each t computed once.  t is a row of scratch per
+   thread, rows (of stride tn) where x->mg gives them, else row j of a
+   level-sized array.  */
 static void
 prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
               size_t nxc, size_t sc, const double *restrict uc,
-              double *restrict t, const size_t *restrict pxi,
-              const double *restrict pxw, const size_t *restrict pyi,
-              const double *restrict pyw)
+              double *restrict rows, bool per_thread,
+              const size_t *restrict pxi, const double *restrict pxw,
+              const size_t *restrict pyi, const double *restrict pyw)
 {
   const size_t tn = nxc + 2;
-#pragma omp parallel for schedule(static) if (nxc * nyf >= PARALLEL_MIN)
-  for (size_t j = 1; j <= nyf; ++j)
-    {
-      const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
-      const double wy = pyw[j];
-      for (size_t I = 0; I <= nxc + 1; ++I)
-        t[j * tn + I] = wy * lo[I] + (1.0 - wy) * hi[I];
-    }
-#pragma omp parallel for schedule(static) if (nxf * nyf >= PARALLEL_MIN)
-  for (size_t j = 1; j <= nyf; ++j)
-    for (size_t i = 1; i <= nxf; ++i)
+#pragma omp parallel if (nxf * nyf >= PARALLEL_MIN)
+  {
+    double *thread_row = rows + tn * (size_t) omp_get_thread_num ();
+#pragma omp for schedule(static)
+    for (size_t j = 1; j <= nyf; ++j)
       {
-        const size_t I = pxi[i];
-        const double wx = pxw[i];
-        uf[j * sf + i] += wx * t[j * tn + I] + (1.0 - wx) * t[j * tn + I + 1];
+        double *restrict t = per_thread ? thread_row : rows + j * tn;
+        const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
+        const double wy = pyw[j];
+        for (size_t I = 0; I <= nxc + 1; ++I)
+          t[I] = wy * lo[I] + (1.0 - wy) * hi[I];
+        for (size_t i = 1; i <= nxf; ++i)
+          {
+            const size_t I = pxi[i];
+            const double wx = pxw[i];
+            uf[j * sf + i] += wx * t[I] + (1.0 - wx) * t[I + 1];
+          }
       }
+  }
 }
 
 static void
@@ -789,9 +1020,10 @@ k_prolong (struct exec *x, const struct level *F, const struct level *C)
   switch (x->where)
     {
     case MG_HOST:
-      /* F's residual is spent: its storage holds the rows between.  */
-      prolong_host (nxf, nyf, sf, uf, C->wnx, sc, uc, F->r, pxi, pxw, pyi,
-                    pyw);
+      /* Without scratch rows, F's spent residual holds them.  */
+      prolong_host (nxf, nyf, sf, uf, C->wnx, sc, uc,
+                    x->mg != NULL ? x->mg->rows : F->r, x->mg != NULL, pxi,
+                    pxw, pyi, pyw);
       break;
     case MG_MAP:
       count_map (x, ccells * sizeof *uc
@@ -924,6 +1156,8 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
             const double *restrict ayp, double c0, double *restrict part)
 {
   const size_t nb = norm_bands (ny);
+  struct row_runs runs;
+  row_runs (nx, axm, axp, &runs);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t b = 0; b < nb; ++b)
     {
@@ -936,16 +1170,7 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
           for (size_t i = 1; i <= nx; ++i)
             rr[i - 1] += u[j * s + i];
         else
-          for (size_t i = 1; i <= nx; ++i)
-            {
-              const size_t c = j * s + i;
-              double scale;
-              const double r = residual_at (u + c, f[c], (ptrdiff_t) s,
-                                            axm[i], axp[i], aym[j], ayp[j],
-                                            c0, &scale);
-              rr[i - 1] += r * r;
-              mm[i - 1] += scale * scale;
-            }
+          norm_row (&runs, s, u, f, axm, axp, aym[j], ayp[j], c0, rr, mm, j);
     }
 }
 
@@ -1522,7 +1747,7 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
       || !add_bytes (&total, indices, sizeof (size_t)))
     return false;
   L->bytes = total;
-  L->block = malloc (total);
+  L->block = field_block (total);
   if (L->block == NULL)
     return false;
   zero_pages (L->block, total);
@@ -1853,6 +2078,25 @@ valid_setup (size_t nx, size_t ny, const struct mg_operator *op,
             == (bc->kind[MG_TOP] == MG_PERIODIC);
 }
 
+/* The host kernels' scratch rows for as many threads as a parallel
+   region may have now.  Without them (no memory, or more threads at a
+   solve) the host uses the levels' residual arrays instead, so a
+   failure here costs speed, not the solve, and needs no agreement
+   between ranks.  */
+static void
+rows_alloc (struct mg_solver *mg)
+{
+  size_t width = 0;
+  for (size_t l = 0; l < mg->count; ++l)
+    width = mg->level[l].stride > width ? mg->level[l].stride : width;
+  const size_t threads = (size_t) omp_get_max_threads ();
+  mg->rows = NULL;
+  if (threads <= SIZE_MAX / sizeof (double) / 3 / width)
+    mg->rows = malloc (3 * width * threads * sizeof (double));
+  mg->row_threads = mg->rows != NULL ? threads : 0;
+  mg->row_width = width;
+}
+
 /* The hierarchy of the whole nx x ny grid, or with d of d's part of it
    (every rank of d calls it together).  */
 static enum mg_status
@@ -1920,6 +2164,8 @@ create (struct mg_solver **out, size_t nx, size_t ny,
       if (!ranks_agree (mg, status == MG_OK, &none) && status == MG_OK)
         status = MG_NO_MEMORY;
     }
+  if (status == MG_OK)
+    rows_alloc (mg);
   if (status != MG_OK)
     {
       mg_destroy (mg);
@@ -1953,6 +2199,7 @@ mg_destroy (struct mg_solver *mg)
   hierarchy_leave (mg);
   for (size_t l = 0; l < mg->count; ++l)
     free (mg->level[l].block);
+  free (mg->rows);
   free (mg);
 }
 
@@ -1973,7 +2220,7 @@ struct mg_options
 mg_default_options (void)
 {
   return (struct mg_options) { .rtol = 1e-10, .max_cycles = 100, .pre = 1,
-                               .post = 1, .smoother = MG_RED_BLACK,
+                               .post = 2, .smoother = MG_RED_BLACK,
                                .omega = 1.15, .placement = MG_HOST,
                                .device = -1 };
 }
@@ -2253,6 +2500,9 @@ mg_solve (struct mg_solver *mg, struct field *u, const struct field *f,
   struct exec x = { .where = o->placement, .device = o->device };
   if (x.device < 0)
     x.device = omp_get_default_device ();
+  if (x.where == MG_HOST
+      && (size_t) omp_get_max_threads () <= mg->row_threads)
+    x.mg = mg;
   *report = (struct mg_report) { .levels = (unsigned) mg->count };
   if (x.where != MG_RESIDENT)
     {

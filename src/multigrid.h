@@ -17,7 +17,7 @@
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
    parallel as Jacobi; on the host, where the halo stays between the
    colours, both in one pass over the rows) or weighted Jacobi;
-   bench/RESULTS.md has the measurements behind the default, V(1,1) with
+   bench/RESULTS.md has the measurements behind the default, V(1,2) with
    omega 1.15.
 
    The module keeps no global state and prints nothing.  */
@@ -93,9 +93,10 @@ struct mg_options {
                                -1 for omp_get_default_device () */
 };
 
-/* rtol 1e-10, 100 cycles, V(1,1) with red-black SOR, omega 1.15: over-
-   relaxing the red-black sweeps cuts the cycles by a third (bench/RESULTS.md);
-   MG_HOST on the default device (-1).  */
+/* rtol 1e-10, 100 cycles, V(1,2) with red-black SOR, omega 1.15: over-
+   relaxing the red-black sweeps cuts the cycles by a third, and the
+   second post-smoothing sweep costs less than the cycles it saves
+   (bench/RESULTS.md); MG_HOST on the default device (-1).  */
 struct mg_options mg_default_options (void);
 
 enum mg_status {
