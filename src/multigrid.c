@@ -62,6 +62,8 @@ struct level {
      the nodes of its own part only).  */
   size_t wx0, wy0, wnx, wny;
   double *u, *f, *r;            /* u is the caller's on the finest level */
+  bool zero_f;                  /* f is 0 (the finest level of a solve
+                                   without f): the host kernels skip it */
   double *axm, *axp;            /* c1 times the x weights, nx + 2 */
   double *aym, *ayp;            /* c1 times the y weights, ny + 2 */
   /* Transfers from the next finer level (not on the finest): restriction
@@ -384,6 +386,9 @@ k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
    on loads and divisions, not on memory.  */
 
 enum { RUNS_MAX = 8 };
+/* Shorter stretches are left to the table-driven loops: a vector loop
+   over so few nodes costs more than it saves.  */
+enum { RUN_MIN = 4 };
 
 /* The columns 1 .. nx of a level as runs first[k] .. last[k], of the
    weights xm, xp (even[k]) or of the arrays.  */
@@ -421,7 +426,17 @@ row_runs (size_t nx, const double *axm, const double *axp,
     }
 }
 
-/* The cells of one colour in columns first .. last of row j.  */
+/* Runs first[k] .. last[k] of the nodes of a level along x where a
+   transfer's tables follow a pattern that a loop can spell out: loops
+   that index through the tables do not vectorise profitably.  */
+struct regular_runs {
+  size_t count;
+  size_t first[RUNS_MAX], last[RUNS_MAX];
+};
+
+/* The cells of one colour in columns first .. last of row j; f NULL
+   for a zero right-hand side, read as 0.0: the same sums, so the same
+   bits, without its loads.  */
 static inline void
 smooth_span (size_t first, size_t last, size_t s, double *restrict u,
              const double *restrict f, const double *restrict axm,
@@ -429,12 +444,12 @@ smooth_span (size_t first, size_t last, size_t s, double *restrict u,
              double omega, unsigned color, size_t j)
 {
   for (size_t i = first + ((first + j + color) & 1); i <= last; i += 2)
-    smooth_at (u + j * s + i, f[j * s + i], (ptrdiff_t) s, axm[i], axp[i],
-               ym, yp, c0, omega);
+    smooth_at (u + j * s + i, f != NULL ? f[j * s + i] : 0.0, (ptrdiff_t) s,
+               axm[i], axp[i], ym, yp, c0, omega);
 }
 
-/* smooth_span with the x weights xm and xp in every column; each cell's
-   east neighbour is kept as the next one's west, a third load fewer.  */
+/* smooth_span with the x weights xm and xp in every column: the cells
+   of one colour are independent, so the loop over them vectorises.  */
 static inline void
 smooth_span_even (size_t first, size_t last, size_t s, double *restrict u,
                   const double *restrict f, double xm, double xp, double ym,
@@ -444,20 +459,25 @@ smooth_span_even (size_t first, size_t last, size_t s, double *restrict u,
   const double inverse = 1.0 / (c0 + ym + yp + xm + xp);
   double *restrict row = u + j * s;
   const double *restrict south = row - s, *restrict north = row + s;
-  const double *restrict fr = f + j * s;
-  size_t i = first + ((first + j + color) & 1);
-  double west = row[i - 1];
-  for (; i <= last; i += 2)
+  const double *restrict fr = f != NULL ? f + j * s : NULL;
+  const size_t i0 = first + ((first + j + color) & 1);
+  if (i0 > last)
+    return;
+  const size_t n = (last - i0) / 2 + 1;
+#pragma omp simd
+  for (size_t h = 0; h < n; ++h)
     {
-      const double east = row[i + 1];
-      const double gs = (fr[i] + xm * west + xp * east + ym * south[i]
-                         + yp * north[i]) * inverse;
+      const size_t i = i0 + 2 * h;
+      const double gs = ((fr != NULL ? fr[i] : 0.0) + xm * row[i - 1]
+                         + xp * row[i + 1] + ym * south[i] + yp * north[i])
+                        * inverse;
       row[i] += omega * (gs - row[i]);
-      west = east;
     }
 }
 
-/* The cells of one colour in row j.  */
+/* The cells of one colour in row j (f NULL: zero).  The even runs
+   call smooth_span_even with a NULL that the compiler sees, for a loop
+   without the test or the loads.  */
 static inline void
 smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
             const double *restrict f, const double *restrict axm,
@@ -466,7 +486,10 @@ smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
             unsigned color, size_t j)
 {
   for (size_t k = 0; k < runs->count; ++k)
-    if (runs->even[k])
+    if (runs->even[k] && f == NULL)
+      smooth_span_even (runs->first[k], runs->last[k], s, u, NULL, runs->xm,
+                        runs->xp, aym[j], ayp[j], c0, omega, color, j);
+    else if (runs->even[k])
       smooth_span_even (runs->first[k], runs->last[k], s, u, f, runs->xm,
                         runs->xp, aym[j], ayp[j], c0, omega, color, j);
     else
@@ -474,7 +497,25 @@ smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
                    ayp[j], c0, omega, color, j);
 }
 
-/* Row j of f - A u into out[1 .. nx].  */
+/* f - A u in columns first .. last of row j into out: with the weights
+   xm, xp, or where axm is not NULL those of the arrays; f NULL: zero.  */
+static inline void
+residual_span (size_t first, size_t last, size_t s, const double *restrict u,
+               const double *restrict f, double *restrict out,
+               const double *restrict axm, const double *restrict axp,
+               double xm, double xp, double ym, double yp, double c0,
+               size_t j)
+{
+  const size_t c = j * s;
+  double scale;
+  for (size_t i = first; i <= last; ++i)
+    out[i] = residual_at (u + c + i, f != NULL ? f[c + i] : 0.0,
+                          (ptrdiff_t) s, axm != NULL ? axm[i] : xm,
+                          axp != NULL ? axp[i] : xp, ym, yp, c0, &scale);
+}
+
+/* Row j of f - A u into out[1 .. nx] (f NULL: zero).  The NULLs of the
+   even runs are spelled out, as in smooth_row.  */
 static inline void
 residual_row (const struct row_runs *runs, size_t s,
               const double *restrict u, const double *restrict f,
@@ -482,54 +523,76 @@ residual_row (const struct row_runs *runs, size_t s,
               const double *restrict axp, double ym, double yp, double c0,
               size_t j)
 {
-  const size_t c = j * s;
-  double scale;
   for (size_t k = 0; k < runs->count; ++k)
     {
       const size_t first = runs->first[k], last = runs->last[k];
       const double xm = runs->xm, xp = runs->xp;
-      if (runs->even[k])
-        for (size_t i = first; i <= last; ++i)
-          out[i] = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, xm, xp,
-                                ym, yp, c0, &scale);
+      if (!runs->even[k])
+        residual_span (first, last, s, u, f, out, axm, axp, xm, xp, ym, yp,
+                       c0, j);
+      else if (f == NULL)
+        residual_span (first, last, s, u, NULL, out, NULL, NULL, xm, xp, ym,
+                       yp, c0, j);
       else
-        for (size_t i = first; i <= last; ++i)
-          out[i] = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, axm[i],
-                                axp[i], ym, yp, c0, &scale);
+        residual_span (first, last, s, u, f, out, NULL, NULL, xm, xp, ym, yp,
+                       c0, j);
     }
 }
 
-/* Row j's terms of the residual norms added to the column sums rr (of
-   the squares) and mm (of the squared scales), column i at i - 1.  */
+/* Columns first .. last of row j's terms of the residual norms added to
+   the column sums rr (of the squares) and mm (of the squared scales),
+   column i at i - 1; weights and f as in residual_span.  */
+static inline void
+norm_span (size_t first, size_t last, size_t s, const double *restrict u,
+           const double *restrict f, const double *restrict axm,
+           const double *restrict axp, double xm, double xp, double ym,
+           double yp, double c0, double *restrict rr, double *restrict mm,
+           size_t j)
+{
+  const size_t c = j * s;
+  double scale;
+  for (size_t i = first; i <= last; ++i)
+    {
+      const double r = residual_at (u + c + i, f != NULL ? f[c + i] : 0.0,
+                                    (ptrdiff_t) s, axm != NULL ? axm[i] : xm,
+                                    axp != NULL ? axp[i] : xp, ym, yp, c0,
+                                    &scale);
+      rr[i - 1] += r * r;
+      mm[i - 1] += scale * scale;
+    }
+}
+
+/* Row j's terms of the residual norms (f NULL: zero), as residual_row.  */
 static inline void
 norm_row (const struct row_runs *runs, size_t s, const double *restrict u,
           const double *restrict f, const double *restrict axm,
           const double *restrict axp, double ym, double yp, double c0,
           double *restrict rr, double *restrict mm, size_t j)
 {
-  const size_t c = j * s;
-  double scale, r;
   for (size_t k = 0; k < runs->count; ++k)
     {
       const size_t first = runs->first[k], last = runs->last[k];
       const double xm = runs->xm, xp = runs->xp;
-      if (runs->even[k])
-        for (size_t i = first; i <= last; ++i)
-          {
-            r = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, xm, xp, ym,
-                             yp, c0, &scale);
-            rr[i - 1] += r * r;
-            mm[i - 1] += scale * scale;
-          }
+      if (!runs->even[k])
+        norm_span (first, last, s, u, f, axm, axp, xm, xp, ym, yp, c0, rr,
+                   mm, j);
+      else if (f == NULL)
+        norm_span (first, last, s, u, NULL, NULL, NULL, xm, xp, ym, yp, c0,
+                   rr, mm, j);
       else
-        for (size_t i = first; i <= last; ++i)
-          {
-            r = residual_at (u + c + i, f[c + i], (ptrdiff_t) s, axm[i],
-                             axp[i], ym, yp, c0, &scale);
-            rr[i - 1] += r * r;
-            mm[i - 1] += scale * scale;
-          }
+        norm_span (first, last, s, u, f, NULL, NULL, xm, xp, ym, yp, c0, rr,
+                   mm, j);
     }
+}
+
+/* L's right-hand side for the host kernels: NULL where it is zero.
+   solve () then still fills L->f with +0.0 (0.0 + -0.0 is +0.0), so
+   the device kernels, which read it, and the host ones, which take
+   NULL as 0.0, form the same sums bit for bit.  */
+static const double *
+host_f (const struct level *L)
+{
+  return L->zero_f ? NULL : L->f;
 }
 
 /* ---- red-black smoothing, one colour */
@@ -625,8 +688,8 @@ k_sweep (struct exec *x, const struct level *L, double c0, double omega,
       return;
     }
   count_launches (x, 2);
-  sweep_host (L->nx, L->ny, L->stride, L->u, L->f, L->axm, L->axp, L->aym,
-              L->ayp, c0, omega, color);
+  sweep_host (L->nx, L->ny, L->stride, L->u, host_f (L), L->axm, L->axp,
+              L->aym, L->ayp, c0, omega, color);
 }
 
 static void
@@ -642,7 +705,8 @@ k_smooth (struct exec *x, const struct level *L, double c0, double omega,
   switch (x->where)
     {
     case MG_HOST:
-      smooth_host (nx, ny, s, u, f, axm, axp, aym, ayp, c0, omega, color);
+      smooth_host (nx, ny, s, u, host_f (L), axm, axp, aym, ayp, c0, omega,
+                   color);
       break;
     case MG_MAP:
       count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
@@ -706,7 +770,7 @@ k_residual (struct exec *x, const struct level *L, double c0)
   switch (x->where)
     {
     case MG_HOST:
-      residual_host (nx, ny, s, u, f, r, axm, axp, aym, ayp, c0);
+      residual_host (nx, ny, s, u, host_f (L), r, axm, axp, aym, ayp, c0);
       break;
     case MG_MAP:
       count_map (x, (2 * cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
@@ -785,18 +849,47 @@ k_jacobi (struct exec *x, const struct level *L, double c0, double omega)
 
 /* ---- residual and restriction in one pass: fc = R (f - A u), uc = 0 */
 
-/* Coarse row J of fc = R r from the fine residual rows r[0 .. 2] that
-   its node gathers (ryi[3J .. 3J+2], weights ryw): restrict_at's values
-   in its order.  */
-static inline void
-restrict_row (size_t nxc, double *restrict fc, double *restrict uc,
-              const double *const r[3], const size_t *restrict rxi,
-              const double *restrict rxw, const double *restrict ryw,
-              size_t J)
+/* Whether the three taps after these gather the fine nodes two further
+   on with the same weights.  */
+static bool
+same_taps (const size_t *ri, const double *rw)
 {
-  const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
-  const double *r0 = r[0], *r1 = r[1], *r2 = r[2];
-  for (size_t I = 1; I <= nxc; ++I)
+  bool same = true;
+  for (size_t k = 0; k < 3; ++k)
+    same = same && ri[k + 3] == ri[k] + 2 && rw[k + 3] == rw[k];
+  return same;
+}
+
+/* Where a level halves evenly, coarse node I + 1 gathers the fine nodes
+   two after those of I with I's weights: the runs of such nodes.  */
+static void
+restrict_runs (size_t nxc, const size_t *rxi, const double *rxw,
+               struct regular_runs *runs)
+{
+  runs->count = 0;
+  for (size_t I = 1; I <= nxc && runs->count < RUNS_MAX; ++I)
+    {
+      size_t e = I;
+      while (e + 1 <= nxc && same_taps (rxi + 3 * e, rxw + 3 * e))
+        ++e;
+      if (e - I + 1 < RUN_MIN)
+        continue;
+      runs->first[runs->count] = I;
+      runs->last[runs->count++] = e;
+      I = e;
+    }
+}
+
+/* Coarse nodes first .. last of row J of R r (weights w0 .. w2 of the
+   fine rows r0 .. r2): restrict_at's values in its order.  */
+static inline void
+restrict_span (size_t first, size_t last, double *restrict fc,
+               double *restrict uc, const double *restrict r0,
+               const double *restrict r1, const double *restrict r2,
+               double w0, double w1, double w2, const size_t *restrict rxi,
+               const double *restrict rxw)
+{
+  for (size_t I = first; I <= last; ++I)
     {
       double sum = 0.0;
       for (size_t k = 3 * I; k < 3 * I + 3; ++k)
@@ -807,6 +900,43 @@ restrict_row (size_t nxc, double *restrict fc, double *restrict uc,
       fc[I] = sum;
       uc[I] = 0.0;
     }
+}
+
+/* Coarse row J of fc = R r from the fine residual rows r[0 .. 2] that
+   its node gathers (ryi[3J .. 3J+2], weights ryw), the runs with the
+   same sums written out.  */
+static void
+restrict_row (const struct regular_runs *runs, size_t nxc,
+              double *restrict fc, double *restrict uc,
+              const double *const r[3], const size_t *restrict rxi,
+              const double *restrict rxw, const double *restrict ryw,
+              size_t J)
+{
+  const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
+  const double *restrict r0 = r[0], *restrict r1 = r[1], *restrict r2 = r[2];
+  size_t I = 1;
+  for (size_t k = 0; k < runs->count; ++k)
+    {
+      restrict_span (I, runs->first[k] - 1, fc, uc, r0, r1, r2, w0, w1, w2,
+                     rxi, rxw);
+      I = runs->first[k];
+      const size_t n = runs->last[k] - I + 1;
+      const size_t i0 = rxi[3 * I], i1 = rxi[3 * I + 1], i2 = rxi[3 * I + 2];
+      const double a0 = rxw[3 * I], a1 = rxw[3 * I + 1], a2 = rxw[3 * I + 2];
+#pragma omp simd
+      for (size_t h = 0; h < n; ++h)
+        {
+          const size_t p = i0 + 2 * h, q = i1 + 2 * h, m = i2 + 2 * h;
+          double sum = 0.0;
+          sum += a0 * (w0 * r0[p] + w1 * r1[p] + w2 * r2[p]);
+          sum += a1 * (w0 * r0[q] + w1 * r1[q] + w2 * r2[q]);
+          sum += a2 * (w0 * r0[m] + w1 * r1[m] + w2 * r2[m]);
+          fc[I + h] = sum;
+          uc[I + h] = 0.0;
+        }
+      I += n;
+    }
+  restrict_span (I, nxc, fc, uc, r0, r1, r2, w0, w1, w2, rxi, rxw);
 }
 
 /* The host computes each fine residual once, a row at a time into three
@@ -827,6 +957,8 @@ restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
 {
   struct row_runs runs;
   row_runs (nx, axm, axp, &runs);
+  struct regular_runs coarse;
+  restrict_runs (nxc, rxi, rxw, &coarse);
 #pragma omp parallel if (nxc * nyc >= PARALLEL_MIN)
   {
     double *ring = rows + 3 * sf * (size_t) omp_get_thread_num ();
@@ -856,7 +988,8 @@ restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
               }
             r[k] = ring + slot * sf;
           }
-        restrict_row (nxc, fc + J * sc, uc + J * sc, r, rxi, rxw, ryw, J);
+        restrict_row (&coarse, nxc, fc + J * sc, uc + J * sc, r, rxi, rxw, ryw,
+                      J);
       }
   }
 }
@@ -870,13 +1003,16 @@ restrict_stored_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
                       const size_t *restrict rxi, const double *restrict rxw,
                       const size_t *restrict ryi, const double *restrict ryw)
 {
+  struct regular_runs coarse;
+  restrict_runs (nxc, rxi, rxw, &coarse);
 #pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
   for (size_t J = 1; J <= nyc; ++J)
     {
       const double *const rows[3] = { r + ryi[3 * J] * sf,
                                       r + ryi[3 * J + 1] * sf,
                                       r + ryi[3 * J + 2] * sf };
-      restrict_row (nxc, fc + J * sc, uc + J * sc, rows, rxi, rxw, ryw, J);
+      restrict_row (&coarse, nxc, fc + J * sc, uc + J * sc, rows, rxi, rxw,
+                    ryw, J);
     }
 }
 
@@ -925,11 +1061,11 @@ k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
     case MG_HOST:
       if (!F->split && x->mg != NULL)
         {
-          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, f, axm, axp, aym,
-                         ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
+          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, host_f (F), axm, axp,
+                         aym, ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
           break;
         }
-      residual_host (nx, ny, sf, u, f, F->r, axm, axp, aym, ayp, c0);
+      residual_host (nx, ny, sf, u, host_f (F), F->r, axm, axp, aym, ayp, c0);
       if (F->split)
         for (int axis = 0; axis < 2; ++axis)
           domain_trade_halo (mg->domain, F->r, nx, ny, sf, axis);
@@ -958,6 +1094,69 @@ k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
 
 /* ---- prolongation and correction in one pass: uf += P uc */
 
+/* Where a level halves its coarser one evenly, fine node i + 2 reads
+   the coarse nodes after those of i with i's weight: the runs of such
+   nodes, which prolong_row takes a pair at a time.  */
+static void
+prolong_runs (size_t nxf, const size_t *pxi, const double *pxw,
+              struct regular_runs *runs)
+{
+  runs->count = 0;
+  for (size_t i = 1; i < nxf && runs->count < RUNS_MAX; ++i)
+    {
+      size_t e = i + 1;
+      while (e + 1 <= nxf && pxi[e + 1] == pxi[e - 1] + 1
+             && pxw[e + 1] == pxw[e - 1])
+        ++e;
+      if (e - i + 1 < RUN_MIN)
+        continue;
+      runs->first[runs->count] = i;
+      runs->last[runs->count++] = e;
+      i = e;
+    }
+}
+
+/* The fine nodes first .. last of a row: out[i] += (P t)[i].  */
+static inline void
+prolong_span (size_t first, size_t last, double *restrict out,
+              const double *restrict t, const size_t *restrict pxi,
+              const double *restrict pxw)
+{
+  for (size_t i = first; i <= last; ++i)
+    {
+      const size_t I = pxi[i];
+      const double wx = pxw[i];
+      out[i] += wx * t[I] + (1.0 - wx) * t[I + 1];
+    }
+}
+
+/* A row of prolong_span, the runs of pairs with the same sums written
+   out.  */
+static void
+prolong_row (const struct regular_runs *runs, size_t nxf, double *restrict out,
+             const double *restrict t, const size_t *restrict pxi,
+             const double *restrict pxw)
+{
+  size_t i = 1;
+  for (size_t k = 0; k < runs->count; ++k)
+    {
+      prolong_span (i, runs->first[k] - 1, out, t, pxi, pxw);
+      i = runs->first[k];
+      const size_t pairs = (runs->last[k] - i + 1) / 2;
+      const size_t ia = pxi[i], ib = pxi[i + 1];
+      const double wa = pxw[i], wb = pxw[i + 1];
+      double *restrict o = out + i;
+#pragma omp simd
+      for (size_t h = 0; h < pairs; ++h)
+        {
+          o[2 * h] += wa * t[ia + h] + (1.0 - wa) * t[ia + h + 1];
+          o[2 * h + 1] += wb * t[ib + h] + (1.0 - wb) * t[ib + h + 1];
+        }
+      i += 2 * pairs;
+    }
+  prolong_span (i, nxf, out, t, pxi, pxw);
+}
+
 /* The host interpolates each fine row along y into t (nxc + 2, the
    coarse window's width with its halo), then along x from t: the values
    of prolong_at, each t computed once.  t is a row of scratch per
@@ -971,6 +1170,8 @@ prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
               const size_t *restrict pyi, const double *restrict pyw)
 {
   const size_t tn = nxc + 2;
+  struct regular_runs runs;
+  prolong_runs (nxf, pxi, pxw, &runs);
 #pragma omp parallel if (nxf * nyf >= PARALLEL_MIN)
   {
     double *thread_row = rows + tn * (size_t) omp_get_thread_num ();
@@ -982,12 +1183,7 @@ prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
         const double wy = pyw[j];
         for (size_t I = 0; I <= nxc + 1; ++I)
           t[I] = wy * lo[I] + (1.0 - wy) * hi[I];
-        for (size_t i = 1; i <= nxf; ++i)
-          {
-            const size_t I = pxi[i];
-            const double wx = pxw[i];
-            uf[j * sf + i] += wx * t[I] + (1.0 - wx) * t[I + 1];
-          }
+        prolong_row (&runs, nxf, uf + j * sf, t, pxi, pxw);
       }
   }
 }
@@ -1148,10 +1344,12 @@ k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
 /* The host takes the same sums row by row: each column's running sum
    gets the band's rows in band_sums' order, so the partial sums are
    bitwise the device's, while the inner loop runs along a row (unit
-   stride, vectorised) rather than down a column.  */
+   stride, vectorised) rather than down a column.  zero_f: f is zero
+   and not read (k_sums passes L->zero_f: every f it is given that is
+   not NULL is the level's own L->f).  */
 static void
 bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
-            const double *restrict f, const double *restrict axm,
+            const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double *restrict part)
 {
@@ -1170,7 +1368,8 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
           for (size_t i = 1; i <= nx; ++i)
             rr[i - 1] += u[j * s + i];
         else
-          norm_row (&runs, s, u, f, axm, axp, aym[j], ayp[j], c0, rr, mm, j);
+          norm_row (&runs, s, u, zero_f ? NULL : f, axm, axp, aym[j], ayp[j],
+                    c0, rr, mm, j);
     }
 }
 
@@ -1259,7 +1458,7 @@ k_sums (struct exec *x, const struct level *L, const double *u,
   switch (x->where)
     {
     case MG_HOST:
-      bands_host (nx, ny, s, u, f, axm, axp, aym, ayp, c0, part);
+      bands_host (nx, ny, s, u, f, L->zero_f, axm, axp, aym, ayp, c0, part);
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:
@@ -1379,7 +1578,10 @@ k_shift (struct exec *x, const struct level *L, double *u, double shift)
 struct axis {
   size_t n, N;           /* unknowns, intervals */
   bool periodic, open_lo, open_hi;
-  double *x;             /* N + 1 point positions */
+  double h;              /* the finest level's spacing */
+  double *x;             /* N + 1 point positions in units of h: whole
+                            and half numbers, exact, so that evenly
+                            spaced points give exactly even weights */
   double *g;             /* N conductances */
   double *d;             /* n + 2 lumped volumes, 1 .. n */
 };
@@ -1411,14 +1613,14 @@ axis_fine (struct axis *a, size_t n, double h, enum mg_edge_kind lo,
            enum mg_edge_kind hi)
 {
   *a = (struct axis) {
-    .n = n, .periodic = lo == MG_PERIODIC, .open_lo = lo == MG_ZERO_FLUX,
-    .open_hi = hi == MG_ZERO_FLUX,
+    .n = n, .h = h, .periodic = lo == MG_PERIODIC,
+    .open_lo = lo == MG_ZERO_FLUX, .open_hi = hi == MG_ZERO_FLUX,
   };
   a->N = a->periodic ? n : n + 1;
   if (!axis_alloc (a))
     return false;
   for (size_t k = 0; k <= a->N; ++k)
-    a->x[k] = (double) k * h;
+    a->x[k] = (double) k;
   for (size_t k = 0; k < a->N; ++k)
     a->g[k] = 1.0 / h;
   for (size_t i = 1; i <= n; ++i)
@@ -1426,12 +1628,12 @@ axis_fine (struct axis *a, size_t n, double h, enum mg_edge_kind lo,
   /* A zero-flux face lies half a cell beyond the last node.  */
   if (a->open_lo)
     {
-      a->x[0] = 0.5 * h;
+      a->x[0] = 0.5;
       a->g[0] = 0.0;
     }
   if (a->open_hi)
     {
-      a->x[a->N] = a->x[a->N - 1] + 0.5 * h;
+      a->x[a->N] = a->x[a->N - 1] + 0.5;
       a->g[a->N - 1] = 0.0;
     }
   return true;
@@ -1504,7 +1706,7 @@ axis_can_coarsen (const struct axis *a)
 static double
 axis_mean_spacing (const struct axis *a)
 {
-  return (a->x[a->N] - a->x[0]) / (double) a->N;
+  return a->h * (a->x[a->N] - a->x[0]) / (double) a->N;
 }
 
 /* With an odd number of intervals to merge, the one left unmerged: the
@@ -1579,7 +1781,8 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
               struct transfer t, size_t *s)
 {
   *c = (struct axis) {
-    .periodic = f->periodic, .open_lo = f->open_lo, .open_hi = f->open_hi,
+    .h = f->h, .periodic = f->periodic, .open_lo = f->open_lo,
+    .open_hi = f->open_hi,
     .N = merge ? axis_coarse_intervals (f) : f->N,
   };
   c->n = c->periodic ? c->N : c->N - 1;
@@ -1600,7 +1803,8 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   for (size_t k = 0; k <= c->N; ++k)
     c->x[k] = f->x[s[k]];
   for (size_t k = 0; k < c->N; ++k)
-    c->g[k] = axis_open_interval (c, k) ? 0.0 : 1.0 / (c->x[k + 1] - c->x[k]);
+    c->g[k] = axis_open_interval (c, k) ? 0.0
+              : 1.0 / (c->h * (c->x[k + 1] - c->x[k]));
 
   /* Prolongation: fine point q lies in coarse interval k.  */
   size_t k = 0;
@@ -2441,6 +2645,7 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
       mean = sums[0] / cells;
     }
   k_set (x, L, L->f, f != NULL ? f->data : NULL, -mean);
+  L->zero_f = f == NULL;
   if (mg->singular)
     {
       level_sums (x, mg, L, L->u, NULL, sums);

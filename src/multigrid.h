@@ -10,8 +10,13 @@
    grids are nested but may be slightly non-uniform, and their operator is
    the 1-D Galerkin operator of linear interpolation (exact in each axis)
    with lumped masses: still a 5-point stencil, with per-column and per-row
-   weights.  Only the axes with the finest spacing (within a factor sqrt 2)
-   are coarsened, so dx != dy leaves no strong anisotropy for the smoother.
+   weights.  Node positions are whole and half multiples of the finest
+   spacing, exact in floating point, so evenly spaced nodes get exactly
+   even transfer weights (1/2, 1/4), and the host runs such stretches as
+   plain vector loops; it also skips the loads of a right-hand side it
+   knows to be zero.  Only the axes with the finest spacing (within a
+   factor sqrt 2) are coarsened, so dx != dy leaves no strong anisotropy
+   for the smoother.
    Coarsening stops at 64 unknowns or fewer, solved by a dense inverse
    (in one kernel on a device: coarse levels cost launches, not work).
    V-cycles smooth with red-black SOR (each colour one in-place pass, as
@@ -119,10 +124,10 @@ struct mg_report {
   /* Kernels launched: target regions, or for MG_HOST the host loops that
      stand for them, counted the same way (a host pass doing both colours
      of a sweep counts as the two kernels it stands for), so that every
-     placement reports the same numbers.  With E = 1 when some edge is zero flux or
-     periodic (its halo is refreshed by a kernel before each stencil
-     pass) and 0 otherwise, one V(pre, post) cycle launches, on every
-     level but the coarsest,
+     placement reports the same numbers.  With E = 1 when some edge is
+     zero flux or periodic (its halo is refreshed by a kernel before each
+     stencil pass) and 0 otherwise, one V(pre, post) cycle launches, on
+     every level but the coarsest,
        red-black:  (1 + E) (2 (pre + post) + 2)
                    (halo and kernel for each colour of each sweep; halo
                    and residual fused with restriction; the coarse

@@ -480,6 +480,20 @@ problem_fields (const struct problem *p, struct field *u, struct field *f)
       }
 }
 
+/* The options the tests solve p with.  */
+static struct mg_options
+problem_options (const struct problem *p)
+{
+  struct mg_options o = mg_default_options ();
+  o.rtol = 1e-12;
+  o.smoother = p->smoother;
+  o.pre = p->pre;
+  o.post = p->post;
+  if (p->smoother == MG_JACOBI)
+    o.omega = 0.8;
+  return o;
+}
+
 /* Solve p with placement where; with present, u and f enter the device
    first (as --offload resident keeps its fields) and u is fetched back
    after.  */
@@ -490,13 +504,7 @@ solve_placed (const struct problem *p, struct mg_solver *mg,
 {
   struct field f;
   problem_fields (p, u, &f);
-  struct mg_options o = mg_default_options ();
-  o.rtol = 1e-12;
-  o.smoother = p->smoother;
-  o.pre = p->pre;
-  o.post = p->post;
-  if (p->smoother == MG_JACOBI)
-    o.omega = 0.8;
+  struct mg_options o = problem_options (p);
   o.placement = where;
   const struct field *fp = p->source ? &f : NULL;
   double *ud = u->data, *fd = f.data;
@@ -746,11 +754,76 @@ test_scratch_rows (void)
   field_free (&without);
 }
 
+/* A solve without f reads none on the host (a zero right-hand side is
+   known to be zero); a field of zeros is read.  The two must give the
+   same bits.  A solve with f on the same solver afterwards must read f
+   again: the same bits as on a fresh solver.  */
+static void
+test_zero_rhs (const struct problem *p)
+{
+  struct problem zero = *p, source = *p;
+  zero.source = false;
+  source.source = true;
+  struct mg_solver *mg, *fresh;
+  struct field without, with, f, again, ref;
+  struct mg_report a, b, c, d;
+  CHECK (mg_create (&mg, p->nx, p->ny, &p->op, &p->bc) == MG_OK);
+  CHECK (solve_placed (&zero, mg, MG_HOST, false, &without, &a) == MG_OK);
+  problem_fields (p, &with, &f);
+  memset (f.data, 0, field_cells (&f) * sizeof *f.data);
+  const struct mg_options o = problem_options (p);
+  CHECK (mg_solve (mg, &with, &f, &o, &b) == MG_OK);
+  const bool same = memcmp (with.data, without.data,
+                            field_cells (&with) * sizeof *with.data) == 0;
+  CHECK (solve_placed (&source, mg, MG_HOST, false, &again, &c) == MG_OK);
+  CHECK (mg_create (&fresh, p->nx, p->ny, &p->op, &p->bc) == MG_OK);
+  CHECK (solve_placed (&source, fresh, MG_HOST, false, &ref, &d) == MG_OK);
+  const bool reread = memcmp (again.data, ref.data,
+                              field_cells (&ref) * sizeof *ref.data) == 0;
+  printf ("%s: no f and f = 0: %u and %u cycles, %s; f after no f: %s\n",
+          p->name, a.cycles, b.cycles, same ? "same bits" : "DIFFERENT",
+          reread ? "same bits as a fresh solver" : "DIFFERENT");
+  /* Given f, a singular problem takes its mean first: two launches.  */
+  bool singular = p->op.c0 == 0.0;
+  for (int k = 0; k < MG_EDGES; ++k)
+    singular = singular && p->bc.kind[k] != MG_DIRICHLET;
+  a.launches += singular ? 2 : 0;
+  CHECK (same && same_report (&a, &b));
+  CHECK (reread && same_report (&c, &d));
+  mg_destroy (mg);
+  mg_destroy (fresh);
+  field_free (&without);
+  field_free (&with);
+  field_free (&f);
+  field_free (&again);
+  field_free (&ref);
+}
+
+static void
+zero_rhs_tests (void)
+{
+  const struct mg_boundary periodic = {
+    { MG_PERIODIC, MG_PERIODIC, MG_PERIODIC, MG_PERIODIC } };
+  const struct mg_boundary slab = {
+    { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_PERIODIC, MG_PERIODIC } };
+  const struct problem problems[] = {
+    { "plate", 301, 257, { 0.0, 1.0, 1.0 / 302, 1.3 / 258 }, all_dirichlet,
+      false, MG_RED_BLACK, 1, 2 },
+    { "periodic", 64, 33, { 0.0, 1.0, 2.0 / 64, 1.0 / 33 }, periodic,
+      false, MG_RED_BLACK, 1, 2 },
+    { "slab Jacobi", 37, 50, { 0.0, 1.0, 2.0 / 38, 1.0 / 51 }, slab, false,
+      MG_JACOBI, 2, 2 },
+  };
+  for (size_t k = 0; k < sizeof problems / sizeof *problems; ++k)
+    test_zero_rhs (&problems[k]);
+}
+
 int
 main (void)
 {
   placement_tests ();
   test_scratch_rows ();
+  zero_rhs_tests ();
 
   test_plate_exact (257, 257);
   test_plate_exact (300, 171);
