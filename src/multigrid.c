@@ -1345,8 +1345,7 @@ k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
    gets the band's rows in band_sums' order, so the partial sums are
    bitwise the device's, while the inner loop runs along a row (unit
    stride, vectorised) rather than down a column.  zero_f: f is zero
-   and not read (k_sums passes L->zero_f: every f it is given that is
-   not NULL is the level's own L->f).  */
+   and not read.  */
 static void
 bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
@@ -1458,7 +1457,8 @@ k_sums (struct exec *x, const struct level *L, const double *u,
   switch (x->where)
     {
     case MG_HOST:
-      bands_host (nx, ny, s, u, f, L->zero_f, axm, axp, aym, ayp, c0, part);
+      bands_host (nx, ny, s, u, f, L->zero_f && f == L->f, axm, axp, aym,
+                  ayp, c0, part);
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:
