@@ -1,0 +1,110 @@
+#include <config.h>
+
+#include "h5io.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "diagnostics.h"
+#include "h5read.h"
+#include "isolate.h"
+#include "seal.h"
+#include "status.h"
+
+/* libhdf5 can crash on a damaged file (tests/fuzz/regressions): a file
+   without heatsim's seal is read once in a child process first, so that
+   a crash there becomes a refusal.  The child is a copy of this process,
+   so a read that returns there returns here too.  Sealed files were
+   written by heatsim and their checksum is checked before libhdf5 sees
+   them.  */
+enum probe_read { PROBE_FORMAT, PROBE_CHECKPOINT, PROBE_DATASET };
+
+/* HDF5 1.10 can loop forever on a damaged file's variable-length
+   strings: a test read that takes longer than this is a refusal.  A
+   whole checkpoint of a 16384^2 grid reads in a few seconds.  */
+enum { PROBE_SECONDS = 60 };
+
+struct probe {
+  enum probe_read read;
+  const char *path;
+  const char *dataset;
+};
+
+static int
+probe_child (void *arg)
+{
+  const struct probe *p = arg;
+  /* The parent reports; the child only has to survive.  */
+  const int null = open ("/dev/null", O_WRONLY);
+  if (null >= 0)
+    dup2 (null, STDERR_FILENO);
+  struct checkpoint_meta meta;
+  struct field u;
+  switch (p->read)
+    {
+    case PROBE_FORMAT:
+      return h5read_has_format (p->path) ? 0 : 1;
+    case PROBE_CHECKPOINT:
+      return h5read_checkpoint (p->path, &meta, &u) == HEATSIM_OK ? 0 : 1;
+    case PROBE_DATASET:
+      return h5read_dataset (p->path, p->dataset, &u) == HEATSIM_OK
+             ? 0 : 1;
+    }
+  return 1;
+}
+
+/* HEATSIM_OK when the read p names may be done in this process.  Without
+   a child (fork failed) the read goes on unprobed, as before.  */
+static int
+probe_foreign (const struct probe *p)
+{
+  if (seal_read (p->path, false) == 1)
+    return HEATSIM_OK;
+  int signal = 0;
+  if (isolate_run (probe_child, (void *) p, PROBE_SECONDS, &signal) != -1)
+    return HEATSIM_OK;
+  if (signal == SIGALRM)
+    heatsim_error ("%s: damaged HDF5 file: libhdf5 did not finish reading "
+                   "it in %d s (in a test read)", p->path, PROBE_SECONDS);
+  else
+    heatsim_error ("%s: damaged HDF5 file: libhdf5 crashed reading it "
+                   "(signal %d, in a test read)", p->path, signal);
+  return HEATSIM_BAD_FILE;
+}
+
+int
+h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
+                    struct field *u)
+{
+  const struct probe p = { PROBE_CHECKPOINT, path, NULL };
+  u->data = NULL;
+  const int status = probe_foreign (&p);
+  return status != HEATSIM_OK ? status : h5read_checkpoint (path, meta, u);
+}
+
+int
+h5_read_dataset (const char *path, const char *dataset, struct field *u)
+{
+  const struct probe p = { PROBE_DATASET, path, dataset };
+  u->data = NULL;
+  const int status = probe_foreign (&p);
+  return status != HEATSIM_OK ? status : h5read_dataset (path, dataset, u);
+}
+
+bool
+h5_is_checkpoint (const char *path)
+{
+  /* Only h5_read_checkpoint may open a sealed file: it checks the seal
+     first.  A file that crashes libhdf5 is not a checkpoint; the read
+     that follows refuses it.  */
+  if (seal_read (path, false) == 1)
+    return true;
+  const struct probe p = { PROBE_FORMAT, path, NULL };
+  int signal = 0;
+  const int result = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
+                                  &signal);
+  if (result == -1)
+    return false;
+  return result == 0 || (result == -2 && h5read_has_format (path));
+}

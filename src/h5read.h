@@ -1,0 +1,21 @@
+/* The checkpoint and dataset reader, in this process: the caller has made
+   sure that libhdf5 survives reading the file (h5io.h's readers probe
+   foreign files first).  Sealed files are checked against their seal
+   before libhdf5 opens them.  */
+#ifndef HEATSIM_H5READ_H
+#define HEATSIM_H5READ_H
+
+#include <stdbool.h>
+
+#include "h5io.h"
+
+/* As h5_read_checkpoint and h5_read_dataset (h5io.h), unprobed.  */
+int h5read_checkpoint (const char *path, struct checkpoint_meta *meta,
+                       struct field *u);
+int h5read_dataset (const char *path, const char *dataset, struct field *u);
+
+/* Whether the HDF5 file at path has a heatsim checkpoint's "format"
+   attribute.  */
+bool h5read_has_format (const char *path);
+
+#endif
