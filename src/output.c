@@ -19,8 +19,7 @@
 #include "problem.h"
 #include "run_config.h"
 #include "status.h"
-
-#define XDMF_NAME "heatsim.xmf"
+#include "xdmf.h"
 
 /* Smallest and largest value of every cell, boundary included: the plate
    starts at 0 inside but its edges reach 100.  */
@@ -208,193 +207,25 @@ check_name_length (const struct config *c, const char *pattern,
   return HEATSIM_OK;
 }
 
-/* ------------------------------------------------------ the XDMF index */
-
-/* Add the checkpoint of step, file name in the output directory, at the
-   end of the index.  */
-static int
-index_add (struct output *o, size_t step, const char *name)
+/* The index entry of this run's checkpoint of step, file name in the
+   output directory.  */
+static struct xdmf_entry
+index_entry (const struct config *c, size_t step, char *name)
 {
-  if (o->nindex == o->capacity)
-    {
-      const size_t cap = o->capacity ? 2 * o->capacity : 16;
-      struct index_entry *more = realloc (o->index, cap * sizeof *more);
-      if (more == NULL)
-        {
-          heatsim_error ("out of memory for the checkpoint index");
-          return HEATSIM_NO_MEMORY;
-        }
-      o->index = more;
-      o->capacity = cap;
-    }
-  char *copy = strdup (name);
-  if (copy == NULL)
-    {
-      heatsim_error ("out of memory for the checkpoint index");
-      return HEATSIM_NO_MEMORY;
-    }
-  o->index[o->nindex++] = (struct index_entry) { .step = step, .name = copy };
-  return HEATSIM_OK;
+  return (struct xdmf_entry) {
+    .step = step, .name = name, .nx = c->nx, .ny = c->ny,
+    .dx = config_dx (c), .dy = config_dy (c), .time = (double) step * c->dt,
+  };
 }
 
-/* The XML entities put_xml_text writes, and their characters.  */
-static const struct {
-  const char *entity;
-  char c;
-} xml_entities[] = {
-  { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
-  { "&apos;", '\'' },
-};
-
-/* Undo put_xml_text on the n bytes at s, into buf (len bytes).  False if
-   it does not fit or holds an entity put_xml_text does not write.  */
+/* An entry of the index of the run this one continues (xdmf_load),
+   described with this run's grid.  */
 static bool
-xml_unescape (const char *s, size_t n, char *buf, size_t len)
+describe_kept (void *arg, const char *dir, struct xdmf_entry *e)
 {
-  size_t out = 0;
-  for (size_t k = 0; k < n; ++out)
-    {
-      if (out + 1 >= len)
-        return false;
-      if (s[k] != '&')
-        {
-          buf[out] = s[k++];
-          continue;
-        }
-      size_t e = 0;
-      const size_t count = sizeof xml_entities / sizeof xml_entities[0];
-      while (e < count
-             && strncmp (s + k, xml_entities[e].entity,
-                         strlen (xml_entities[e].entity)) != 0)
-        ++e;
-      if (e == count || k + strlen (xml_entities[e].entity) > n)
-        return false;
-      buf[out] = xml_entities[e].c;
-      k += strlen (xml_entities[e].entity);
-    }
-  buf[out] = '\0';
+  (void) dir;
+  *e = index_entry (arg, e->step, e->name);
   return true;
-}
-
-/* The contents of the regular file at path, NUL-terminated, or NULL
-   with errno set.  Free it.  */
-static char *
-read_text (const char *path)
-{
-  struct stat st;
-  if (stat (path, &st) != 0)
-    return NULL;
-  if (!S_ISREG (st.st_mode))
-    {
-      errno = EINVAL;          /* a FIFO would block the run */
-      return NULL;
-    }
-  FILE *fp = fopen (path, "r");
-  if (fp == NULL)
-    return NULL;
-  char *text = NULL;
-  size_t size = 0, used = 0;
-  bool ok = true;
-  for (;;)
-    {
-      if (used + 1 >= size)
-        {
-          const size_t bigger = size ? 2 * size : 65536;
-          char *more = realloc (text, bigger);
-          if (more == NULL)
-            {
-              ok = false;
-              errno = ENOMEM;
-              break;
-            }
-          text = more;
-          size = bigger;
-        }
-      const size_t got = fread (text + used, 1, size - used - 1, fp);
-      used += got;
-      if (got == 0)
-        break;
-    }
-  if (ferror (fp))
-    ok = false;
-  const int e = errno;
-  fclose (fp);
-  if (!ok)
-    {
-      free (text);
-      errno = e;
-      return NULL;
-    }
-  text[used] = '\0';
-  return text;
-}
-
-/* Whether name is a regular file in dir.  */
-static bool
-file_exists (const char *dir, const char *name)
-{
-  char path[4096];
-  struct stat st;
-  return strchr (name, '/') == NULL
-         && (size_t) snprintf (path, sizeof path, "%s/%s", dir, name)
-            < sizeof path
-         && stat (path, &st) == 0 && S_ISREG (st.st_mode);
-}
-
-/* Take over the entries of an index that write_xdmf wrote (in text) for
-   steps before the restart step whose files are still in the output
-   directory: a run continued there must not lose its first part.  Later
-   steps are dropped, as this run writes them anew.  */
-static int
-index_keep (struct output *o, const char *text)
-{
-  static const char grid[] = "<Grid Name=\"step ";
-  static const char open[] = "Format=\"HDF\">";
-  static const char close[] = ":/field</DataItem>";
-  const struct config *c = o->cfg;
-  int status = HEATSIM_OK;
-  const char *p = text;
-  while (status == HEATSIM_OK && (p = strstr (p, grid)) != NULL)
-    {
-      p += strlen (grid);
-      char *end;
-      const unsigned long long step = strtoull (p, &end, 10);
-      const char *data = strstr (end, open);
-      const char *stop = data ? strstr (data, close) : NULL;
-      if (stop == NULL)
-        break;
-      data += strlen (open);
-      char name[4096];
-      if (*p >= '0' && *p <= '9' && *end == '"' && step < c->start_step
-          && (o->nindex == 0 || step > o->index[o->nindex - 1].step)
-          && xml_unescape (data, (size_t) (stop - data), name, sizeof name)
-          && file_exists (c->output_dir, name))
-        status = index_add (o, (size_t) step, name);
-      p = stop;
-    }
-  return status;
-}
-
-/* On --restart: the entries of the output directory's index that the
-   run goes on from (see index_keep).  No index, or one that cannot be
-   read, leaves this run's own entries alone in the new one.  */
-static int
-index_load (struct output *o)
-{
-  char path[4096];
-  snprintf (path, sizeof path, "%s/%s", o->cfg->output_dir, XDMF_NAME);
-  char *text = read_text (path);
-  if (text == NULL)
-    {
-      if (errno != ENOENT)
-        heatsim_error ("warning: %s: cannot read the index of the earlier "
-                       "checkpoints (%s); the new one starts at step %zu",
-                       path, strerror (errno), o->cfg->start_step);
-      return HEATSIM_OK;
-    }
-  const int status = index_keep (o, text);
-  free (text);
-  return status;
 }
 
 /* ------------------------------------------------------------ writing */
@@ -454,7 +285,11 @@ output_open (struct output *o, const struct config *cfg,
                                 "--checkpoint-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0
       && cfg->restart != NULL)
-    status = index_load (o);
+    {
+      const struct xdmf_describer describe = { describe_kept, (void *) cfg };
+      status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
+                          &describe);
+    }
   return status;
 }
 
@@ -463,83 +298,6 @@ output_due (const struct output *o, size_t step, bool last)
 {
   return due (o->cfg->png_every, step, last)
          || due (o->cfg->checkpoint_every, step, last);
-}
-
-/* Write s to fp as XML text: checkpoint names may hold any character
-   but '/'.  */
-static void
-put_xml_text (FILE *fp, const char *s)
-{
-  for (; *s != '\0'; ++s)
-    switch (*s)
-      {
-      case '&': fputs ("&amp;", fp); break;
-      case '<': fputs ("&lt;", fp); break;
-      case '>': fputs ("&gt;", fp); break;
-      case '"': fputs ("&quot;", fp); break;
-      case '\'': fputs ("&apos;", fp); break;
-      default: putc (*s, fp); break;
-      }
-}
-
-/* One checkpoint of the XDMF index as a uniform grid of the temporal
-   collection.  The field is a 3-D mesh one node thick in z, because
-   ParaView's readers put a 2DCoRectMesh in the YZ plane (where the
-   default camera, looking down z, sees nothing), and XDMF lists
-   dimensions, origin and spacing slowest first: z, y, x.  /field[j][i] is
-   the node at x = (i+1) dx, y = (j+1) dy, z = 0.  */
-static void
-put_xdmf_grid (FILE *fp, const struct config *c, const struct index_entry *e)
-{
-  const double dx = config_dx (c), dy = config_dy (c);
-  fprintf (fp,
-           "   <Grid Name=\"step %zu\" GridType=\"Uniform\">\n"
-           "    <Time Value=\"%.17g\"/>\n"
-           "    <Topology TopologyType=\"3DCoRectMesh\" "
-           "Dimensions=\"1 %zu %zu\"/>\n"
-           "    <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
-           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
-           "Precision=\"8\" Format=\"XML\">0 %.17g %.17g</DataItem>\n"
-           "     <DataItem Dimensions=\"3\" NumberType=\"Float\" "
-           "Precision=\"8\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n"
-           "    </Geometry>\n"
-           "    <Attribute Name=\"u\" AttributeType=\"Scalar\" "
-           "Center=\"Node\">\n"
-           "     <DataItem Dimensions=\"1 %zu %zu\" NumberType=\"Float\" "
-           "Precision=\"8\" Format=\"HDF\">",
-           e->step, (double) e->step * c->dt, c->ny, c->nx, dy, dx,
-           /* One layer: the z spacing is never used; dx keeps it sane.  */
-           dx, dy, dx, c->ny, c->nx);
-  put_xml_text (fp, e->name);
-  fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
-}
-
-/* Rewrite the XDMF index of the checkpoints written so far.  */
-static int
-write_xdmf (const struct output *o)
-{
-  const struct config *c = o->cfg;
-  char path[4096], tmp[4096];
-  snprintf (path, sizeof path, "%s/%s", c->output_dir, XDMF_NAME);
-  FILE *fp = atomic_fopen (path, tmp, sizeof tmp);
-  if (fp == NULL)
-    {
-      heatsim_error ("%s: cannot create: %s", path, strerror (errno));
-      return HEATSIM_WRITE_FAILED;
-    }
-  fprintf (fp, "<?xml version=\"1.0\" ?>\n"
-           "<!-- heatsim %s checkpoints; /field[j][i] is the node at "
-           "(x, y, z) = ((i+1) dx, (j+1) dy, 0) -->\n<Xdmf Version=\"3.0\">\n"
-           " <Domain>\n"
-           "  <Grid Name=\"heatsim\" GridType=\"Collection\" "
-           "CollectionType=\"Temporal\">\n", PACKAGE_VERSION);
-  for (size_t k = 0; k < o->nindex; ++k)
-    put_xdmf_grid (fp, c, &o->index[k]);
-  fprintf (fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
-  if (atomic_fclose (fp, !ferror (fp), tmp, path))
-    return HEATSIM_OK;
-  heatsim_error ("%s: cannot write: %s", path, strerror (errno));
-  return HEATSIM_WRITE_FAILED;
 }
 
 /* List the checkpoint of step, now in the output directory, in the
@@ -551,8 +309,10 @@ index_checkpoint (struct output *o, const struct domain *d, size_t step)
     return HEATSIM_OK;
   char file[4096];
   pattern_name (file, sizeof file, ".", o->cfg->checkpoint_name, step);
-  const int status = index_add (o, step, file + 2);
-  return status != HEATSIM_OK ? status : write_xdmf (o);
+  const struct xdmf_entry e = index_entry (o->cfg, step, file + 2);
+  const int status = xdmf_add (&o->index, &e);
+  return status != HEATSIM_OK ? status
+         : xdmf_write (&o->index, o->cfg->output_dir);
 }
 
 /* A checkpoint, written by all ranks together into one file.  */
@@ -671,9 +431,5 @@ output_write (struct output *o, const struct domain *d, const struct field *u,
 void
 output_close (struct output *o)
 {
-  for (size_t k = 0; k < o->nindex; ++k)
-    free (o->index[k].name);
-  free (o->index);
-  o->index = NULL;
-  o->nindex = o->capacity = 0;
+  xdmf_free (&o->index);
 }

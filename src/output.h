@@ -10,27 +10,19 @@
 #include <stddef.h>
 
 #include "png_io.h"
+#include "xdmf.h"
 
 struct config;
 struct domain;
 struct field;
-
-/* A checkpoint listed in the XDMF index: its step and its file name in
-   the output directory.  */
-struct index_entry {
-  size_t step;
-  char *name;
-};
 
 struct output {
   const struct config *cfg;
   struct png_style png;
   size_t files;             /* files written */
   size_t frames;            /* snapshots named so far: the next frame index */
-  struct index_entry *index;  /* the XDMF index, on rank 0: checkpoints of
-                                 earlier runs kept on restart, then this
-                                 run's, by increasing step */
-  size_t nindex, capacity;
+  struct xdmf_index index;  /* on rank 0: checkpoints of earlier runs
+                               kept on restart, then this run's */
   double initial_residual;  /* steady multigrid: the run's initial residual
                                norm, for checkpoints (0: none) */
 };
