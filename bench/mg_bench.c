@@ -149,7 +149,8 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
   const double h = 1.0 / (double) (n + 1);
   const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = h, .dy = h };
   const struct mg_boundary bc = {
-    { MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET } };
+    { BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET,
+      BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET } };
   struct mg_solver *mg;
   double t0 = omp_get_wtime ();
   if (mg_create (&mg, n, n, &op, &bc) != MG_OK)

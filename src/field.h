@@ -12,6 +12,15 @@
    their values.  An edge and its opposite differ in the lowest bit.  */
 enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
 
+/* What the halo of an edge holds: the kinds of --boundary, named as the
+   user names them.  An axis is periodic on both of its edges or on
+   neither.  */
+enum boundary_kind {
+  BOUNDARY_DIRICHLET,      /* fixed values */
+  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
+  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
+};
+
 struct field {
   size_t nx, ny;    /* interior cells */
   size_t stride;    /* nx + 2: distance between vertically adjacent cells */

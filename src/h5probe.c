@@ -36,9 +36,9 @@ probe_child (void *arg)
 {
   const struct probe *p = arg;
   /* The parent reports; the child only has to survive.  */
-  const int null = open ("/dev/null", O_WRONLY);
-  if (null >= 0)
-    dup2 (null, STDERR_FILENO);
+  const int devnull = open ("/dev/null", O_WRONLY);
+  if (devnull >= 0)
+    dup2 (devnull, STDERR_FILENO);
   struct checkpoint_meta meta;
   struct field u;
   switch (p->read)

@@ -25,7 +25,7 @@
 
 /* What the file's layout follows, for netCDF and CF readers.  */
 #define CONVENTIONS "CF-1.8"
-enum { CHUNK = 256 };
+enum { CHUNK_SIDE = 256 };
 
 
 static bool
@@ -201,8 +201,8 @@ edge_block (const struct field *u, int edge)
 static bool
 put_field (hid_t file, const struct field *u, int compress)
 {
-  hsize_t chunk[2] = { u->ny < CHUNK ? u->ny : CHUNK,
-                       u->nx < CHUNK ? u->nx : CHUNK };
+  hsize_t chunk[2] = { u->ny < CHUNK_SIDE ? u->ny : CHUNK_SIDE,
+                       u->nx < CHUNK_SIDE ? u->nx : CHUNK_SIDE };
   hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
   const struct block interior = {
     .rank = 2, .count = { u->ny, u->nx }, .step = u->stride,

@@ -13,12 +13,9 @@
 static struct mg_boundary
 mg_boundary_of (enum boundary_kind kind)
 {
-  const enum mg_edge_kind k = kind == BOUNDARY_NEUMANN ? MG_ZERO_FLUX
-                              : kind == BOUNDARY_PERIODIC ? MG_PERIODIC
-                              : MG_DIRICHLET;
   struct mg_boundary b;
-  for (int e = 0; e < MG_EDGES; ++e)
-    b.kind[e] = k;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    b.kind[e] = kind;
   return b;
 }
 

@@ -12,7 +12,7 @@ enum {
   MARGIN = 4,
   BAR_TOP = MARGIN,
   BAR_HEIGHT = 10,
-  FRAME = 1,
+  FRAME_WIDTH = 1,
   LABEL_TOP = BAR_TOP + BAR_HEIGHT + 3,
   CAPTION_TOP = LABEL_TOP + FONT_HEIGHT + 4,
   GAP = 2 * FONT_ADVANCE    /* the least room between two labels */
@@ -62,7 +62,7 @@ legend_layout (struct legend *l, double lo, double hi, size_t last_step,
 size_t
 legend_height (const struct legend *l)
 {
-  return (size_t) LEGEND_HEIGHT * l->m;
+  return (size_t) LEGEND_ROWS * l->m;
 }
 
 void
@@ -88,8 +88,8 @@ static void
 bar_row (const struct legend *l, size_t x0, size_t x1, size_t y,
          unsigned char *paint, double *ramp)
 {
-  const size_t frame = FRAME * l->m;
-  const bool edge = y < frame || y >= (BAR_HEIGHT - FRAME) * l->m;
+  const size_t frame = FRAME_WIDTH * l->m;
+  const bool edge = y < frame || y >= (BAR_HEIGHT - FRAME_WIDTH) * l->m;
   const size_t first = x0 + frame, last = x1 - frame;
   for (size_t x = x0; x <= x1; ++x)
     if (edge || x < first || x > last)

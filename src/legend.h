@@ -27,7 +27,7 @@ struct legend {
                                for every step of the run */
 };
 
-enum { LEGEND_HEIGHT = 39 };   /* in font pixels */
+enum { LEGEND_ROWS = 39 };   /* in font pixels */
 
 /* Lay out the legend of a run whose values lo..hi span the colour map
    and whose steps go up to last_step, with magnification m (>= 1).  */

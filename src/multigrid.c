@@ -84,7 +84,7 @@ struct mg_solver {
   double cells;                 /* unknowns of the whole finest level */
   double c0;
   bool singular;                /* c0 = 0 and no Dirichlet edge */
-  enum mg_edge_kind kind[MG_EDGES];
+  enum boundary_kind kind[EDGE_COUNT];
   bool resident;                /* the blocks are on device (MG_RESIDENT) */
   int device;
   /* Host scratch: three rows of the widest level for each of up to
@@ -1577,7 +1577,7 @@ k_shift (struct exec *x, const struct level *L, double *u, double shift)
 /* One axis of one level while the hierarchy is built.  */
 struct axis {
   size_t n, N;           /* unknowns, intervals */
-  bool periodic, open_lo, open_hi;
+  bool periodic, neumann_lo, neumann_hi;
   double h;              /* the finest level's spacing */
   double *x;             /* N + 1 point positions in units of h: whole
                             and half numbers, exact, so that evenly
@@ -1609,12 +1609,12 @@ axis_alloc (struct axis *a)
 
 /* The finest axis: n unknowns h apart.  */
 static bool
-axis_fine (struct axis *a, size_t n, double h, enum mg_edge_kind lo,
-           enum mg_edge_kind hi)
+axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
+           enum boundary_kind hi)
 {
   *a = (struct axis) {
-    .n = n, .h = h, .periodic = lo == MG_PERIODIC,
-    .open_lo = lo == MG_ZERO_FLUX, .open_hi = hi == MG_ZERO_FLUX,
+    .n = n, .h = h, .periodic = lo == BOUNDARY_PERIODIC,
+    .neumann_lo = lo == BOUNDARY_NEUMANN, .neumann_hi = hi == BOUNDARY_NEUMANN,
   };
   a->N = a->periodic ? n : n + 1;
   if (!axis_alloc (a))
@@ -1626,12 +1626,12 @@ axis_fine (struct axis *a, size_t n, double h, enum mg_edge_kind lo,
   for (size_t i = 1; i <= n; ++i)
     a->d[i] = h;
   /* A zero-flux face lies half a cell beyond the last node.  */
-  if (a->open_lo)
+  if (a->neumann_lo)
     {
       a->x[0] = 0.5;
       a->g[0] = 0.0;
     }
-  if (a->open_hi)
+  if (a->neumann_hi)
     {
       a->x[a->N] = a->x[a->N - 1] + 0.5;
       a->g[a->N - 1] = 0.0;
@@ -1678,13 +1678,13 @@ axis_right (const struct axis *a, size_t i)
 static size_t
 axis_merge_first (const struct axis *a)
 {
-  return a->open_lo ? 1 : 0;
+  return a->neumann_lo ? 1 : 0;
 }
 
 static size_t
 axis_merge_end (const struct axis *a)
 {
-  return a->open_hi ? a->N - 1 : a->N;
+  return a->neumann_hi ? a->N - 1 : a->N;
 }
 
 /* Intervals after merging pairs, and whether that leaves >= 2 unknowns,
@@ -1737,7 +1737,7 @@ axis_single (const struct axis *a)
 static bool
 axis_open_interval (const struct axis *c, size_t k)
 {
-  return (k == 0 && c->open_lo) || (k + 1 == c->N && c->open_hi);
+  return (k == 0 && c->neumann_lo) || (k + 1 == c->N && c->neumann_hi);
 }
 
 /* Halo index on coarse axis c of its point k.  */
@@ -1781,8 +1781,8 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
               struct transfer t, size_t *s)
 {
   *c = (struct axis) {
-    .h = f->h, .periodic = f->periodic, .open_lo = f->open_lo,
-    .open_hi = f->open_hi,
+    .h = f->h, .periodic = f->periodic, .neumann_lo = f->neumann_lo,
+    .neumann_hi = f->neumann_hi,
     .N = merge ? axis_coarse_intervals (f) : f->N,
   };
   c->n = c->periodic ? c->N : c->N - 1;
@@ -2274,12 +2274,13 @@ valid_setup (size_t nx, size_t ny, const struct mg_operator *op,
   bool ok = nx > 0 && ny > 0 && isfinite (op->dx) && op->dx > 0.0
             && isfinite (op->dy) && op->dy > 0.0 && isfinite (op->c1)
             && op->c1 > 0.0 && isfinite (op->c0) && op->c0 >= 0.0;
-  for (int e = 0; e < MG_EDGES; ++e)
-    ok = ok && bc->kind[e] >= MG_DIRICHLET && bc->kind[e] <= MG_PERIODIC;
-  return ok && (bc->kind[MG_LEFT] == MG_PERIODIC)
-                 == (bc->kind[MG_RIGHT] == MG_PERIODIC)
-         && (bc->kind[MG_BOTTOM] == MG_PERIODIC)
-            == (bc->kind[MG_TOP] == MG_PERIODIC);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    ok = ok && bc->kind[e] >= BOUNDARY_DIRICHLET
+         && bc->kind[e] <= BOUNDARY_PERIODIC;
+  return ok && (bc->kind[EDGE_LEFT] == BOUNDARY_PERIODIC)
+                 == (bc->kind[EDGE_RIGHT] == BOUNDARY_PERIODIC)
+         && (bc->kind[EDGE_BOTTOM] == BOUNDARY_PERIODIC)
+            == (bc->kind[EDGE_TOP] == BOUNDARY_PERIODIC);
 }
 
 /* The host kernels' scratch rows for as many threads as a parallel
@@ -2318,10 +2319,10 @@ create (struct mg_solver **out, size_t nx, size_t ny,
   mg->cells = (double) nx * (double) ny;
   mg->c0 = op->c0;
   bool dirichlet = false;
-  for (int e = 0; e < MG_EDGES; ++e)
+  for (int e = 0; e < EDGE_COUNT; ++e)
     {
       mg->kind[e] = bc->kind[e];
-      dirichlet = dirichlet || bc->kind[e] == MG_DIRICHLET;
+      dirichlet = dirichlet || bc->kind[e] == BOUNDARY_DIRICHLET;
     }
   mg->singular = op->c0 == 0.0 && !dirichlet;
 
@@ -2334,9 +2335,10 @@ create (struct mg_solver **out, size_t nx, size_t ny,
     }
   struct axis ax = { 0 }, ay = { 0 };
   struct level *L = &mg->level[0];
-  bool ok = axis_fine (&ax, nx, op->dx, bc->kind[MG_LEFT], bc->kind[MG_RIGHT])
-            && axis_fine (&ay, ny, op->dy, bc->kind[MG_BOTTOM],
-                          bc->kind[MG_TOP]);
+  bool ok = axis_fine (&ax, nx, op->dx, bc->kind[EDGE_LEFT],
+                       bc->kind[EDGE_RIGHT])
+            && axis_fine (&ay, ny, op->dy, bc->kind[EDGE_BOTTOM],
+                          bc->kind[EDGE_TOP]);
   const bool last = ok && !split && is_coarsest (&ax, &ay);
   ok = ok && level_alloc (L, px.n, py.n, 0, 0, true, last);
   enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
@@ -2437,21 +2439,22 @@ level_halo (const struct mg_solver *mg, const struct level *L)
 {
   /* The edges of a part that trade with other ranks' parts, which fill
      their halo lines (level_refresh); the others are copied here.  */
-  enum mg_edge_kind k[MG_EDGES];
-  for (int e = 0; e < MG_EDGES; ++e)
+  enum boundary_kind k[EDGE_COUNT];
+  for (int e = 0; e < EDGE_COUNT; ++e)
     k[e] = L->split && domain_trades (mg->domain, (enum edge) e)
-           ? MG_DIRICHLET : mg->kind[e];
+           ? BOUNDARY_DIRICHLET : mg->kind[e];
   const ptrdiff_t nx = (ptrdiff_t) L->nx, ny = (ptrdiff_t) L->ny;
   return (struct halo_src) {
-    .left = k[MG_LEFT] == MG_PERIODIC ? nx
-            : k[MG_LEFT] == MG_ZERO_FLUX ? 1 : 0,
-    .right = k[MG_RIGHT] == MG_PERIODIC ? 1
-             : k[MG_RIGHT] == MG_ZERO_FLUX ? nx : 0,
-    .bottom = k[MG_BOTTOM] == MG_PERIODIC ? ny
-              : k[MG_BOTTOM] == MG_ZERO_FLUX ? 1 : 0,
-    .top = k[MG_TOP] == MG_PERIODIC ? 1 : k[MG_TOP] == MG_ZERO_FLUX ? ny : 0,
-    .corners = L != mg->level && mg->kind[MG_LEFT] == MG_PERIODIC
-               && mg->kind[MG_BOTTOM] == MG_PERIODIC,
+    .left = k[EDGE_LEFT] == BOUNDARY_PERIODIC ? nx
+            : k[EDGE_LEFT] == BOUNDARY_NEUMANN ? 1 : 0,
+    .right = k[EDGE_RIGHT] == BOUNDARY_PERIODIC ? 1
+             : k[EDGE_RIGHT] == BOUNDARY_NEUMANN ? nx : 0,
+    .bottom = k[EDGE_BOTTOM] == BOUNDARY_PERIODIC ? ny
+              : k[EDGE_BOTTOM] == BOUNDARY_NEUMANN ? 1 : 0,
+    .top = k[EDGE_TOP] == BOUNDARY_PERIODIC ? 1
+           : k[EDGE_TOP] == BOUNDARY_NEUMANN ? ny : 0,
+    .corners = L != mg->level && mg->kind[EDGE_LEFT] == BOUNDARY_PERIODIC
+               && mg->kind[EDGE_BOTTOM] == BOUNDARY_PERIODIC,
   };
 }
 

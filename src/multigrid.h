@@ -34,15 +34,9 @@
 
 #include "field.h"
 
-/* The kind of one edge; an axis is periodic on both of its edges or on
-   neither.  */
-enum mg_edge_kind { MG_DIRICHLET, MG_ZERO_FLUX, MG_PERIODIC };
-
-/* Edges in the order of heatsim's --edges.  */
-enum mg_edge { MG_LEFT, MG_RIGHT, MG_BOTTOM, MG_TOP, MG_EDGES };
-
+/* The kind of each edge (field.h).  */
 struct mg_boundary {
-  enum mg_edge_kind kind[MG_EDGES];
+  enum boundary_kind kind[EDGE_COUNT];
 };
 
 struct mg_operator {

@@ -192,16 +192,16 @@ check_name_length (const struct config *c, const char *pattern,
                      c->output_dir);
       return HEATSIM_USAGE;
     }
-  long name_max = pathconf (c->output_dir, _PC_NAME_MAX);
-  if (name_max < 0)
-    name_max = NAME_MAX;
+  long limit = pathconf (c->output_dir, _PC_NAME_MAX);
+  if (limit < 0)
+    limit = NAME_MAX;
   const size_t len = strlen (strrchr (path, '/') + 1) + ATOMIC_TEMP_EXTRA;
-  if (len > (size_t) name_max)
+  if (len > (size_t) limit)
     {
       heatsim_error ("%s: '%s' is too long for %s: with the %d characters "
                      "of its temporary name it has %zu, more than %ld", opt,
                      pattern, c->output_dir, ATOMIC_TEMP_EXTRA, len,
-                     name_max);
+                     limit);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;

@@ -100,7 +100,7 @@ pattern_name (char *buf, size_t len, const char *dir, const char *pattern,
    code (>= 0), one digit, or any number of digits.  The conversion, step
    or frame alike, is one digit followed by any number: its zero padding
    only chooses among digit strings.  */
-enum { ONE_DIGIT = -1, DIGITS = -2 };
+enum { ONE_DIGIT = -1, MORE_DIGITS = -2 };
 
 /* The symbols of a valid pattern into sym (room for strlen + 1); returns
    how many.  */
@@ -117,7 +117,7 @@ symbols (const char *pattern, int *sym)
       if (p == conv)
         {
           sym[n++] = ONE_DIGIT;
-          sym[n++] = DIGITS;
+          sym[n++] = MORE_DIGITS;
           p = rest - 1;
           continue;
         }
@@ -131,7 +131,7 @@ symbols (const char *pattern, int *sym)
 static bool
 is_digit_symbol (int s)
 {
-  return s == ONE_DIGIT || s == DIGITS || (s >= '0' && s <= '9');
+  return s == ONE_DIGIT || s == MORE_DIGITS || (s >= '0' && s <= '9');
 }
 
 /* Whether symbols x and y can stand for the same character.  */
@@ -170,14 +170,14 @@ pattern_overlap (const char *a, const char *b)
       if (i == na && j == nb)
         meet = true;
       /* Any number of digits may be none; or both read one character.  */
-      if (i < na && sa[i] == DIGITS)
+      if (i < na && sa[i] == MORE_DIGITS)
         stack[top++] = (i + 1) * lb + j;
-      if (j < nb && sb[j] == DIGITS)
+      if (j < nb && sb[j] == MORE_DIGITS)
         stack[top++] = i * lb + j + 1;
       if (i < na && j < nb && compatible (sa[i], sb[j]))
         {
-          const size_t ni = sa[i] == DIGITS ? i : i + 1;
-          const size_t nj = sb[j] == DIGITS ? j : j + 1;
+          const size_t ni = sa[i] == MORE_DIGITS ? i : i + 1;
+          const size_t nj = sb[j] == MORE_DIGITS ? j : j + 1;
           if (ni != i || nj != j)
             stack[top++] = ni * lb + nj;
         }

@@ -24,12 +24,6 @@ struct strategy;
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 
-enum boundary_kind {
-  BOUNDARY_DIRICHLET,      /* fixed values in the halo */
-  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
-  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
-};
-
 /* How a target kernel spreads the cells over the device: all compute the
    same values; they differ in speed only (--kernel).  */
 enum kernel_form {

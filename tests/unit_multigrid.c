@@ -14,14 +14,18 @@
 #define HOT 100.0
 
 static const struct mg_boundary all_dirichlet = {
-  { MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET } };
+  { BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET,
+    BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET } };
 static const struct mg_boundary mixed = {
-  { MG_DIRICHLET, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_DIRICHLET } };
+  { BOUNDARY_DIRICHLET, BOUNDARY_NEUMANN,
+    BOUNDARY_NEUMANN, BOUNDARY_DIRICHLET } };
 static const struct mg_boundary periodic = {
-  { MG_PERIODIC, MG_PERIODIC, MG_PERIODIC, MG_PERIODIC } };
+  { BOUNDARY_PERIODIC, BOUNDARY_PERIODIC,
+    BOUNDARY_PERIODIC, BOUNDARY_PERIODIC } };
 /* Insulated left and right, periodic top to bottom.  */
 static const struct mg_boundary slab = {
-  { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_PERIODIC, MG_PERIODIC } };
+  { BOUNDARY_NEUMANN, BOUNDARY_NEUMANN,
+    BOUNDARY_PERIODIC, BOUNDARY_PERIODIC } };
 
 /* The plate: Dirichlet halo from u = HOT (x/Lx)(1 - y/Ly), interior 0.  */
 static double
@@ -121,12 +125,13 @@ dense_solve (const struct field *u, const struct field *f,
             long ii = ni[e], jj = nj[e];
             const bool out_x = ii < 1 || ii > (long) nx;
             const bool out_y = jj < 1 || jj > (long) ny;
-            enum mg_edge_kind k = out_x || out_y ? bc->kind[e] : MG_DIRICHLET;
+            enum boundary_kind k = out_x || out_y ? bc->kind[e]
+                                   : BOUNDARY_DIRICHLET;
             if (out_x || out_y)
               {
-                if (k == MG_ZERO_FLUX)
+                if (k == BOUNDARY_NEUMANN)
                   continue;            /* u(halo) = u(i, j): no term */
-                if (k == MG_DIRICHLET)
+                if (k == BOUNDARY_DIRICHLET)
                   {
                     row[p] += w;
                     row[n] += w * u->data[field_index (u, ii, jj)];
@@ -293,7 +298,8 @@ test_singular_source (void)
 {
   const size_t nx = 40, ny = 30;
   const struct mg_boundary bc = {
-    { MG_PERIODIC, MG_PERIODIC, MG_ZERO_FLUX, MG_ZERO_FLUX } };
+    { BOUNDARY_PERIODIC, BOUNDARY_PERIODIC,
+      BOUNDARY_NEUMANN, BOUNDARY_NEUMANN } };
   struct field u, f;
   CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny));
   for (size_t j = 0; j <= ny + 1; ++j)
@@ -372,7 +378,8 @@ test_invalid (void)
   struct mg_solver *mg;
   const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = 0.1, .dy = 0.1 };
   const struct mg_boundary half = {
-    { MG_PERIODIC, MG_DIRICHLET, MG_DIRICHLET, MG_DIRICHLET } };
+    { BOUNDARY_PERIODIC, BOUNDARY_DIRICHLET,
+      BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET } };
   CHECK (mg_create (&mg, 0, 5, &op, &all_dirichlet) == MG_INVALID);
   CHECK (mg_create (&mg, 5, 5, &op, &half) == MG_INVALID);
   struct mg_operator bad = op;
@@ -448,8 +455,8 @@ expected_launches (const struct mg_boundary *bc, const struct mg_options *o,
                    size_t l, size_t n)
 {
   bool e = false;
-  for (int k = 0; k < MG_EDGES; ++k)
-    e = e || bc->kind[k] != MG_DIRICHLET;
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    e = e || bc->kind[k] != BOUNDARY_DIRICHLET;
   const unsigned E = e ? 1 : 0, sweeps = o->pre + o->post;
   unsigned count;
   if (l + 1 == n)
@@ -723,8 +730,8 @@ test_zero_rhs (const struct problem *p)
           reread ? "same bits as a fresh solver" : "DIFFERENT");
   /* Given f, a singular problem takes its mean first: two launches.  */
   bool singular = p->op.c0 == 0.0;
-  for (int k = 0; k < MG_EDGES; ++k)
-    singular = singular && p->bc.kind[k] != MG_DIRICHLET;
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    singular = singular && p->bc.kind[k] != BOUNDARY_DIRICHLET;
   a.launches += singular ? 2 : 0;
   CHECK (same && same_report (&a, &b));
   CHECK (reread && same_report (&c, &d));
@@ -822,9 +829,11 @@ main (void)
   test_edges_dense (101, 2, 1.0, 3.0);
 
   const struct mg_boundary tube = {
-    { MG_PERIODIC, MG_PERIODIC, MG_DIRICHLET, MG_ZERO_FLUX } };
+    { BOUNDARY_PERIODIC, BOUNDARY_PERIODIC,
+      BOUNDARY_DIRICHLET, BOUNDARY_NEUMANN } };
   const struct mg_boundary neumann = {
-    { MG_ZERO_FLUX, MG_ZERO_FLUX, MG_ZERO_FLUX, MG_ZERO_FLUX } };
+    { BOUNDARY_NEUMANN, BOUNDARY_NEUMANN,
+      BOUNDARY_NEUMANN, BOUNDARY_NEUMANN } };
   test_implicit_dense (29, 23, 0.05, &all_dirichlet, "dirichlet");
   test_implicit_dense (29, 23, 0.05, &mixed, "mixed");
   test_implicit_dense (30, 21, 0.05, &tube, "tube");
