@@ -70,42 +70,80 @@ png_writes (const struct config *c, size_t number)
   return writes_at (c, c->png_every, number);
 }
 
-/* Refuse a run whose outputs would overwrite its input file.  */
+/* Where a file is, whatever links and '..' lead to it: the directory
+   that holds its name, by identity, and the name.  */
+struct place {
+  dev_t dev;
+  ino_t ino;
+  char name[NAME_MAX + 1];
+};
+
+/* The place of path: of the file it leads to, links resolved to the
+   end, or where there is none yet (a file to create, a dangling link),
+   of the name in path, in its directory resolved.  */
+static bool
+place_of (const char *path, struct place *p)
+{
+  char real[PATH_MAX], dir[PATH_MAX];
+  const char *file = realpath (path, real) != NULL ? real : path;
+  const char *slash = strrchr (file, '/');
+  const char *name = slash ? slash + 1 : file;
+  struct stat st;
+  if (strlen (name) >= sizeof p->name || !directory_of (file, dir, sizeof dir)
+      || stat (dir, &st) != 0)
+    return false;
+  *p = (struct place) { .dev = st.st_dev, .ino = st.st_ino };
+  strcpy (p->name, name);
+  return true;
+}
+
+/* The name of the file at path, if it is in the output directory, into
+   place.  */
+static bool
+in_output_dir (const struct config *c, const char *path, struct place *place)
+{
+  struct stat out;
+  return place_of (path, place) && stat (c->output_dir, &out) == 0
+         && out.st_dev == place->dev && out.st_ino == place->ino;
+}
+
+/* Refuse a run whose outputs would overwrite its input file, however
+   the two are named.  */
 static int
 keeps_input (const struct config *c)
 {
   const char *input = c->restart ? c->restart : c->init;
-  if (input == NULL)
+  struct place in;
+  if (input == NULL || !in_output_dir (c, input, &in))
     return HEATSIM_OK;
-  char dir[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
-  const char *slash = strrchr (input, '/');
-  const char *base = slash ? slash + 1 : input;
-  if (!directory_of (input, dir, sizeof dir)
-      || realpath (dir, in_dir) == NULL
-      || realpath (c->output_dir, out_dir) == NULL
-      || strcmp (in_dir, out_dir) != 0)
-    return HEATSIM_OK;           /* not in the output directory */
   const char *opt = c->restart ? "--restart" : "--init";
+  const char *dir = c->output_dir, *base = in.name;
   size_t step;
   if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
       && png_writes (c, step))
     {
       heatsim_error ("%s: %s would be overwritten by the snapshot of %s "
-                     "%zu (--png-name)", opt, input,
+                     "%zu, %s/%s (--png-name)", opt, input,
                      pattern_kind (c->png_name) == PATTERN_FRAME ? "frame"
-                     : "step", step);
+                     : "step", step, dir, base);
       return HEATSIM_USAGE;
     }
-  /* A --restart file named as this run's checkpoint of its first step
-     is that checkpoint: it is indexed, not rewritten.  */
-  if (c->checkpoint_every != 0
-      && ((pattern_match (c->checkpoint_name, base, &step)
-           && writes_at (c, c->checkpoint_every, step)
-           && !(c->restart != NULL && step == c->start_step))
-          || strcmp (base, XDMF_NAME) == 0))
+  /* A --restart file that is this run's checkpoint of its first step is
+     that checkpoint: it is indexed, not rewritten.  */
+  if (c->checkpoint_every != 0 && pattern_match (c->checkpoint_name, base,
+                                                 &step)
+      && writes_at (c, c->checkpoint_every, step)
+      && !(c->restart != NULL && step == c->start_step))
     {
-      heatsim_error ("%s: %s would be overwritten by a checkpoint or the "
-                     "XDMF index (--checkpoint-name)", opt, input);
+      heatsim_error ("%s: %s would be overwritten by the checkpoint of step "
+                     "%zu, %s/%s (--checkpoint-name)", opt, input, step, dir,
+                     base);
+      return HEATSIM_USAGE;
+    }
+  if (c->checkpoint_every != 0 && strcmp (base, XDMF_NAME) == 0)
+    {
+      heatsim_error ("%s: %s would be overwritten by the XDMF index, %s/%s "
+                     "(--checkpoint-every)", opt, input, dir, base);
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
@@ -114,16 +152,12 @@ keeps_input (const struct config *c)
 bool
 output_writes (const struct config *c, const char *path)
 {
-  char dir[4096], in_dir[PATH_MAX], out_dir[PATH_MAX];
-  const char *slash = strrchr (path, '/');
-  const char *base = slash ? slash + 1 : path;
+  struct place out;
   size_t step;
   if ((c->png_every == 0 && c->checkpoint_every == 0)
-      || !directory_of (path, dir, sizeof dir)
-      || realpath (dir, in_dir) == NULL
-      || realpath (c->output_dir, out_dir) == NULL
-      || strcmp (in_dir, out_dir) != 0)
+      || !in_output_dir (c, path, &out))
     return false;
+  const char *base = out.name;
   /* A frame-numbered (%f) name may be any of the run's snapshots.  */
   return (c->png_every != 0 && pattern_match (c->png_name, base, &step)
           && (pattern_kind (c->png_name) == PATTERN_FRAME

@@ -36,7 +36,8 @@ int output_open (struct output *o, const struct config *cfg,
                  const struct domain *d, const struct field *initial);
 
 /* Whether this run's snapshots, checkpoints or XDMF index can be
-   written to path (for other outputs, which must not be).  */
+   written to path, or to the file it leads to through links (for other
+   outputs, which must not be).  */
 bool output_writes (const struct config *cfg, const char *path);
 
 /* Write the state the run starts from (step 0, or the step of --restart):

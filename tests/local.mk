@@ -52,6 +52,7 @@ cli_tests = \
 	tests/checkpoint-damage.sh \
 	tests/xarray.sh \
 	tests/hostile-inputs.sh \
+	tests/input-identity.sh \
 	tests/file-faults.sh \
 	tests/sample-data.sh \
 	tests/faults.sh \
