@@ -74,6 +74,11 @@ int h5_write_checkpoint (const char *path, const struct domain *d,
 int h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                          struct field *u);
 
+/* Read the attributes of the heatsim checkpoint at path into meta, not
+   its field.  False, saying nothing, if path is not a checkpoint that
+   can be read.  */
+bool h5_read_meta (const char *path, struct checkpoint_meta *meta);
+
 /* Read any 2-D float dataset as a padded field: its outer ring is the
    halo.  Allocates u.  Returns as h5_read_checkpoint.  */
 int h5_read_dataset (const char *path, const char *dataset, struct field *u);

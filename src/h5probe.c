@@ -18,7 +18,9 @@
    so a read that returns there returns here too.  Sealed files were
    written by heatsim and their checksum is checked before libhdf5 sees
    them.  */
-enum probe_read { PROBE_FORMAT, PROBE_CHECKPOINT, PROBE_DATASET };
+enum probe_read {
+  PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET
+};
 
 /* HDF5 1.10 can loop forever on a damaged file's variable-length
    strings: a test read that takes longer than this is a refusal.  A
@@ -45,6 +47,8 @@ probe_child (void *arg)
     {
     case PROBE_FORMAT:
       return h5read_has_format (p->path) ? 0 : 1;
+    case PROBE_META:
+      return h5read_meta (p->path, &meta) ? 0 : 1;
     case PROBE_CHECKPOINT:
       return h5read_checkpoint (p->path, &meta, &u) == HEATSIM_OK ? 0 : 1;
     case PROBE_DATASET:
@@ -90,6 +94,19 @@ h5_read_dataset (const char *path, const char *dataset, struct field *u)
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_dataset (path, dataset, u);
+}
+
+bool
+h5_read_meta (const char *path, struct checkpoint_meta *meta)
+{
+  /* The seal is not checked: that would read every byte of every file
+     an index lists.  The test read in a child stands for it, sealed file
+     or not; a crash there is no checkpoint, quietly.  */
+  const struct probe p = { PROBE_META, path, NULL };
+  int signal = 0;
+  const int probe = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
+                                 &signal);
+  return (probe == 0 || probe == -2) && h5read_meta (path, meta);
 }
 
 bool

@@ -267,11 +267,11 @@ check_finite (struct reader *r, const struct field *u)
 }
 
 static hid_t
-open_file (struct reader *r)
+open_file (struct reader *r, bool check_seal)
 {
   /* Files without a seal (other programs' files, heatsim checkpoints
      older than the seal) go to libhdf5 unchecked.  */
-  switch (seal_read (r->path, true))
+  switch (seal_read (r->path, check_seal))
     {
     case -1:
       return bad (r, "cannot open: %s", strerror (errno)), -1;
@@ -416,9 +416,20 @@ h5read_checkpoint (const char *path, struct checkpoint_meta *meta,
 {
   struct reader r = { .path = path };
   u->data = NULL;
-  hid_t file = open_file (&r);
+  hid_t file = open_file (&r, true);
   bool ok = file >= 0 && read_checkpoint (&r, file, meta, u);
   return finish_read (&r, file, ok, u);
+}
+
+bool
+h5read_meta (const char *path, struct checkpoint_meta *meta)
+{
+  struct reader r = { .path = path };
+  hid_t file = open_file (&r, false);
+  const bool ok = file >= 0 && read_meta (&r, file, meta);
+  if (file >= 0)
+    H5Fclose (file);
+  return ok;
 }
 
 int
@@ -426,7 +437,7 @@ h5read_dataset (const char *path, const char *dataset, struct field *u)
 {
   struct reader r = { .path = path };
   u->data = NULL;
-  hid_t file = open_file (&r);
+  hid_t file = open_file (&r, true);
   hsize_t shape[2] = { 0, 0 };
   hid_t set = file >= 0 ? open_array (&r, file, dataset, 2, shape) : -1;
   bool ok = set >= 0;

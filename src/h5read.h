@@ -14,6 +14,10 @@ int h5read_checkpoint (const char *path, struct checkpoint_meta *meta,
                        struct field *u);
 int h5read_dataset (const char *path, const char *dataset, struct field *u);
 
+/* As h5_read_meta (h5io.h), unprobed, and without checking the seal
+   (which reads the whole file).  */
+bool h5read_meta (const char *path, struct checkpoint_meta *meta);
+
 /* Whether the HDF5 file at path has a heatsim checkpoint's "format"
    attribute.  */
 bool h5read_has_format (const char *path);

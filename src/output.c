@@ -252,13 +252,23 @@ index_entry (const struct config *c, size_t step, char *name)
   };
 }
 
-/* An entry of the index of the run this one continues (xdmf_load),
-   described with this run's grid.  */
+/* An entry of the index in the output directory that this run keeps
+   (xdmf_load), described as its checkpoint says, which may be another
+   run's; dropped if it is no checkpoint.  */
 static bool
-describe_kept (void *arg, const char *dir, struct xdmf_entry *e)
+describe_kept (const char *dir, struct xdmf_entry *e)
 {
-  (void) dir;
-  *e = index_entry (arg, e->step, e->name);
+  char path[4096];
+  struct checkpoint_meta m;
+  if ((size_t) snprintf (path, sizeof path, "%s/%s", dir, e->name)
+      >= sizeof path
+      || !h5_read_meta (path, &m))
+    return false;
+  e->nx = m.nx;
+  e->ny = m.ny;
+  e->dx = m.lx / (double) (m.nx + 1);
+  e->dy = m.ly / (double) (m.ny + 1);
+  e->time = m.time;
   return true;
 }
 
@@ -319,11 +329,8 @@ output_open (struct output *o, const struct config *cfg,
                                 "--checkpoint-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0
       && cfg->restart != NULL)
-    {
-      const struct xdmf_describer describe = { describe_kept, (void *) cfg };
-      status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
-                          &describe);
-    }
+    status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
+                        describe_kept);
   return status;
 }
 

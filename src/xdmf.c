@@ -149,7 +149,7 @@ file_exists (const char *dir, const char *name)
    steps are dropped, as this run writes them anew.  */
 static int
 index_keep (struct xdmf_index *x, const char *dir, size_t before,
-            const struct xdmf_describer *describe, const char *text)
+            xdmf_describe *describe, const char *text)
 {
   static const char grid[] = "<Grid Name=\"step ";
   static const char open[] = "Format=\"HDF\">";
@@ -173,7 +173,7 @@ index_keep (struct xdmf_index *x, const char *dir, size_t before,
           && file_exists (dir, name))
         {
           struct xdmf_entry e = { .step = (size_t) step, .name = name };
-          if (describe->fill (describe->arg, dir, &e))
+          if (describe (dir, &e))
             status = xdmf_add (x, &e);
         }
       p = stop;
@@ -183,7 +183,7 @@ index_keep (struct xdmf_index *x, const char *dir, size_t before,
 
 int
 xdmf_load (struct xdmf_index *x, const char *dir, size_t step,
-           const struct xdmf_describer *describe)
+           xdmf_describe *describe)
 {
   char path[4096];
   snprintf (path, sizeof path, "%s/%s", dir, XDMF_NAME);

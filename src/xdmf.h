@@ -30,20 +30,18 @@ struct xdmf_index {
    HEATSIM_NO_MEMORY after a message.  */
 int xdmf_add (struct xdmf_index *x, const struct xdmf_entry *e);
 
-/* What the index in a directory does not say for certain: the grid and
-   time of a checkpoint file.  fill completes e, whose step and name (a
-   file in dir) are set, or returns false to leave the entry out.  */
-struct xdmf_describer {
-  bool (*fill) (void *arg, const char *dir, struct xdmf_entry *e);
-  void *arg;
-};
+/* What the index in a directory does not say for certain, the grid and
+   time of a checkpoint file, comes from the file: describe completes e,
+   whose step and name (a file in dir) are set, or returns false to leave
+   the entry out.  */
+typedef bool xdmf_describe (const char *dir, struct xdmf_entry *e);
 
 /* Take over from the index in dir the entries of steps before step
    whose files are still there, as describe completes them.  No index,
    or one that cannot be read (a warning then), adds nothing.  Returns 0
    or a heatsim_status.  */
 int xdmf_load (struct xdmf_index *x, const char *dir, size_t step,
-               const struct xdmf_describer *describe);
+               xdmf_describe *describe);
 
 /* Rewrite the index in dir.  Returns 0 or, after a message,
    HEATSIM_WRITE_FAILED.  */

@@ -101,6 +101,33 @@ expect_status 0 "$HEATSIM" -q --json --restart "$a/heatsim-000020.h5" -n 20 \
 [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
   || fail "restart elsewhere does not end where the whole run does"
 
+# A restart into a directory that holds another run's checkpoints (issue
+# 26, item 5): the entries it keeps describe those files as they are, 9 x
+# 12 cells of 1/10 x 1/13 at their own times, not with this run's grid,
+# spacing and dt.
+mkdir "$workdir/o"
+expect_status 0 "$HEATSIM" -q -p disk -g 9x12 -L 1 -a 1 --dt 1e-3 -n 2 \
+  --checkpoint-every 1 --output-dir "$workdir/o"
+expect_status 0 "$HEATSIM" -q --restart "$a/heatsim-000020.h5" -n 10 \
+  --checkpoint-every 10 --output-dir "$workdir/o"
+[ "$(steps "$workdir/o/heatsim.xmf")" = "0 1 2 20 30" ] \
+  || fail "index over another run: steps $(steps "$workdir/o/heatsim.xmf")"
+# grid K: the lines of the entry of step K.
+grid () {
+  sed -n "/<Grid Name=\"step $1\"/,/<\/Grid>/p" "$workdir/o/heatsim.xmf"
+}
+for k in 1 2; do
+  grid $k | grep -q 'Topology TopologyType="3DCoRectMesh" Dimensions="1 12 9"' \
+    || fail "kept step $k: not 9 x 12: $(grid $k)"
+  grid $k | grep -q '>0 0.076923076923076927 0.10000000000000001<' \
+    || fail "kept step $k: origin not (1/10, 1/13): $(grid $k)"
+  grid $k | grep -q '<Time Value="0.00'$k'"/>' \
+    || fail "kept step $k: time not $k x 1e-3: $(grid $k)"
+done
+grid 30 | grep -q 'Dimensions="1 20 30"' \
+  || fail "this run's step 30: not 30 x 20: $(grid 30)"
+well_formed "$workdir/o/heatsim.xmf"
+
 # An index that is not heatsim's, or lists missing or foreign files,
 # gives none of its entries to the new one.
 mkdir "$workdir/c"
