@@ -191,15 +191,40 @@ storage_inside (struct reader *r, hid_t set, const char *name)
                           "(external or virtual storage); refused", name);
 }
 
+/* An external link would make heatsim read whatever file it names; the
+   values must be in the file itself (the man page says so).  Called by
+   libhdf5 before it opens the file a link names: refuse.  */
+static herr_t
+refuse_external (const char *parent_file, const char *parent_group,
+                 const char *child_file, const char *child_object,
+                 unsigned *flags, hid_t fapl, void *reader)
+{
+  (void) parent_file, (void) parent_group, (void) flags, (void) fapl;
+  bad (reader, "an external link to '%s' in %s: the values must be in "
+       "the file itself; refused", child_object, child_file);
+  return -1;
+}
+
 /* Open a dataset that must be a float array of the given shape (rank 1 if
    rows == 0); rows/cols of 0 in *shape mean "any", and are filled in.  */
 static hid_t
 open_array (struct reader *r, hid_t loc, const char *name, int rank,
             hsize_t shape[2])
 {
-  if (H5Lexists (loc, name, H5P_DEFAULT) <= 0)
+  /* The access list is a link access list too: H5Lexists follows the
+     links of name but its last with it.  */
+  hid_t dapl = H5Pcreate (H5P_DATASET_ACCESS);
+  if (dapl < 0 || H5Pset_elink_cb (dapl, refuse_external, r) < 0)
+    {
+      if (dapl >= 0)
+        H5Pclose (dapl);
+      return bad (r, "out of memory"), -1;
+    }
+  const bool exists = H5Lexists (loc, name, dapl) > 0;
+  hid_t set = exists ? H5Dopen2 (loc, name, dapl) : -1;
+  H5Pclose (dapl);
+  if (!exists)
     return bad (r, "dataset '%s' is missing", name), -1;
-  hid_t set = H5Dopen2 (loc, name, H5P_DEFAULT);
   if (set < 0)
     return bad (r, "dataset '%s' is unreadable", name), -1;
   hid_t type = H5Dget_type (set), space = H5Dget_space (set);

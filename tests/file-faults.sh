@@ -24,6 +24,14 @@ refused "rank1.h5: dataset 'field' has rank 1, expected 2" --init "$fx/rank1.h5"
 refused "int.h5: dataset 'field' is not floating point" --init "$fx/int.h5"
 refused "external.h5: dataset 'field' keeps its values in other files" \
   --init "$fx/external.h5"
+# External links lead to other files (issue 26, item 10): refused, the
+# files they name unread; a soft link within the file is followed.
+refused "elink.h5: .*external link to .*good.h5.*values must be in the file itself" \
+  --init "$fx/elink.h5"
+refused "elink-group.h5: .*external link" --init "$fx/elink-group.h5" \
+  --init-dataset g/field
+refused "soft-elink.h5: .*external link" --init "$fx/soft-elink.h5"
+expect_status 0 "$HEATSIM" -q --init "$fx/soft.h5" -n 1
 refused "small.h5: dataset 'field' is 2x2" --init "$fx/small.h5"
 refused "nan.h5: value nan at cell" --init "$fx/nan.h5"
 refused "inf.h5: value inf at cell" --init "$fx/inf.h5"

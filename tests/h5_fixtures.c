@@ -5,8 +5,13 @@
    /field), DIR/small.h5 (a 2x2 /field), DIR/nan.h5 (a 5x4 /field with a
    NaN), DIR/inf.h5 (with an Inf), DIR/huge.h5 (a /field that claims
    7 x 117440521 values and stores none), DIR/good.h5 (a valid 6x5 /field with a
-   ring of 1 and 0 inside, and a 1-D /line) and DIR/fake.h5 (a checkpoint
-   whose 'format' attribute is right but whose field is missing).  */
+   ring of 1 and 0 inside, and a 1-D /line), DIR/fake.h5 (a checkpoint
+   whose 'format' attribute is right but whose field is missing), and
+   files whose /field is good.h5's through links: DIR/elink.h5 (an
+   external link), DIR/elink-group.h5 (/g an external link to good.h5's
+   root: g/field), DIR/soft-elink.h5 (/field a soft link to /g/field, /g
+   an external link) and DIR/soft.h5 (/field a soft link to /data, a
+   copy of good.h5's field in the file itself).  */
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +30,60 @@ write_file (const char *dir, const char *name, int rank, const hsize_t *dims,
   int bad = H5Dwrite (set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0;
   H5Dclose (set);
   H5Sclose (space);
+  H5Fclose (file);
+  return bad;
+}
+
+/* A new file DIR/name with, when given, a copy of good.h5's field as
+   /data; returns the open file.  */
+static hid_t
+create (const char *dir, const char *name, const double *data,
+        const hsize_t *dims)
+{
+  char path[4096];
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (data != NULL)
+    {
+      hid_t space = H5Screate_simple (2, dims, NULL);
+      hid_t set = H5Dcreate2 (file, "data", H5T_NATIVE_DOUBLE, space,
+                              H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+      H5Dwrite (set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+      H5Dclose (set);
+      H5Sclose (space);
+    }
+  return file;
+}
+
+/* The files whose field is reached through links (after good.h5).  */
+static int
+write_links (const char *dir)
+{
+  char good[4096];
+  snprintf (good, sizeof good, "%s/good.h5", dir);
+  double v[30];
+  for (int j = 0; j < 5; ++j)
+    for (int i = 0; i < 6; ++i)
+      v[j * 6 + i] = (i == 0 || j == 0 || i == 5 || j == 4) ? 1.0 : 0.0;
+  const hsize_t d2[2] = { 5, 6 };
+  int bad = 0;
+  hid_t file = create (dir, "elink.h5", NULL, NULL);
+  bad |= H5Lcreate_external (good, "/field", file, "field", H5P_DEFAULT,
+                             H5P_DEFAULT) < 0;
+  H5Fclose (file);
+  file = create (dir, "elink-group.h5", NULL, NULL);
+  bad |= H5Lcreate_external (good, "/", file, "g", H5P_DEFAULT,
+                             H5P_DEFAULT) < 0;
+  H5Fclose (file);
+  file = create (dir, "soft-elink.h5", NULL, NULL);
+  bad |= H5Lcreate_external (good, "/", file, "g", H5P_DEFAULT,
+                             H5P_DEFAULT) < 0
+         || H5Lcreate_soft ("/g/field", file, "field", H5P_DEFAULT,
+                            H5P_DEFAULT) < 0;
+  H5Fclose (file);
+  file = create (dir, "soft.h5", v, d2);
+  bad |= H5Lcreate_soft ("/data", file, "field", H5P_DEFAULT,
+                         H5P_DEFAULT) < 0;
   H5Fclose (file);
   return bad;
 }
@@ -119,5 +178,6 @@ main (int argc, char **argv)
     H5Tclose (type);
     H5Fclose (file);
   }
+  bad |= write_links (dir);
   return bad;
 }
