@@ -17,7 +17,8 @@
    a crash there becomes a refusal.  The child is a copy of this process,
    so a read that returns there returns here too.  Sealed files were
    written by heatsim and their checksum is checked before libhdf5 sees
-   them.  */
+   them (h5_read_meta, which reads no field, tries them in a child
+   instead).  */
 enum probe_read {
   PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET
 };
@@ -112,7 +113,7 @@ h5_read_meta (const char *path, struct checkpoint_meta *meta)
 bool
 h5_is_checkpoint (const char *path)
 {
-  /* Only h5_read_checkpoint may open a sealed file: it checks the seal
+  /* A sealed file is not opened here: the reader checks the seal
      first.  A file that crashes libhdf5 is not a checkpoint; the read
      that follows refuses it.  */
   if (seal_read (path, false) == 1)
