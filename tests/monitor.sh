@@ -45,6 +45,9 @@ if expect_status 0 "$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 30 --monitor m.csv; then
     || fail "text report heat $heat, monitor $(last_field 3 m.csv)"
   [ "$(cut -d, -f1 m.csv | tail -n +2 | tr '\n' ' ')" = "0 30 " ] \
     || fail "default --monitor-every: rows $(cut -d, -f1 m.csv | tr '\n' ' ')"
+  # The output time is the rows': the report says so.
+  grep -q ' output [0-9.]* (0 files, --monitor rows) ' "$workdir/out" \
+    || fail "text report: $(grep ' output ' "$workdir/out")"
 fi
 
 # No exact solution: the error column is empty.
@@ -109,8 +112,15 @@ fi
 "$HEATSIM" -q -g 24 -L 1 -a 1e-6 -n 100000000 --monitor killed.csv \
   --monitor-every 3 >/dev/null 2>&1 &
 pid=$!
-wait_for $pid sh -c '[ "$(cat killed.csv 2>/dev/null | wc -l)" -ge 2000 ]' \
-  || fail "the run to kill wrote $(cat killed.csv 2>/dev/null | wc -l) lines, not 2000"
+# lines FILE: the lines of FILE so far, 0 before it exists.
+lines () {
+  cat "$1" 2>/dev/null | wc -l
+}
+enough_rows () {
+  [ "$(lines killed.csv)" -ge 2000 ]
+}
+wait_for $pid enough_rows \
+  || fail "the run to kill wrote $(lines killed.csv) lines, not 2000"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 checks=$((checks + 1))
@@ -165,7 +175,10 @@ long='-g 16 -L 1 -a 1e-4 --dt 0.002 -n 300000'
 "$HEATSIM" -q $long --checkpoint-every 300000 --output-dir sig \
   --monitor sig.csv --monitor-every 1000 >/dev/null 2>sig.err &
 pid=$!
-wait_for $pid sh -c '[ "$(cat sig.csv 2>/dev/null | wc -l)" -ge 4 ]'
+three_rows () {
+  [ "$(lines sig.csv)" -ge 4 ]
+}
+wait_for $pid three_rows
 kill -TERM $pid
 wait $pid
 status=$?
