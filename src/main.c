@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "agree.h"
 #include "derive.h"
 #include "diagnostics.h"
 #include "domain.h"
@@ -476,7 +477,9 @@ run_simulation (struct config *cfg, bool speaks, bool *reported)
   cfg->quiet = cfg->quiet || !speaks;
   struct run_report report = { 0 };
   struct domain domain;
-  int status = simulate (cfg, &domain, &report);
+  int status = agree_across_ranks (cfg);
+  if (status == HEATSIM_OK)
+    status = simulate (cfg, &domain, &report);
   *reported = (status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED)
               && speaks;
   if (*reported)
