@@ -2,7 +2,7 @@
 ## library, helpers that read or write files independently of heatsim,
 ## and shell tests that drive the heatsim binary.
 check_PROGRAMS = tests/unit_options tests/unit_field tests/unit_pattern \
-	tests/unit_multigrid tests/unit_legend tests/unit_seal \
+	tests/unit_multigrid tests/unit_legend tests/unit_seal tests/unit_probes \
 	tests/mms_reference tests/png_probe tests/h5_fixtures
 tests_unit_options_LDADD = $(heatsim_ldadd)
 tests_unit_field_LDADD = $(heatsim_ldadd)
@@ -10,6 +10,7 @@ tests_unit_pattern_LDADD = $(heatsim_ldadd)
 tests_unit_multigrid_LDADD = $(heatsim_ldadd)
 tests_unit_legend_LDADD = $(heatsim_ldadd)
 tests_unit_seal_LDADD = $(heatsim_ldadd)
+tests_unit_probes_LDADD = $(heatsim_ldadd)
 # An independent reference: plain C, no OpenMP, nothing of heatsim's.
 tests_mms_reference_SOURCES = tests/mms_reference.c
 tests_mms_reference_CFLAGS = $(WARN_CFLAGS)
@@ -69,7 +70,8 @@ cli_tests = \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
-	tests/unit_multigrid tests/unit_legend tests/unit_seal $(cli_tests)
+	tests/unit_multigrid tests/unit_legend tests/unit_seal \
+	tests/unit_probes $(cli_tests)
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \

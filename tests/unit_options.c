@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "multigrid.h"
 #include "options.h"
 #include "problem.h"
 #include "strategy.h"
@@ -275,7 +276,7 @@ test_problems (void)
   /* Steady by multigrid, the default: --max-steps counts V-cycles.  */
   CHECK (parse (&c, "-s", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.solver == SOLVER_MULTIGRID && c.rtol == 1e-10
-         && c.max_steps == DEFAULT_MAX_CYCLES && config_uses_multigrid (&c));
+         && c.max_steps == mg_default_options ().max_cycles && config_uses_multigrid (&c));
   CHECK (parse (&c, "-s", "--rtol", "1e-6", "--max-steps", "9", (char *) NULL)
          == OPTIONS_RUN);
   CHECK (c.rtol == 1e-6 && c.max_steps == 9);

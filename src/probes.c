@@ -1,0 +1,120 @@
+#include <config.h>
+
+#include "probes.h"
+
+#include <math.h>
+
+#include "domain.h"
+#include "field.h"
+#include "run_config.h"
+
+/* Node index and weight of coordinate v on an axis of n interior nodes
+   spaced h apart (nodes 0 and n + 1 on the edges).  */
+static bool
+axis_place (double v, double length, double h, size_t n, size_t *index,
+            double *weight)
+{
+  if (!isfinite (v) || v < 0.0 || v > length)
+    return false;
+  double t = v / h;
+  const double node = nearbyint (t);
+  if (fabs (t - node) <= 1e-9)
+    t = node;
+  if (t >= (double) (n + 1))
+    {
+      *index = n;
+      *weight = 1.0;
+      return true;
+    }
+  *index = (size_t) t;
+  *weight = t - (double) *index;
+  return true;
+}
+
+bool
+probe_place (const struct config *c, double x, double y,
+             struct probe_point *p)
+{
+  p->x = x;
+  p->y = y;
+  return axis_place (x, c->lx, config_dx (c), c->nx, &p->i, &p->wx)
+         && axis_place (y, c->ly, config_dy (c), c->ny, &p->j, &p->wy);
+}
+
+/* Local index along an axis of whole-grid node g, where this part holds
+   interior nodes first + 1 .. first + n of a whole axis of total nodes:
+   false when another rank owns it.  The edge nodes belong to the parts at
+   the edge.  */
+static bool
+owned (size_t g, size_t first, size_t n, size_t total, size_t *local)
+{
+  const bool inside = g > first && g <= first + n;
+  const bool low_edge = g == 0 && first == 0;
+  const bool high_edge = g == total + 1 && first + n == total;
+  if (!inside && !low_edge && !high_edge)
+    return false;
+  *local = g - first;
+  return true;
+}
+
+double
+probe_sample (const struct domain *d, const struct field *u,
+              const struct probe_point *p)
+{
+  double v[4] = { 0.0, 0.0, 0.0, 0.0 };
+  for (size_t n = 0; n < 4; ++n)
+    {
+      const size_t gi = p->i + (n & 1), gj = p->j + (n >> 1);
+      size_t li, lj;
+      if (gi <= d->nx + 1 && gj <= d->ny + 1
+          && owned (gi, u->x0, u->nx, d->nx, &li)
+          && owned (gj, u->y0, u->ny, d->ny, &lj))
+        v[n] = u->data[field_index (u, li, lj)];
+    }
+  domain_sum_exact (d, v, 4);
+  const double low = (1.0 - p->wx) * v[0] + p->wx * v[1];
+  const double high = (1.0 - p->wx) * v[2] + p->wx * v[3];
+  return (1.0 - p->wy) * low + p->wy * high;
+}
+
+size_t
+profile_default_points (const struct config *c, double x0, double y0,
+                        double x1, double y1)
+{
+  const double cells = fmax (fabs (x1 - x0) / config_dx (c),
+                             fabs (y1 - y0) / config_dy (c));
+  return (size_t) ceil (cells - 1e-9) + 1;
+}
+
+void
+field_peak (const struct domain *d, const struct config *c,
+            const struct field *u, struct peak *p)
+{
+  double lo, hi;
+  field_range (u, &lo, &hi);
+  const double top = domain_max (d, hi);
+  /* The first node in the whole grid's row-major order that holds it: a
+     rank's candidate as a double is exact for any grid that fits in
+     memory.  */
+  double first = INFINITY;
+  for (size_t j = 1; j <= u->ny && isinf (first); ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      if (u->data[field_index (u, i, j)] == top)
+        {
+          first = (double) (u->y0 + j - 1) * (double) d->nx
+                  + (double) (u->x0 + i - 1);
+          break;
+        }
+  first = domain_min (d, first);
+  p->value = top;
+  p->mean = domain_sum (d, field_sum (u)) / ((double) d->nx * (double) d->ny);
+  if (isinf (first))            /* no finite largest value: NaN everywhere */
+    {
+      p->x = p->y = NAN;
+      return;
+    }
+  const double nx = (double) d->nx;
+  const double row = floor (first / nx);
+  p->x = (first - row * nx + 1.0) * config_dx (c);
+  p->y = (row + 1.0) * config_dy (c);
+}
