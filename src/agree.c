@@ -152,6 +152,22 @@ describe_options (struct digest *d, const struct config *c)
   mix_text (d, c->monitor);
   part (d, "--monitor-every");
   mix_count (d, c->monitor_every);
+  part (d, "--probe");
+  mix_count (d, c->probes);
+  for (size_t k = 0; k < c->probes; ++k)
+    {
+      mix_number (d, c->probe_xy[k][0]);
+      mix_number (d, c->probe_xy[k][1]);
+    }
+  part (d, "--probe-every");
+  mix_count (d, c->probe_every);
+  part (d, "--probe-file");
+  mix_text (d, c->probe_file);
+  part (d, "--profile");
+  mix_count (d, c->profile);
+  for (int k = 0; k < 4; ++k)
+    mix_number (d, c->profile_ends[k]);
+  mix_count (d, c->profile_points);
   part (d, "--output-dir");
   mix_text (d, c->output_dir);
   part (d, "--png-every");

@@ -19,9 +19,11 @@
 #include "options.h"
 #include "output.h"
 #include "placement.h"
+#include "probes.h"
 #include "problem.h"
 #include "report.h"
 #include "run_config.h"
+#include "sampling.h"
 #include "signals.h"
 #include "solver.h"
 #include "status.h"
@@ -108,6 +110,7 @@ measure (const struct config *cfg, const struct domain *d,
   report->min = domain_min (d, report->min);
   report->max = domain_max (d, report->max);
   report->checksum = domain_hash (d, field_checksum (u));
+  field_peak (d, cfg, u, &report->peak);
   return HEATSIM_OK;
 }
 
@@ -142,10 +145,20 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
 
   struct output out;
   struct monitor monitor = MONITOR_NONE;
+  struct sampling sampling = SAMPLING_NONE;
   status = domain_agree (output_open (&out, cfg, d, &solver.work.u));
+  /* Every check before any file is made, so that a refused run leaves
+     none.  */
   if (status == HEATSIM_OK)
-    status = domain_agree (monitor_open (&monitor, cfg, d));
+    status = domain_agree (monitor_check (&monitor, cfg, d));
+  if (status == HEATSIM_OK)
+    status = domain_agree (sampling_check (&sampling, cfg, d));
+  if (status == HEATSIM_OK)
+    status = domain_agree (monitor_begin (&monitor, d));
+  if (status == HEATSIM_OK)
+    status = domain_agree (sampling_begin (&sampling, d));
   solver.monitor = &monitor;
+  solver.sampling = &sampling;
   report->heat_initial = domain_sum (d, field_sum (&solver.work.u))
                          * config_dx (cfg)
                          * config_dy (cfg);
@@ -158,6 +171,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   output_close (&out);
   const int closed = domain_agree (monitor_close (&monitor));
   status = status != HEATSIM_OK ? status : closed;
+  const int sampled = domain_agree (sampling_close (&sampling));
+  status = status != HEATSIM_OK ? status : sampled;
   if (status == HEATSIM_OK)
     status = domain_agree (measure (cfg, d, &solver.work.u, report));
   solver_free (&solver);

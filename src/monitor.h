@@ -1,19 +1,15 @@
 /* --monitor FILE: one CSV row of diagnostics (total heat, range, error,
    change of the last sweep) every --monitor-every steps, so that a long
-   run can be watched, and plotted, while it goes.
-
-   The file is append-safe: the header and every row are each one write(2)
-   of whole lines to a file opened with O_APPEND, so a killed heatsim
-   leaves the header and complete rows only.  It is flushed to disk
-   (fsync) after the header and when the run ends, not per row: a row
-   costs no disk round trip, and only a crash of the machine itself can
-   lose the rows written since.  */
+   run can be watched, and plotted, while it goes.  The file is a
+   series_file (series_file.h): append-safe, never overwritten, continued
+   by --restart.  */
 #ifndef HEATSIM_MONITOR_H
 #define HEATSIM_MONITOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
+
+#include "series_file.h"
 
 struct config;
 struct domain;
@@ -26,27 +22,26 @@ struct field;
 
 struct monitor {
   bool on;                 /* --monitor given: every rank computes rows */
-  int fd;                  /* the file on rank 0, else -1 */
-  const char *path;
-  off_t size;              /* bytes of the header and complete rows */
-  bool skip_first;         /* a continued file has the row of the run's
-                              first step, or the uninterrupted run has
-                              none there: it is not written */
+  struct series_file file; /* open on rank 0 */
 };
 
-/* No monitor: what monitor_close accepts before monitor_open ran.  */
-#define MONITOR_NONE ((struct monitor) { .on = false, .fd = -1 })
+/* No monitor: what monitor_close accepts before monitor_check ran.  */
+#define MONITOR_NONE \
+  ((struct monitor) { .on = false, .file = SERIES_NONE })
 
-/* Check cfg->monitor before the first step and open it on rank 0: a new
-   file with a header; with --restart an existing monitor file is
-   continued as the file of the uninterrupted run (its rows after the
+/* Check cfg->monitor before the first step, on rank 0 (series_check):
+   refused (HEATSIM_BAD_FILE) when it is a directory or not a regular
+   file, an input, a file the snapshots or checkpoints would overwrite,
+   cannot be created, or exists without --restart.  Nothing is written
+   yet.  Returns 0 or a heatsim_status.  */
+int monitor_check (struct monitor *m, const struct config *cfg,
+                   const struct domain *d);
+
+/* Create the checked file with its header on rank 0, or with --restart
+   continue it as the file of the uninterrupted run (its rows after the
    restart step are dropped: the restarted run writes them again, bitwise
-   the same; see continue_file).  Refused (HEATSIM_BAD_FILE)
-   when it is a directory or not a regular file, an input, a file the
-   snapshots or checkpoints would overwrite, cannot be created, or exists
-   without --restart.  Returns 0 or a heatsim_status.  */
-int monitor_open (struct monitor *m, const struct config *cfg,
-                  const struct domain *d);
+   the same).  Returns 0 or a heatsim_status.  */
+int monitor_begin (struct monitor *m, const struct domain *d);
 
 /* Whether a row is computed after step: every cfg->monitor_every steps
    of the simulation, at the run's first step and at its last (rank 0

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -416,6 +417,55 @@ set_monitor_every (struct parser *p, struct config *c, const char *value)
 }
 
 static bool
+set_probe (struct parser *p, struct config *c, const char *value)
+{
+  if (c->probes == PROBES_MAX)
+    return parse_fail (p, "--probe: at most %d probes", PROBES_MAX);
+  return parse_reals (p, "--probe", value, 2, 2, c->probe_xy[c->probes++])
+         == 2;
+}
+
+static bool
+set_probe_every (struct parser *p, struct config *c, const char *value)
+{
+  c->given.probe_every = true;
+  return parse_count (p, "--probe-every", value, NULL, &c->probe_every);
+}
+
+static bool
+set_probe_file (struct parser *p, struct config *c, const char *value)
+{
+  c->given.probe_file = true;
+  c->probe_file = value;
+  return value[0] != '\0' || parse_fail (p, "--probe-file: empty file name");
+}
+
+/* "X0,Y0,X1,Y1[,N]": N, if given, a whole number of points, at least
+   2 (the ends).  */
+static bool
+set_profile (struct parser *p, struct config *c, const char *value)
+{
+  double v[5];
+  const size_t n = parse_reals (p, "--profile", value, 4, 5, v);
+  if (n == 0)
+    return false;
+  if (c->profile)
+    return parse_fail (p, "--profile: given twice (one profile a run)");
+  c->profile = true;
+  memcpy (c->profile_ends, v, sizeof c->profile_ends);
+  if (v[0] == v[2] && v[1] == v[3])
+    return parse_fail (p, "--profile: '%s': the segment has no length",
+                       value);
+  c->profile_points = 0;
+  if (n == 5 && !(v[4] >= 2.0 && v[4] <= 1e6 && v[4] == floor (v[4])))
+    return parse_fail (p, "--profile: '%s': the number of points, %g, is "
+                       "not a whole number from 2 to 1000000", value, v[4]);
+  if (n == 5)
+    c->profile_points = (size_t) v[4];
+  return true;
+}
+
+static bool
 set_json (struct parser *p, struct config *c, const char *value)
 {
   (void) p, (void) value;
@@ -569,6 +619,20 @@ static const struct option_spec option_table[] = {
     OPTIONS_RUN },
   { "monitor-every", 0, "K", "a --monitor row every K steps (default 100),\n"
     "at the first and at the last", GROUP_OUTPUT, set_monitor_every,
+    OPTIONS_RUN },
+  { "probe", 0, "X,Y", "temperature at (X, Y), bilinear between nodes,\n"
+    "into --probe-file; repeatable (at most 64)", GROUP_OUTPUT, set_probe,
+    OPTIONS_RUN },
+  { "probe-every", 0, "K", "a --probe-file row every K steps, at the first\n"
+    "and the last (default: as --monitor-every)", GROUP_OUTPUT,
+    set_probe_every, OPTIONS_RUN },
+  { "probe-file", 0, "FILE", "CSV of the probes (default: probes.csv in the\n"
+    "output directory); never overwritten\n"
+    "(continued with --restart)", GROUP_OUTPUT, set_probe_file, OPTIONS_RUN },
+  { "profile", 0, "X0,Y0,X1,Y1[,N]", "the field at N points along a segment\n"
+    "(default: one per cell crossed) into\n"
+    "profile.csv at the end and profile-STEP.csv\n"
+    "with each checkpoint (in --output-dir)", GROUP_OUTPUT, set_profile,
     OPTIONS_RUN },
   { "json", 0, NULL, "print the report as one JSON object (also\n"
     "when the run fails: status, error)", GROUP_OUTPUT, set_json,
@@ -755,6 +819,11 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--init-range: only with --init");
   if (c->monitor == NULL && g.monitor_every)
     return parse_fail (p, "--monitor-every: only with --monitor");
+  if (c->probes == 0 && (g.probe_every || g.probe_file))
+    return parse_fail (p, "--%s: only with --probe", g.probe_every
+                       ? "probe-every" : "probe-file");
+  if (!g.probe_every)
+    c->probe_every = c->monitor_every;
   /* Snapshots and checkpoints share the output directory.  */
   if (c->png_every != 0 && c->checkpoint_every != 0
       && pattern_overlap (c->png_name, c->checkpoint_name))

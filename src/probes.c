@@ -57,24 +57,51 @@ owned (size_t g, size_t first, size_t n, size_t total, size_t *local)
   return true;
 }
 
-double
-probe_sample (const struct domain *d, const struct field *u,
-              const struct probe_point *p)
+/* Into v, p's four nodes that this rank owns (the others 0).  */
+static void
+own_nodes (const struct domain *d, const struct field *u,
+           const struct probe_point *p, double v[4])
 {
-  double v[4] = { 0.0, 0.0, 0.0, 0.0 };
   for (size_t n = 0; n < 4; ++n)
     {
       const size_t gi = p->i + (n & 1), gj = p->j + (n >> 1);
       size_t li, lj;
+      v[n] = 0.0;
       if (gi <= d->nx + 1 && gj <= d->ny + 1
           && owned (gi, u->x0, u->nx, d->nx, &li)
           && owned (gj, u->y0, u->ny, d->ny, &lj))
         v[n] = u->data[field_index (u, li, lj)];
     }
-  domain_sum_exact (d, v, 4);
+}
+
+static double
+interpolate (const struct probe_point *p, const double v[4])
+{
   const double low = (1.0 - p->wx) * v[0] + p->wx * v[1];
   const double high = (1.0 - p->wx) * v[2] + p->wx * v[3];
   return (1.0 - p->wy) * low + p->wy * high;
+}
+
+double
+probe_sample (const struct domain *d, const struct field *u,
+              const struct probe_point *p)
+{
+  double v[4];
+  own_nodes (d, u, p, v);
+  domain_sum_exact (d, v, 4);
+  return interpolate (p, v);
+}
+
+void
+probe_sample_many (const struct domain *d, const struct field *u,
+                   const struct probe_point *p, size_t n, double *nodes,
+                   double *t)
+{
+  for (size_t k = 0; k < n; ++k)
+    own_nodes (d, u, &p[k], nodes + 4 * k);
+  domain_sum_exact (d, nodes, 4 * n);
+  for (size_t k = 0; k < n; ++k)
+    t[k] = interpolate (&p[k], nodes + 4 * k);
 }
 
 size_t

@@ -37,6 +37,12 @@ bool probe_place (const struct config *c, double x, double y,
 double probe_sample (const struct domain *d, const struct field *u,
                      const struct probe_point *p);
 
+/* probe_sample of n points p into t, in one reduction: nodes is room
+   for 4 n doubles.  Collective.  */
+void probe_sample_many (const struct domain *d, const struct field *u,
+                        const struct probe_point *p, size_t n,
+                        double *nodes, double *t);
+
 /* The number of points of a profile from (x0, y0) to (x1, y1) when none
    is given: one per cell the segment crosses along its longer extent (in
    cells), plus one, so that a segment from node to node along a grid

@@ -173,11 +173,14 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
   fprintf (out,
            "  total heat    %.15E (initially %.15E)\n"
            "  range         %E to %E\n"
+           "  peak          %E at (%g, %g)\n"
+           "  mean          %E\n"
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
            "files%s)  transfer out %.6f  total %.6f\n",
-           r->heat, r->heat_initial, r->min, r->max, r->checksum, run->setup,
+           r->heat, r->heat_initial, r->min, r->max, r->peak.value,
+           r->peak.x, r->peak.y, r->peak.mean, r->checksum, run->setup,
            run->transfer_in,
            run->solve, run->output, run->files,
            cfg->monitor != NULL ? ", --monitor rows" : "",
@@ -398,6 +401,10 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "heat", true, r->heat);
   json_number (out, "min", true, r->min);
   json_number (out, "max", true, r->max);
+  json_number (out, "peak", true, r->peak.value);
+  json_number (out, "peak_x", true, r->peak.x);
+  json_number (out, "peak_y", true, r->peak.y);
+  json_number (out, "mean", true, r->peak.mean);
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

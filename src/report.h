@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "probes.h"
 #include "problem.h"
 #include "solver.h"
 
@@ -32,6 +33,7 @@ struct run_report {
   double heat_initial;     /* sum of u dx dy over the interior at the start */
   double heat;             /* the same at the end */
   double min, max;         /* range of the final field's interior */
+  struct peak peak;        /* its largest value, where, and its mean */
   uint64_t checksum;
   size_t peak_memory;      /* largest resident set of the process, bytes */
   int ranks;               /* MPI ranks (1 without MPI) */

@@ -16,6 +16,9 @@ struct colormap;
 struct problem;
 struct strategy;
 
+/* --probe: at most this many points (one CSV column each).  */
+#define PROBES_MAX 64
+
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 
@@ -50,6 +53,7 @@ struct given_options {
   bool png_name, checkpoint_name, compress, init_range;
   bool steps_auto;        /* --steps auto (steps is then also set) */
   bool monitor_every;
+  bool probe_every, probe_file;
   bool solver, scheme, rtol;
 };
 
@@ -87,6 +91,13 @@ struct config {
   double progress_every;  /* seconds between progress lines, 0: none */
   const char *monitor;    /* CSV of diagnostics over time, or NULL */
   size_t monitor_every;   /* a row every this many steps */
+  size_t probes;          /* --probe points given */
+  double probe_xy[PROBES_MAX][2];   /* their positions (x, y) */
+  size_t probe_every;     /* a --probe-file row every this many steps */
+  const char *probe_file; /* NULL: probes.csv in output_dir */
+  bool profile;           /* --profile given */
+  double profile_ends[4]; /* x0, y0, x1, y1 */
+  size_t profile_points;  /* points along it; 0: profile_default_points */
   bool json;              /* machine-readable report on stdout */
   bool bench;             /* measure the copy bandwidth for comparison */
 

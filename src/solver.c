@@ -16,6 +16,7 @@
 #include "problem.h"
 #include "progress.h"
 #include "run_config.h"
+#include "sampling.h"
 #include "signals.h"
 #include "status.h"
 
@@ -126,7 +127,8 @@ steady_residual (struct solver *s, const struct config *cfg)
 
 /* Bring the newest field, u, to the host (a no-op where it lives there)
    and write what is due after step: output files, a --monitor row (with
-   change, the sweep's largest change, or negative).  The time counts as
+   change, the sweep's largest change, or negative), probes and
+   profiles.  The time counts as
    output time.  */
 static int
 write_output (struct solver *s, const struct config *cfg,
@@ -143,6 +145,12 @@ write_output (struct solver *s, const struct config *cfg,
       const int row = monitor_write (s->monitor, cfg, s->domain, &s->work.u,
                                      step, change, residual);
       status = status != HEATSIM_OK ? status : row;
+    }
+  if (s->sampling != NULL && sampling_due (cfg, step, last))
+    {
+      const int sampled = sampling_write (s->sampling, cfg, s->domain,
+                                          &s->work.u, step, last);
+      status = status != HEATSIM_OK ? status : sampled;
     }
   s->output_seconds += omp_get_wtime () - t0;
   return status;
@@ -175,7 +183,9 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
   last = last || sig != 0;
   const bool files = output_due (out, step, last);
   const bool writes = files || (s->monitor != NULL
-                                && monitor_due (s->monitor, cfg, step, last));
+                                && monitor_due (s->monitor, cfg, step, last))
+                      || (s->sampling != NULL
+                          && sampling_due (cfg, step, last));
   if ((n % cfg->nan_check_every == 0 || last || writes)
       && domain_count (s->domain, s->strategy->count_nonfinite (&s->work)) > 0)
     {
@@ -267,13 +277,14 @@ run_to_steady_state (struct solver *s, const struct config *cfg,
   return status;
 }
 
-/* Cycles from step to the next step at which output or a --monitor row
-   falls due (K of every K steps), at most limit.  */
+/* Cycles from step to the next step at which output, a --monitor or a
+   --probe row falls due (K of every K steps), at most limit.  */
 static size_t
 cycles_to_output (const struct config *cfg, size_t step, size_t limit)
 {
   const size_t every[] = { cfg->png_every, cfg->checkpoint_every,
-                           cfg->monitor != NULL ? cfg->monitor_every : 0 };
+                           cfg->monitor != NULL ? cfg->monitor_every : 0,
+                           cfg->probes > 0 ? cfg->probe_every : 0 };
   for (size_t k = 0; k < sizeof every / sizeof every[0]; ++k)
     if (every[k] != 0 && every[k] - step % every[k] < limit)
       limit = every[k] - step % every[k];
@@ -436,9 +447,12 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   r->residual_initial = r->residual_final = r->residual_floor = NAN;
   r->levels = 0;
   r->cycles = r->cycles_max = 0;
-  /* The first outputs and the monitor's first row: the initial field.  */
+  /* The first outputs, rows and profile: the initial field.  */
   int status = write_first (s, out);
-  if (status == HEATSIM_OK && s->monitor != NULL && s->monitor->on)
+  if (status == HEATSIM_OK && ((s->monitor != NULL && s->monitor->on)
+                               || (s->sampling != NULL
+                                   && sampling_due (cfg, cfg->start_step,
+                                                    false))))
     status = domain_agree (write_output (s, cfg, out, cfg->start_step, false,
                                          false, -1.0));
   if (status != HEATSIM_OK)

@@ -12,6 +12,7 @@ struct config;
 struct domain;
 struct monitor;
 struct output;
+struct sampling;
 
 struct solver {
   struct workspace work;   /* fields, stencil, device, halo strips */
@@ -20,6 +21,7 @@ struct solver {
                               without MPI) */
   double output_seconds;   /* fetching and writing output so far */
   struct monitor *monitor; /* --monitor rows, or NULL */
+  struct sampling *sampling; /* --probe rows and --profile, or NULL */
   struct implicit multigrid; /* the levels of a steady multigrid run or
                                 an implicit scheme (mg NULL otherwise) */
 };

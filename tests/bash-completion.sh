@@ -90,13 +90,15 @@ expect '16 8' --png-depth ''
 mkdir -p runs/a-dir
 : >runs/a-file.h5
 : >'runs/with space.csv'
-for opt in --init --restart --monitor; do
+for opt in --init --restart --monitor --probe-file; do
   expect 'runs/a-dir runs/a-file.h5 runs/with space.csv' "$opt" runs/
   expect 'runs/a-file.h5' "$opt" runs/a-f
 done
 expect 'runs/a-dir' --output-dir runs/
 expect '' --grid ''
 expect '' --monitor-every ''
+expect '' --probe ''
+expect '--probe --probe-every --probe-file' --probe
 
 # The option names are the program's: another --help, other names.
 cat >other-heatsim <<'EOF2'

@@ -67,6 +67,7 @@ cli_tests = \
 	tests/json-keys.sh \
 	tests/readme-sweep.sh \
 	tests/monitor.sh \
+	tests/probes.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
