@@ -355,18 +355,16 @@ set_compress (struct parser *p, struct config *c, const char *value)
 static bool
 set_restart (struct parser *p, struct config *c, const char *value)
 {
-  (void) p;
   c->restart = value;
-  return true;
+  return value[0] != '\0' || parse_fail (p, "--restart: empty file name");
 }
 
 static bool
 set_init (struct parser *p, struct config *c, const char *value)
 {
-  (void) p;
   c->init = value;
   c->problem = problem_find ("file");
-  return true;
+  return value[0] != '\0' || parse_fail (p, "--init: empty file name");
 }
 
 static bool

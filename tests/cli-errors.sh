@@ -32,6 +32,8 @@ refused "--dt: time step .* is unstable" --grid 64 --length 65 --alpha 1 --dt 0.
 refused "unrecognized option '--colour'" --colour
 refused "--steps: missing argument" --steps
 refused "unexpected argument 'foo'" foo
+refused "^heatsim: --restart: empty file name$" --restart ''
+refused "^heatsim: --init: empty file name$" --init ''
 
 # Multigrid options: --rtol, --solver and --scheme.
 refused "--rtol: '0'" --steady --rtol 0
