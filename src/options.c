@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,11 +376,18 @@ set_init_dataset (struct parser *p, struct config *c, const char *value)
   return true;
 }
 
+/* Gray levels map to LO + level (HI - LO): a width that overflows maps
+   every one to NaN.  (--range needs no such rule: a value's place in it
+   is computed without the width.)  */
 static bool
 set_init_range (struct parser *p, struct config *c, const char *value)
 {
   c->given.init_range = true;
-  return parse_range (p, "--init-range", value, c->init_range);
+  if (!parse_range (p, "--init-range", value, c->init_range))
+    return false;
+  return isfinite (c->init_range[1] - c->init_range[0])
+         || parse_fail (p, "--init-range: '%s': HI - LO overflows (the "
+                        "values must be nearer)", value);
 }
 
 static bool

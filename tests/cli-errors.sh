@@ -34,6 +34,10 @@ refused "--steps: missing argument" --steps
 refused "unexpected argument 'foo'" foo
 refused "^heatsim: --restart: empty file name$" --restart ''
 refused "^heatsim: --init: empty file name$" --init ''
+# A range whose width HI - LO is no finite number maps every value to NaN.
+expect_status 0 "$HEATSIM" -q -g 8 -n 1 --png-every 1 --png-name 'gray-%d.png'
+refused "^heatsim: --init-range: '-1e308,1e308': HI - LO overflows" \
+  --init gray-0.png --init-range=-1e308,1e308
 
 # Multigrid options: --rtol, --solver and --scheme.
 refused "--rtol: '0'" --steady --rtol 0
