@@ -61,6 +61,16 @@ refused "--residual-every: only with --solver jacobi" --steady \
   --residual-every 5
 refused "--force: not used with --scheme crank-nicolson" \
   --scheme crank-nicolson --force
+# The steady solvers and multigrid's matrix work with 1/dx^2 (alpha
+# dt/dx^2 for implicit steps): a scale that doubles cannot hold is refused
+# for what it is, not blamed on a time step that a steady run does not
+# have.
+refused "^heatsim: --steady: cells of .* are too large" -g 16 -L 1e308 --steady
+refused "^heatsim: --steady: cells of .* are too large" -g 16 -L 1e308 \
+  --steady --solver jacobi
+refused "^heatsim: --steady: cells of .* are too small" -g 16 -L 1e-150 --steady
+refused "^heatsim: --scheme backward-euler: alpha\*dt/dx^2 = .* out of multigrid's range" \
+  -g 16 -L 1e308 --scheme backward-euler -n 2
 # Implicit steps take a dt far past the explicit limit without --force.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 30 \
   --steps 2 --scheme crank-nicolson
