@@ -676,10 +676,14 @@ options_check_method (struct config *c, const char *checkpoint, char *err,
                          checkpoint)
            : parse_fail (&p, "--%s: only with --solver jacobi (multigrid "
                          "stops at --rtol)", g.tol ? "tol" : "residual-every");
-  if (!c->steady && multigrid && g.force && checkpoint == NULL)
-    return parse_fail (&p, "--force: not used with --scheme %s (implicit "
-                       "steps are stable for any dt)",
-                       time_scheme_name (c->scheme));
+  if (!c->steady && multigrid && g.force)
+    return checkpoint != NULL
+           ? parse_fail (&p, "--force: %s is from a --scheme %s run "
+                         "(implicit steps are stable for any dt)", checkpoint,
+                         time_scheme_name (c->scheme))
+           : parse_fail (&p, "--force: not used with --scheme %s (implicit "
+                         "steps are stable for any dt)",
+                         time_scheme_name (c->scheme));
   /* Multigrid counts V-cycles, not sweeps.  */
   if (c->steady && multigrid && !g.max_steps)
     c->max_steps = mg_default_options ().max_cycles;

@@ -61,6 +61,12 @@ refused "--residual-every: only with --solver jacobi" --steady \
   --residual-every 5
 refused "--force: not used with --scheme crank-nicolson" \
   --scheme crank-nicolson --force
+# ... and the same on a restart of an implicit run.
+expect_status 0 "$HEATSIM" -q -g 8 -n 2 --scheme backward-euler \
+  --checkpoint-every 2 --checkpoint-name 'implicit-%d.h5'
+refused "^heatsim: --force: implicit-2.h5 is from a --scheme backward-euler run (implicit steps are stable for any dt)$" \
+  --restart implicit-2.h5 -n 2 --force
+expect_status 0 "$HEATSIM" -q --restart implicit-2.h5 -n 2
 # The steady solvers and multigrid's matrix work with 1/dx^2 (alpha
 # dt/dx^2 for implicit steps): a scale that doubles cannot hold is refused
 # for what it is, not blamed on a time step that a steady run does not
