@@ -356,18 +356,16 @@ set_compress (struct parser *p, struct config *c, const char *value)
 static bool
 set_restart (struct parser *p, struct config *c, const char *value)
 {
-  (void) p;
   c->restart = value;
-  return true;
+  return value[0] != '\0' || parse_fail (p, "--restart: empty file name");
 }
 
 static bool
 set_init (struct parser *p, struct config *c, const char *value)
 {
-  (void) p;
   c->init = value;
   c->problem = problem_find ("file");
-  return true;
+  return value[0] != '\0' || parse_fail (p, "--init: empty file name");
 }
 
 static bool
@@ -378,11 +376,18 @@ set_init_dataset (struct parser *p, struct config *c, const char *value)
   return true;
 }
 
+/* Gray levels map to LO + level (HI - LO): a width that overflows maps
+   every one to NaN.  (--range needs no such rule: a value's place in it
+   is computed without the width.)  */
 static bool
 set_init_range (struct parser *p, struct config *c, const char *value)
 {
   c->given.init_range = true;
-  return parse_range (p, "--init-range", value, c->init_range);
+  if (!parse_range (p, "--init-range", value, c->init_range))
+    return false;
+  return isfinite (c->init_range[1] - c->init_range[0])
+         || parse_fail (p, "--init-range: '%s': HI - LO overflows (the "
+                        "values must be nearer)", value);
 }
 
 static bool
@@ -734,10 +739,14 @@ options_check_method (struct config *c, const char *checkpoint, char *err,
                          checkpoint)
            : parse_fail (&p, "--%s: only with --solver jacobi (multigrid "
                          "stops at --rtol)", g.tol ? "tol" : "residual-every");
-  if (!c->steady && multigrid && g.force && checkpoint == NULL)
-    return parse_fail (&p, "--force: not used with --scheme %s (implicit "
-                       "steps are stable for any dt)",
-                       time_scheme_name (c->scheme));
+  if (!c->steady && multigrid && g.force)
+    return checkpoint != NULL
+           ? parse_fail (&p, "--force: %s is from a --scheme %s run "
+                         "(implicit steps are stable for any dt)", checkpoint,
+                         time_scheme_name (c->scheme))
+           : parse_fail (&p, "--force: not used with --scheme %s (implicit "
+                         "steps are stable for any dt)",
+                         time_scheme_name (c->scheme));
   /* Multigrid counts V-cycles, not sweeps.  */
   if (c->steady && multigrid && !g.max_steps)
     c->max_steps = mg_default_options ().max_cycles;
