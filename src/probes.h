@@ -2,7 +2,10 @@
    a segment (--profile) and the peak of the field.  A point between nodes
    reads the bilinear interpolation of the four nodes around it; the halo
    ring's nodes lie on the domain's edges, so every point of [0, Lx] x
-   [0, Ly] has four.  Each sample is the same on every MPI rank and for
+   [0, Ly] has four.  Fixed (Dirichlet) edges hold their values there;
+   zero-flux and periodic edges the interior node the halo fill copies
+   (the next one, or the opposite edge's), read from that node, so that
+   an edge is never a step behind the field.  Each sample is the same on every MPI rank and for
    every rank count: the four node values travel exactly (each has one
    owner), and every rank then interpolates them in the same order.  */
 #ifndef HEATSIM_PROBES_H
@@ -11,9 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "field.h"
+
 struct config;
 struct domain;
-struct field;
 
 /* A point of the domain and the nodes that give its temperature: the
    node (i, j) of the whole padded grid at or below-left of it (0 and
@@ -22,6 +26,7 @@ struct probe_point {
   double x, y;
   size_t i, j;
   double wx, wy;
+  enum boundary_kind boundary;   /* of the run's edges */
 };
 
 /* Place (x, y) on c's grid.  A coordinate within a billionth of a cell of

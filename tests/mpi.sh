@@ -3,6 +3,7 @@
 # on a small machine, every problem, boundary kind and strategy gives
 # bitwise the same field; checkpoints written by any number of ranks are the
 # same file and restart on any other; PNG snapshots are the whole field;
+# probe and profile files are the same for any number of ranks;
 # launches that cannot work end every rank with one message.
 . "${srcdir:-.}/tests/testlib.sh"
 
@@ -306,4 +307,29 @@ done
 close_to "$(tail -n 1 mon3.csv | cut -d, -f3)" "$(tail -n 1 mon1.csv | cut -d, -f3)" 1e-13 \
   || fail "--monitor heat on 3 ranks far from 1 rank's"
 pass
+# --probe and --profile: every value gathered exactly, so the files are
+# the same byte for byte on any number of ranks; so are the peak and its
+# node (the mean is a sum: close).
+for n in 1 3 4; do
+  rm -rf "probe$n"
+  mpi $n -q --json -p disk -g 48x40 -L 1 -a 1 --dt 1e-5 -n 120 -o resident \
+    --probe 0.5,0.5 --probe 0.123,0.877 --probe 0,0.3 --probe 1,1 \
+    --probe 0.34,0.26 --probe-every 25 --profile 0,0,1,1 \
+    --checkpoint-every 60 --output-dir "probe$n" \
+    || { fail "--probe on $n ranks: $(cat "$workdir/err")"; continue; }
+  json_field peak "$workdir/out" >"peak$n"
+  json_field peak_x "$workdir/out" >>"peak$n"
+  json_field peak_y "$workdir/out" >>"peak$n"
+  json_field mean "$workdir/out" >"mean$n"
+done
+for n in 3 4; do
+  for f in probes.csv profile.csv profile-000060.csv; do
+    cmp -s "probe1/$f" "probe$n/$f" \
+      || fail "$f differs on $n ranks: $(diff "probe1/$f" "probe$n/$f" | head -n 4)"
+  done
+  cmp -s peak1 "peak$n" || fail "peak on $n ranks: $(tr '\n' ' ' <"peak$n")"
+  close_to "$(cat "mean$n")" "$(cat mean1)" 1e-13 || fail "mean on $n ranks"
+  pass
+done
+[ "$(wc -l <probe1/probes.csv)" -eq 7 ] || fail "--probe on MPI: rows"
 finish
