@@ -134,7 +134,7 @@ check_profile_files (const struct config *cfg, const char *probe_path)
 static int
 check_files (struct sampling *s, const struct config *cfg)
 {
-  if ((cfg->profile || cfg->probe_file == NULL)
+  if ((cfg->profile || (cfg->probes > 0 && cfg->probe_file == NULL))
       && !make_directories (cfg->output_dir))
     {
       heatsim_error ("--output-dir: cannot create '%s': %s", cfg->output_dir,
