@@ -195,24 +195,50 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
   return status;
 }
 
-double
-laplace_residual_norm (const struct stencil *s, const struct domain *d,
-                       double dx, double dy, struct field *u)
+enum mg_status
+implicit_steady_norm (struct implicit *im, struct field *u, double *norm)
 {
-  fill_halo (s, d, u);
+  struct mg_report report;
+  const enum mg_status status = implicit_steady_cycles (im, u, 1, DBL_MAX,
+                                                        &report);
+  *norm = report.initial;
+  return status;
+}
+
+/* The sum over the interior of (scale L_h u)^2, over all ranks.  */
+static double
+laplace_squares (const struct domain *d, double cx, double cy, double scale,
+                 const struct field *u)
+{
   const size_t nx = u->nx, ny = u->ny, stride = u->stride;
   const double *restrict a = u->data;
-  const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
   double sum = 0.0;
 #pragma omp parallel for schedule(static) reduction(+: sum)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t k = j * stride + i;
-        const double r = cx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
-                         + cy * (a[k - stride] - 2.0 * a[k] + a[k + stride]);
+        const double r = scale
+                         * (cx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
+                            + cy * (a[k - stride] - 2.0 * a[k]
+                                    + a[k + stride]));
         sum += r * r;
       }
   domain_sum_ordered (d, &sum, 1);
-  return sqrt (sum);
+  return sum;
+}
+
+double
+laplace_residual_norm (const struct stencil *s, const struct domain *d,
+                       double dx, double dy, struct field *u)
+{
+  fill_halo (s, d, u);
+  const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
+  double sum = laplace_squares (d, cx, cy, 1.0, u);
+  /* Out of the range of double: again from scaled terms, as multigrid's
+     norms.  */
+  const double scale = mg_square_scale (sum);
+  if (scale != 1.0)
+    sum = laplace_squares (d, cx, cy, scale, u);
+  return sqrt (sum) / scale;
 }

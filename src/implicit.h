@@ -55,6 +55,12 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        unsigned max_cycles, double target,
                                        struct mg_report *report);
 
+/* Multigrid's residual norm of the steady equations for u (the one its
+   V-cycles measure), in *norm, without a cycle: MG_OK, or MG_NOT_FINITE
+   when the norm is not finite.  */
+enum mg_status implicit_steady_norm (struct implicit *im, struct field *u,
+                                     double *norm);
+
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs
    is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u
    over the interior is zero, so the exact solution of the step keeps the
@@ -65,9 +71,11 @@ enum mg_status implicit_step (struct implicit *im, struct field *u,
 
 /* The l2 norm over the interior of the residual of the discrete steady
    equations, sqrt (sum of (L_h u)^2), where L_h is the 5-point Laplacian
-   (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0.
-   Fills the halo of u first: zero-flux and periodic lines as s says,
-   and those of the neighbouring ranks' parts of d, over which it sums.  */
+   (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0
+   (summed in another order), its terms scaled as multigrid's where the
+   sum of squares leaves the range of double.  Fills the halo of u first:
+   zero-flux and periodic lines as s says, and those of the neighbouring
+   ranks' parts of d, over which it sums.  */
 double laplace_residual_norm (const struct stencil *s,
                               const struct domain *d, double dx, double dy,
                               struct field *u);

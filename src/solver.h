@@ -22,6 +22,9 @@ struct solver {
   struct monitor *monitor; /* --monitor rows, or NULL */
   struct implicit multigrid; /* the levels of a steady multigrid run or
                                 an implicit scheme (mg NULL otherwise) */
+  double residual;         /* steady multigrid: the residual norm of the
+                              field in u as multigrid measured it, or NaN
+                              where not yet measured */
 };
 
 /* What a run did and how long each phase took (seconds).  */
