@@ -70,6 +70,12 @@ implicit_init (struct implicit *im, const struct config *cfg,
   im->options.placement = placement;
   im->options.device = device;
   const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
+  if (!cfg->steady && !field_alloc (&im->previous, s->nx, s->ny))
+    {
+      heatsim_error ("cannot allocate a %zu x %zu grid for the last time "
+                     "step", s->nx, s->ny);
+      return HEATSIM_NO_MEMORY;
+    }
   switch (mg_create_part (&im->mg, d, &op, &bc))
     {
     case MG_OK:
@@ -90,6 +96,7 @@ implicit_free (struct implicit *im)
 {
   mg_destroy (im->mg);
   im->mg = NULL;
+  field_free (&im->previous);
 }
 
 /* The fields of the resident strategy are entered on its device: a
@@ -176,7 +183,15 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
   const double heat = im->conserves ? domain_sum (im->domain, field_sum (u))
                       : 0.0;
+  field_copy (&im->previous, u);
   const enum mg_status status = solve (im, u, rhs, &im->options, report);
+  if (status != MG_OK)
+    {
+      field_copy (u, &im->previous);
+      if (im->device_copy)
+        to_device (im, u);
+      return status;
+    }
   if (im->conserves)
     {
       const double shift = (heat - domain_sum (im->domain, field_sum (u)))

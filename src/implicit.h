@@ -32,6 +32,8 @@ struct implicit {
   bool device_copy;         /* the strategy keeps the fields on a device
                                (entered there): MG_RESIDENT solves them
                                there, a host solve updates them after */
+  struct field previous;    /* implicit steps: u^n, on the host, kept
+                               until the step has succeeded */
 };
 
 /* Build the hierarchy for cfg on d's part of the grid, a field whose
@@ -65,7 +67,9 @@ enum mg_status implicit_steady_norm (struct implicit *im, struct field *u,
    is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u
    over the interior is zero, so the exact solution of the step keeps the
    total heat of u^n; the iterate is shifted by a constant (which L_h
-   does not see) to keep it too, rather than to within --rtol.  */
+   does not see) to keep it too, rather than to within --rtol.  A step
+   that fails (not MG_OK) leaves u^n in u, on the host and where the
+   strategy keeps it: the last good field.  */
 enum mg_status implicit_step (struct implicit *im, struct field *u,
                               struct field *rhs, struct mg_report *report);
 

@@ -306,8 +306,8 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
   if (!isfinite (now))
     {
       heatsim_error ("--solver multigrid: the residual norm of the first "
-                     "field is %g: its values leave the range of double",
-                     now);
+                     "field is not finite: its values leave the range of "
+                     "double");
       return HEATSIM_NOT_FINITE;
     }
   r->residual_initial = cfg->restart_residual > 0.0 ? cfg->restart_residual
@@ -332,9 +332,9 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
                                                         target, &rep);
       if (mg != MG_OK && mg != MG_NOT_CONVERGED)
         {
-          heatsim_error ("--solver multigrid: the residual norm is %g after "
-                         "%zu V-cycles: the field's values leave the range "
-                         "of double", rep.final, n + rep.cycles);
+          heatsim_error ("--solver multigrid: the residual norm is not "
+                         "finite after %zu V-cycles: the field's values "
+                         "leave the range of double", n + rep.cycles);
           status = HEATSIM_NOT_FINITE;
           break;
         }
@@ -373,27 +373,30 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
     {
       struct mg_report rep;
       const enum mg_status mg = implicit_step (im, &w->u, &w->unew, &rep);
-      ++n;
-      r->cycles += rep.cycles;
-      if (rep.cycles > r->cycles_max)
-        r->cycles_max = rep.cycles;
+      /* A failed step leaves the last good field, that of step n: the
+         report gives it and the cycles of the steps that led to it.  */
       if (mg != MG_OK)
         {
+          const size_t failed = cfg->start_step + n + 1;
           if (mg == MG_NOT_CONVERGED)
             heatsim_error ("--scheme %s: step %zu: multigrid did not reach "
                            "--rtol %g in %u V-cycles (residual %g of %g)",
-                           time_scheme_name (cfg->scheme),
-                           cfg->start_step + n, cfg->rtol, rep.cycles,
-                           rep.final, rep.initial);
+                           time_scheme_name (cfg->scheme), failed, cfg->rtol,
+                           rep.cycles, rep.final, rep.initial);
           else
-            heatsim_error ("--scheme %s: step %zu: the residual norm is %g "
-                           "after %u V-cycles: the field's values leave the "
-                           "range of double", time_scheme_name (cfg->scheme),
-                           cfg->start_step + n, rep.final, rep.cycles);
+            heatsim_error ("--scheme %s: step %zu: the residual norm is not "
+                           "finite after %u V-cycles: the field's values "
+                           "leave the range of double",
+                           time_scheme_name (cfg->scheme), failed,
+                           rep.cycles);
           status = mg == MG_NOT_CONVERGED ? HEATSIM_NOT_CONVERGED
                    : HEATSIM_NOT_FINITE;
           break;
         }
+      ++n;
+      r->cycles += rep.cycles;
+      if (rep.cycles > r->cycles_max)
+        r->cycles_max = rep.cycles;
       status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
       progress_update (&progress, n,
                        (double) (cfg->start_step + n) * cfg->dt, -1.0);

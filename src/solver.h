@@ -41,7 +41,8 @@ struct run_result {
   double residual_floor;   /* multigrid: the round-off floor of the last */
   unsigned levels;         /* multigrid levels, the finest included; 0 for
                               none */
-  size_t cycles;           /* V-cycles of this run */
+  size_t cycles;           /* V-cycles of this run (implicit: of the steps
+                              it completed) */
   size_t cycles_max;       /* implicit: most V-cycles of one step */
   double setup;            /* allocation (multigrid levels too) and
                               initial field */
