@@ -182,7 +182,10 @@ halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t s,
 }
 
 /* f - A u at the cell u points at (f its right-hand side), and in *scale
-   the sum of the magnitudes of its terms, the scale of its round-off.  */
+   the sum of the magnitudes of its terms, the scale of its round-off,
+   plus diag DBL_MIN: where u is subnormal its spacing, DBL_TRUE_MIN =
+   eps DBL_MIN, not its magnitude, bounds how close an iterate can get
+   (the term is lost to rounding wherever u is normal).  */
 static inline double
 residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
              double ym, double yp, double c0, double *scale)
@@ -192,7 +195,7 @@ residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
   const double west = xm * u[-1], east = xp * u[1];
   const double south = ym * u[-s], north = yp * u[s];
   *scale = fabs (f) + fabs (centre) + fabs (west) + fabs (east)
-           + fabs (south) + fabs (north);
+           + fabs (south) + fabs (north) + diag * DBL_MIN;
   return f - (centre - west - east - south - north);
 }
 

@@ -208,8 +208,9 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
    Stops when ||r|| <= rtol ||r0|| or ||r|| <= atol, or when ||r|| falls
    below the round-off
    floor 8 eps ||m||, where m(i,j) is the sum of the magnitudes of the
-   terms of the residual at (i, j): no cycle can push a residual evaluated
-   in floating point much below that.  A norm or floor that is not
+   terms of the residual at (i, j), plus the diagonal times DBL_MIN (the
+   spacing of subnormal u over eps): no cycle can push a residual
+   evaluated in floating point much below that.  A norm or floor that is not
    finite stops the solve with MG_NOT_FINITE, never as converged.
    Singular problems (c0 = 0, no Dirichlet edge) solve for f minus its
    mean, and the solution keeps the initial interior's total heat.

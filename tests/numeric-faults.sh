@@ -35,6 +35,24 @@ close_to "$(field heat cn)" \
   1e-8 || fail "Crank-Nicolson dt 1e150: heat $(field heat cn), not minus \
 $(field heat_initial cn)"
 
+# Underflow: backward Euler at dt 1e6 divides the disk by more than 1e7
+# a step (zero edges; dt alpha lambda_1 > 1e7): its sums of squares
+# underflowed to 0 from step 22, and the field stopped there, at 1e-171
+# (norm 0, converged).  It must go on down, through the subnormal range
+# (where its spacing, not its magnitude, bounds the residual), to below
+# 1e-300 by step 60.  (+ 0: mawk compares a subnormal -v value as a
+# string.)
+for n in 20 30 60; do
+  expect_status 0 "$HEATSIM" -q --json $g -p disk --scheme backward-euler \
+    --dt 1e6 -n $n && keep decay$n
+done
+awk -v a="$(field max decay20)" -v b="$(field max decay30)" \
+  -v c="$(field max decay60)" \
+  'BEGIN { exit !(a != "" && b != "" && c != "" && b + 0 <= 1e-60 * a \
+                  && c + 0 <= 1e-300) }' \
+  || fail "backward Euler dt 1e6: max $(field max decay20) after 20 steps, \
+$(field max decay30) after 30, $(field max decay60) after 60"
+
 # 2. Steady multigrid: the plate with its right edge at 1e160 is the
 # plate with it at 1 scaled (the problem is linear), and the plate on a
 # 1e-100 square (1/dx^2 near 1e203) is the exact bilinear one.
@@ -56,19 +74,20 @@ awk -v e="$(field relative_error st_small)" \
 $(field relative_error st_small)"
 
 # 6. A failed implicit step (status 4) reports the last good field.
-# Backward Euler at dt 1e6 takes the disk into subnormal numbers by step
-# 44, where multigrid cannot reach --rtol (their spacing is coarser than
-# its round-off floor); whatever step fails, the report and the last
-# --monitor row (one every step) are those of a run of one step fewer.
-if expect_status 4 "$HEATSIM" -q --json $g -p disk --scheme backward-euler \
-     --dt 1e6 -n 60 --monitor "$workdir/failed.csv" --monitor-every 1; then
+# With zero-flux edges and dy = dx / 1000 multigrid stalls (a limit of
+# its coarsening, not of this test: find another failing step if it is
+# lifted): backward Euler at dt 1e-2 fails at step 2.  Whatever step
+# fails, the report and the last --monitor row (one every step) are
+# those of a run of one step fewer.
+aniso='-g 129x129 -L 1x1e-3 -p disk -b neumann --scheme backward-euler'
+if expect_status 4 "$HEATSIM" -q --json $aniso --dt 1e-2 -n 3 \
+     --monitor "$workdir/failed.csv" --monitor-every 1; then
   keep failed
   bad=$(sed -n 's/.*step \([0-9]*\): multigrid did not reach.*/\1/p' \
         "$workdir/err")
   if [ -n "$bad" ] && [ "$bad" -gt 1 ]; then
-    expect_status 0 "$HEATSIM" -q --json $g -p disk --scheme backward-euler \
-      --dt 1e6 -n $((bad - 1)) --monitor "$workdir/good.csv" \
-      --monitor-every 1 && keep good
+    expect_status 0 "$HEATSIM" -q --json $aniso --dt 1e-2 -n $((bad - 1)) \
+      --monitor "$workdir/good.csv" --monitor-every 1 && keep good
     for q in steps heat min max checksum; do
       [ "$(field $q failed)" = "$(field $q good)" ] \
         || fail "failed step $bad: $q $(field $q failed), the last good \
@@ -79,7 +98,7 @@ step's $(field $q good)"
       || fail "failed step $bad: last --monitor row \
 '$(tail -n 1 "$workdir/failed.csv")', not the last good step's"
   else
-    fail "no failing step in: $(cat "$workdir/err")"
+    fail "no failing step after the first in: $(cat "$workdir/err")"
   fi
 fi
 
