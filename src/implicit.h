@@ -58,10 +58,9 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        struct mg_report *report);
 
 /* Multigrid's residual norm of the steady equations for u (the one its
-   V-cycles measure), in *norm, without a cycle: MG_OK, or MG_NOT_FINITE
-   when the norm is not finite.  */
-enum mg_status implicit_steady_norm (struct implicit *im, struct field *u,
-                                     double *norm);
+   V-cycles measure), without a cycle; not finite where u's residual
+   leaves the range of double.  */
+double implicit_steady_norm (struct implicit *im, struct field *u);
 
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs
    is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u

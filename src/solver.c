@@ -129,7 +129,7 @@ steady_residual (struct solver *s, const struct config *cfg)
                                   config_dx (cfg), config_dy (cfg),
                                   &s->work.u);
   if (isnan (s->residual))
-    implicit_steady_norm (&s->multigrid, &s->work.u, &s->residual);
+    s->residual = implicit_steady_norm (&s->multigrid, &s->work.u);
   return s->residual;
 }
 
