@@ -270,6 +270,8 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
   cfg->alpha = m->alpha;
   cfg->dt = m->dt;
   cfg->start_step = m->step;
+  cfg->start_time = m->time;
+  cfg->continues = true;
   /* The run goes on as it began: with its fixed edges (so no exact
      solution applies) and its images' colour range.  */
   cfg->edges_given = m->edges_given;
@@ -362,8 +364,9 @@ measure (const struct config *cfg, const struct domain *d,
   report->has_exact = problem_has_exact (cfg);
   if (report->has_exact
       && !problem_error (cfg, d, u, cfg->steady ? 0.0
-                         : (double) (cfg->start_step + report->run.steps)
-                           * cfg->dt, &report->error))
+                         : config_time (cfg, cfg->start_step
+                                             + report->run.steps),
+                         &report->error))
     {
       heatsim_error ("out of memory while comparing with the exact solution");
       return HEATSIM_NO_MEMORY;

@@ -58,6 +58,10 @@ for v in ("field", "x", "y", "time"):
     assert isinstance(ds[v].attrs.get("units"), str), (v, ds[v].attrs)
     assert isinstance(ds[v].attrs.get("long_name"), str), (v, ds[v].attrs)
 assert ds.attrs["Conventions"].startswith("CF-"), ds.attrs
+# Nondimensional (no --temperature-unit): CF's unit "1" throughout.
+for v in ("field", "x", "y", "time", "step"):
+    assert ds[v].attrs["units"] == "1", (v, ds[v].attrs)
+assert ds.attrs["temperature_unit"] == "1", ds.attrs
 
 # A run: stacked along time, in step order, at the right times.
 run = xr.open_mfdataset("run dir/heatsim-*.h5", engine="netcdf4",
