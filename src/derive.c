@@ -24,6 +24,42 @@ check_stability (struct parser *p, const struct config *c, const char *opt)
   return true;
 }
 
+/* The bounds of 1/dx^2 and 1/dy^2 in a steady run, and of alpha dt/dx^2
+   and alpha dt/dy^2 in an implicit one: the stencil's weights.  Within
+   them the steady sweep's dt is finite, and multigrid's weights (divided
+   by 4 on each coarser level) and the squares in its residual norm stay
+   far from the doubles' underflow and overflow.  */
+#define WEIGHT_MIN 1e-100
+#define WEIGHT_MAX 1e100
+
+static bool
+weight_in_range (double w)
+{
+  return w >= WEIGHT_MIN && w <= WEIGHT_MAX;
+}
+
+/* The stencil's weights of a steady or implicit run, in range.  */
+static bool
+check_scale (struct parser *p, const struct config *c)
+{
+  if (!c->steady && c->scheme == SCHEME_EXPLICIT)
+    return true;
+  const double dx = config_dx (c), dy = config_dy (c);
+  const double w = c->steady ? 1.0 : c->alpha * c->dt;
+  const double wx = w / dx / dx, wy = w / dy / dy;
+  if (weight_in_range (wx) && weight_in_range (wy))
+    return true;
+  if (c->steady)
+    return parse_fail (p, "--steady: cells of %g x %g are too %s "
+                       "(1/dx^2 = %g, 1/dy^2 = %g; the steady solvers need "
+                       "%g to %g)", dx, dy, fmin (wx, wy) < WEIGHT_MIN
+                       ? "large" : "small", wx, wy, WEIGHT_MIN, WEIGHT_MAX);
+  return parse_fail (p, "--scheme %s: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = %g: "
+                     "out of multigrid's range, %g to %g (--length, --alpha, "
+                     "--dt)", time_scheme_name (c->scheme), wx, wy,
+                     WEIGHT_MIN, WEIGHT_MAX);
+}
+
 /* The largest step count derived from a time: beyond it the count, and
    step * dt, are no longer exact in a double.  */
 #define MAX_DERIVED_STEPS 1e15
@@ -91,11 +127,9 @@ continue_checkpoint (struct parser *p, struct config *c)
     return parse_fail (p, "--steps: %zu more steps of dt %g: the simulated "
                        "time is out of range", more, c->dt);
   if (c->steady)
-    {
-      c->steps = c->max_steps;
-      return true;
-    }
-  return check_stability (p, c, "--restart");
+    c->steps = c->max_steps;
+  return check_scale (p, c)
+         && (c->steady || check_stability (p, c, "--restart"));
 }
 
 bool
@@ -113,6 +147,8 @@ derive_settings (struct config *c, char *err, size_t errlen)
     c->disk_radius = 0.25 * fmin (c->lx, c->ly);
   if (c->steady)
     {
+      if (!check_scale (&p, c))
+        return false;
       /* A Jacobi sweep is the explicit step with the largest stable dt:
          rc = 0.  dt, steps and end time then count sweeps, not time.  */
       const double dx = config_dx (c), dy = config_dy (c);
@@ -147,5 +183,6 @@ derive_settings (struct config *c, char *err, size_t errlen)
     return parse_fail (&p, "--dt %g with %zu steps: time step or end time "
                        "out of range", c->dt, c->steps);
 
-  return check_stability (&p, c, given.steps_auto ? "--steps auto" : "--dt");
+  return check_scale (&p, c)
+         && check_stability (&p, c, given.steps_auto ? "--steps auto" : "--dt");
 }

@@ -2,8 +2,10 @@
 
 #include "monitor.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,37 +43,69 @@ append_line (struct monitor *m, const char *buf, size_t len)
   return false;
 }
 
-/* The offset after the header and the rows of steps before step, in the
-   open file: rows from step on, and a line cut short, go.  0 for an empty
-   file (a run killed before its header).  -1, with a message, when the
-   file is not a monitor file with these columns.  */
-static off_t
-rows_before (FILE *fp, const char *path, size_t step)
+/* Whether line is a row: a step number, then a comma.  */
+static bool
+is_row (const char *line, unsigned long long *step)
 {
-  char line[512];
-  if (fgets (line, sizeof line, fp) == NULL && !ferror (fp))
-    return 0;
-  if (ferror (fp) || strcmp (line, MONITOR_HEADER) != 0)
+  char *end;
+  *step = strtoull (line, &end, 10);
+  return isdigit ((unsigned char) line[0]) && *end == ',';
+}
+
+/* The offset after the header and the lines before the row of step, in
+   the open file: rows from step on go, and so does a last line cut
+   short; lines that are not rows (edited by hand) stay as they are.  The
+   row of step itself stays where keep_step: *kept tells whether there
+   was one.  0 for an empty file (a run killed before its header).  -1,
+   with a message, when the file is not a monitor file with these
+   columns.  */
+static off_t
+lines_before (FILE *fp, const char *path, size_t step, bool keep_step,
+              bool *kept)
+{
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len = getline (&line, &cap, fp);
+  *kept = false;
+  if (len < 0 && !ferror (fp))
     {
+      free (line);
+      return 0;
+    }
+  if (len < 0 || strcmp (line, MONITOR_HEADER) != 0)
+    {
+      free (line);
       heatsim_error ("--monitor: %s exists and is not a heatsim monitor file "
                      "with the columns %.*s; it is left as it is", path,
                      (int) strlen (MONITOR_HEADER) - 1, MONITOR_HEADER);
       return -1;
     }
-  off_t keep = (off_t) strlen (line);
-  while (fgets (line, sizeof line, fp) != NULL)
+  off_t keep = (off_t) len;
+  while ((len = getline (&line, &cap, fp)) > 0 && line[len - 1] == '\n')
     {
-      char *end;
-      const unsigned long long row = strtoull (line, &end, 10);
-      if (line[strlen (line) - 1] != '\n' || *end != ',' || row >= step)
+      unsigned long long row;
+      const bool a_row = is_row (line, &row);
+      if (a_row && (row > step || (row == step && !keep_step)))
         break;
-      keep += (off_t) strlen (line);
+      keep += (off_t) len;
+      if (a_row && row == step)
+        {
+          *kept = true;
+          break;
+        }
     }
+  free (line);
   return keep;
 }
 
-/* With --restart: continue the monitor file of the run, after its rows
-   before the restart step.  */
+/* With --restart: continue the monitor file of the run, so that it ends
+   as the file of an uninterrupted run.  The rows before the restart step
+   stay.  So does the row of that step where rows fall on it: it holds
+   the largest change of the sweep before it, which the restarted run
+   cannot know; the run writes it only where it is missing.  Where rows
+   do not fall on the restart step (a run stopped by a signal or
+   --steps), the uninterrupted run has no row there, and the restarted
+   run writes none.  */
 static int
 continue_file (struct monitor *m, const struct config *cfg)
 {
@@ -85,10 +119,14 @@ continue_file (struct monitor *m, const struct config *cfg)
         fclose (fp);
       return HEATSIM_BAD_FILE;
     }
-  m->size = rows_before (fp, m->path, cfg->start_step);
+  const bool aligned = cfg->start_step % cfg->monitor_every == 0;
+  bool kept;
+  m->size = lines_before (fp, m->path, cfg->start_step, aligned, &kept);
   fclose (fp);
   if (m->size < 0)
     return HEATSIM_BAD_FILE;
+  /* An empty file starts afresh, with the row of the first step.  */
+  m->skip_first = m->size > 0 && (kept || !aligned);
   if (ftruncate (m->fd, m->size) != 0
       || (m->size == 0
           && !append_line (m, MONITOR_HEADER, strlen (MONITOR_HEADER))))
@@ -181,11 +219,12 @@ monitor_due (const struct monitor *m, const struct config *cfg, size_t step,
                    || step % cfg->monitor_every == 0);
 }
 
-/* "%.17g," of v, or "," where it is unknown: an empty CSV field.  */
+/* "%.17g," of v, or "," where it is unknown, infinite or NaN: an empty
+   CSV field, as the JSON report writes null for these.  */
 static int
 put_number (char *buf, size_t len, bool known, double v, char sep)
 {
-  return known ? snprintf (buf, len, "%.17g%c", v, sep)
+  return known && isfinite (v) ? snprintf (buf, len, "%.17g%c", v, sep)
          : snprintf (buf, len, "%c", sep);
 }
 
@@ -210,15 +249,16 @@ monitor_write (struct monitor *m, const struct config *cfg,
   field_range (u, &lo, &hi);
   lo = domain_min (d, lo);
   hi = domain_max (d, hi);
-  if (m->fd < 0)
+  if (m->fd < 0 || (step == cfg->start_step && m->skip_first))
     return HEATSIM_OK;
 
   char row[512];
   size_t n = (size_t) snprintf (row, sizeof row, "%zu,", step);
   n += put_number (row + n, sizeof row - n, !cfg->steady,
                    config_time (cfg, step), ',');
-  n += snprintf (row + n, sizeof row - n, "%.17g,%.17g,%.17g,", heat, lo,
-                 hi);
+  n += put_number (row + n, sizeof row - n, true, heat, ',');
+  n += put_number (row + n, sizeof row - n, true, lo, ',');
+  n += put_number (row + n, sizeof row - n, true, hi, ',');
   n += put_number (row + n, sizeof row - n, exact, e.l2, ',');
   n += put_number (row + n, sizeof row - n, change >= 0.0, change, ',');
   n += put_number (row + n, sizeof row - n, residual >= 0.0, residual, '\n');

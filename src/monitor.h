@@ -29,6 +29,9 @@ struct monitor {
   int fd;                  /* the file on rank 0, else -1 */
   const char *path;
   off_t size;              /* bytes of the header and complete rows */
+  bool skip_first;         /* a continued file has the row of the run's
+                              first step, or the uninterrupted run has
+                              none there: it is not written */
 };
 
 /* No monitor: what monitor_close accepts before monitor_open ran.  */
@@ -36,16 +39,18 @@ struct monitor {
 
 /* Check cfg->monitor before the first step and open it on rank 0: a new
    file with a header; with --restart an existing monitor file is
-   continued (its rows from the restart step on are dropped: the restarted
-   run writes them again, bitwise the same).  Refused (HEATSIM_BAD_FILE)
+   continued as the file of the uninterrupted run (its rows after the
+   restart step are dropped: the restarted run writes them again, bitwise
+   the same; see continue_file).  Refused (HEATSIM_BAD_FILE)
    when it is a directory or not a regular file, an input, a file the
    snapshots or checkpoints would overwrite, cannot be created, or exists
    without --restart.  Returns 0 or a heatsim_status.  */
 int monitor_open (struct monitor *m, const struct config *cfg,
                   const struct domain *d);
 
-/* Whether a row is written after step: every cfg->monitor_every steps of
-   the simulation, at the run's first step and at its last.  */
+/* Whether a row is computed after step: every cfg->monitor_every steps
+   of the simulation, at the run's first step and at its last (rank 0
+   leaves out the first where a continued file says it has no place).  */
 bool monitor_due (const struct monitor *m, const struct config *cfg,
                   size_t step, bool last);
 

@@ -4,17 +4,21 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "colormap.h"
 #include "derive.h"
+#include "multigrid.h"
 #include "parse.h"
 #include "pattern.h"
 #include "problem.h"
 #include "strategy.h"
 
-/* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.  */
+/* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.
+   Multigrid's own (--rtol, and --max-steps in V-cycles) are
+   mg_default_options'.  */
 #define DEFAULT_CELLS 1000
 #define DEFAULT_LENGTH 1000.0
 #define DEFAULT_ALPHA 0.1
@@ -22,7 +26,6 @@
 #define DEFAULT_END_TIME 0.5
 #define DEFAULT_TOL 0.01
 #define DEFAULT_MAX_STEPS 1000000
-#define DEFAULT_RTOL 1e-10
 #define DEFAULT_RESIDUAL_EVERY 10
 #define DEFAULT_NAN_CHECK_EVERY 100
 #define DEFAULT_MONITOR_EVERY 100
@@ -32,220 +35,6 @@
 /* --png-scale: 64 x 64 pixels a cell makes a 16x16 grid a 1024-pixel
    image; more would only blur (and slow) the snapshots.  */
 #define PNG_SCALE_MAX 64
-
-enum {
-  OPT_DT = CHAR_MAX + 1,
-  OPT_EDGES,
-  OPT_DISK,
-  OPT_TOL,
-  OPT_MAX_STEPS,
-  OPT_RESIDUAL_EVERY,
-  OPT_NAN_CHECK_EVERY,
-  OPT_OUTPUT_DIR,
-  OPT_PNG_EVERY,
-  OPT_PNG_NAME,
-  OPT_COLORMAP,
-  OPT_RANGE,
-  OPT_PNG_DEPTH,
-  OPT_PNG_SCALE,
-  OPT_PNG_LEGEND,
-  OPT_CHECKPOINT_EVERY,
-  OPT_CHECKPOINT_NAME,
-  OPT_COMPRESS,
-  OPT_RESTART,
-  OPT_INIT,
-  OPT_INIT_DATASET,
-  OPT_INIT_RANGE,
-  OPT_REQUIRE_DEVICE,
-  OPT_LIST_DEVICES,
-  OPT_JSON,
-  OPT_BENCH,
-  OPT_KERNEL,
-  OPT_MONITOR,
-  OPT_MONITOR_EVERY,
-  OPT_PROGRESS_EVERY,
-  OPT_SOLVER,
-  OPT_RTOL,
-  OPT_SCHEME,
-};
-
-static const struct option long_options[] = {
-  {"problem", required_argument, NULL, 'p'},
-  {"boundary", required_argument, NULL, 'b'},
-  {"edges", required_argument, NULL, OPT_EDGES},
-  {"disk", required_argument, NULL, OPT_DISK},
-  {"grid", required_argument, NULL, 'g'},
-  {"length", required_argument, NULL, 'L'},
-  {"alpha", required_argument, NULL, 'a'},
-  {"steps", required_argument, NULL, 'n'},
-  {"dt", required_argument, NULL, OPT_DT},
-  {"scheme", required_argument, NULL, OPT_SCHEME},
-  {"end-time", required_argument, NULL, 'T'},
-  {"offload", required_argument, NULL, 'o'},
-  {"device", required_argument, NULL, 'd'},
-  {"kernel", required_argument, NULL, OPT_KERNEL},
-  {"require-device", no_argument, NULL, OPT_REQUIRE_DEVICE},
-  {"force", no_argument, NULL, 'f'},
-  {"nan-check-every", required_argument, NULL, OPT_NAN_CHECK_EVERY},
-  {"steady", no_argument, NULL, 's'},
-  {"solver", required_argument, NULL, OPT_SOLVER},
-  {"rtol", required_argument, NULL, OPT_RTOL},
-  {"tol", required_argument, NULL, OPT_TOL},
-  {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
-  {"residual-every", required_argument, NULL, OPT_RESIDUAL_EVERY},
-  {"list-devices", no_argument, NULL, OPT_LIST_DEVICES},
-  {"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
-  {"png-every", required_argument, NULL, OPT_PNG_EVERY},
-  {"png-name", required_argument, NULL, OPT_PNG_NAME},
-  {"colormap", required_argument, NULL, OPT_COLORMAP},
-  {"range", required_argument, NULL, OPT_RANGE},
-  {"png-depth", required_argument, NULL, OPT_PNG_DEPTH},
-  {"png-scale", required_argument, NULL, OPT_PNG_SCALE},
-  {"png-legend", no_argument, NULL, OPT_PNG_LEGEND},
-  {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
-  {"checkpoint-name", required_argument, NULL, OPT_CHECKPOINT_NAME},
-  {"compress", required_argument, NULL, OPT_COMPRESS},
-  {"restart", required_argument, NULL, OPT_RESTART},
-  {"init", required_argument, NULL, OPT_INIT},
-  {"init-dataset", required_argument, NULL, OPT_INIT_DATASET},
-  {"init-range", required_argument, NULL, OPT_INIT_RANGE},
-  {"quiet", no_argument, NULL, 'q'},
-  {"progress-every", required_argument, NULL, OPT_PROGRESS_EVERY},
-  {"monitor", required_argument, NULL, OPT_MONITOR},
-  {"monitor-every", required_argument, NULL, OPT_MONITOR_EVERY},
-  {"json", no_argument, NULL, OPT_JSON},
-  {"bench", no_argument, NULL, OPT_BENCH},
-  {"help", no_argument, NULL, 'h'},
-  {"version", no_argument, NULL, 'V'},
-  {NULL, 0, NULL, 0}
-};
-
-static const char short_options[] = ":p:b:g:L:a:n:T:fso:d:qhV";
-
-void
-options_usage (FILE *out)
-{
-  fputs ("Usage: " PACKAGE " [OPTION]...\n"
-         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with a\n"
-         "5-point stencil, explicit on a GPU through OpenMP offload or on CPU\n"
-         "threads, or implicit by multigrid, and report the error against the\n"
-         "exact solution.\n"
-         "\n"
-         "Problem:\n"
-         "  -p, --problem=NAME       mms (default), plate, disk or file (see below)\n"
-         "  -b, --boundary=KIND      dirichlet (default), neumann (zero flux) or\n"
-         "                           periodic\n"
-         "      --edges=L,R,B,T      fixed (Dirichlet) values of the left, right,\n"
-         "                           bottom and top edges, instead of the problem's\n"
-         "      --disk=R[,IN[,OUT]]  disk radius and temperatures (default\n"
-         "                           min(LX,LY)/4, 100, 0)\n"
-         "  -g, --grid=NX[xNY]       interior cells (default 1000x1000)\n"
-         "  -L, --length=LX[xLY]     domain size (default 1000x1000)\n"
-         "  -a, --alpha=ALPHA        thermal diffusivity (default 0.1)\n"
-         "  -n, --steps=N            time steps (default 10); 'auto': the fewest\n"
-         "                           that are stable up to --end-time\n"
-         "      --dt=DT              time step (default END_TIME / N)\n"
-         "  -T, --end-time=T         simulated time (default 0.5); with --dt,\n"
-         "                           the steps are ceil(T / DT) and dt = T / steps\n"
-         "      --scheme=SCHEME      explicit (default), backward-euler or\n"
-         "                           crank-nicolson (implicit: any dt, each step\n"
-         "                           solved by multigrid to --rtol)\n"
-         "  -f, --force              run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2\n"
-         "      --nan-check-every=K  stop (status 5) if the field holds NaN or Inf,\n"
-         "                           checked every K steps (default 100)\n"
-         "\n"
-         "Steady state:\n"
-         "  -s, --steady             solve for the steady state (Laplace's equation)\n"
-         "      --solver=SOLVER      multigrid (default) or jacobi\n"
-         "      --rtol=R             multigrid, steady or implicit: stop when the\n"
-         "                           residual norm has fallen by R, 0<R<1\n"
-         "                           (default 1e-10), or reached round-off\n"
-         "      --tol=TOL            jacobi: stop when no cell changes by more than\n"
-         "                           TOL in one sweep (default 0.01)\n"
-         "      --max-steps=N        give up after N sweeps or V-cycles, status 4\n"
-         "                           (default 1000000 sweeps, 100 cycles)\n"
-         "      --residual-every=K   jacobi: check the change every K sweeps\n"
-         "                           (default 10)\n"
-         "\n"
-         "Execution:\n"
-         "  -o, --offload=STRATEGY   auto (default), resident, map or host\n"
-         "  -d, --device=N           offload device (default: OpenMP default device)\n"
-         "      --kernel=FORM        target kernel form: collapse (default), split\n"
-         "                           or bare (GPUs only; map and resident)\n"
-         "      --require-device     fail (status 3) instead of running target\n"
-         "                           regions on the host when no device is there\n"
-         "      --list-devices       list offload devices and exit\n"
-         "\n"
-         "Fields in and out:\n"
-         "      --output-dir=DIR     where images and checkpoints go (default .)\n"
-         "      --png-every=K        PNG snapshot at the start, every K steps, at the end\n"
-         "      --png-name=PATTERN   snapshot names (default heatsim-%06d.png);\n"
-         "                           %f numbers them 0, 1, 2, ... instead of by step\n"
-         "      --colormap=NAME      viridis (default), inferno, cividis or gray\n"
-         "      --range=LO,HI        values at the ends of the colour map\n"
-         "                           (default: range of the initial field)\n"
-         "      --png-depth=BITS     8: colour (default); 16: linear grayscale\n"
-         "      --png-scale=K        K x K pixels per cell, 1-64 (default 1)\n"
-         "      --png-legend         colour bar with its values, step and time\n"
-         "                           under the field; with it or --png-scale the\n"
-         "                           image's sides are even (for video encoders)\n"
-         "      --checkpoint-every=K HDF5 checkpoint at the start, every K, at the end\n"
-         "      --checkpoint-name=PATTERN  names (default heatsim-%06d.h5)\n"
-         "      --compress=LEVEL     deflate checkpoints, 0-9 (default 0: off)\n"
-         "      --restart=FILE       continue from a checkpoint for --steps more\n"
-         "      --init=FILE          initial field from an HDF5 or PNG file; its\n"
-         "                           outer ring is the boundary (problem 'file')\n"
-         "      --init-dataset=NAME  HDF5 dataset for --init (default /field)\n"
-         "      --init-range=LO,HI   PNG gray 0 and white map to LO, HI (default 0,1)\n"
-         "\n"
-         "Output:\n"
-         "  -q, --quiet              no progress messages on stderr\n"
-         "      --progress-every=SECONDS  progress line with the step and\n"
-         "                           simulated time every SECONDS (default 2;\n"
-         "                           0: none)\n"
-         "      --monitor=FILE       CSV of step, time, total heat, min, max, L2\n"
-         "                           error and largest change over the run; never\n"
-         "                           overwritten (continued with --restart)\n"
-         "      --monitor-every=K    a --monitor row every K steps (default 100),\n"
-         "                           at the first and at the last\n"
-         "      --json               print the report as one JSON object (also\n"
-         "                           when the run fails: status, error)\n"
-         "      --bench              also measure the copy bandwidth where the\n"
-         "                           kernels ran, and the stencil's share of it\n"
-         "  -h, --help               display this help and exit\n"
-         "  -V, --version            output version information and exit\n"
-         "\n"
-         "Problems:\n", out);
-  for (const struct problem *const *p = heatsim_problems; *p; ++p)
-    fprintf (out, "  %-10s %s\n", (*p)->name, (*p)->summary);
-  fputs ("\nOffload strategies:\n"
-         "  auto       resident where an offload device is available, else "
-         "host\n", out);
-  for (const struct strategy *const *s = heatsim_strategies; *s; ++s)
-    fprintf (out, "  %-10s %s\n", (*s)->name, (*s)->summary);
-  fputs ("\n"
-         "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
-         "3 no offload device with --require-device, 4 steady state not\n"
-         "reached within --max-steps (or an implicit step's solve did not\n"
-         "converge), 5 the field became NaN or infinite,\n"
-         "128+N stopped by signal N (SIGINT, SIGTERM).\n"
-         "Colour maps:", out);
-  for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
-    fprintf (out, " %s", (*m)->name);
-  fputs ("\n"
-         "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
-         "Full documentation: man heatsim\n", out);
-}
-
-static bool
-parse_device (struct parser *p, const char *text, int *device)
-{
-  unsigned long long v;
-  if (!parse_whole (p, "--device", text, NULL, 0, INT_MAX, &v))
-    return false;
-  *device = (int) v;
-  return true;
-}
 
 static bool
 parse_disk (struct parser *p, const char *text, struct config *c)
@@ -280,30 +69,643 @@ parse_pattern (struct parser *p, const char *opt, const char *text,
                         text, frames ? " (or frame field %f, %06f)" : "");
 }
 
+/* The setters: each reads one option's value into c (and notes in
+   c->given what later rules need to know it was given).  Flags get NULL.
+   False with a message in p's buffer when the value is wrong.  */
+
+static bool
+set_problem (struct parser *p, struct config *c, const char *value)
+{
+  c->given.problem = true;
+  c->problem = problem_find (value);
+  return c->problem != NULL
+         || parse_fail (p, "--problem: unknown problem '%s' (choose mms, "
+                        "plate, disk or file)", value);
+}
+
+static bool
+set_boundary (struct parser *p, struct config *c, const char *value)
+{
+  c->given.boundary = true;
+  return boundary_find (value, &c->boundary)
+         || parse_fail (p, "--boundary: unknown kind '%s' (choose dirichlet, "
+                        "neumann or periodic)", value);
+}
+
+static bool
+set_edges (struct parser *p, struct config *c, const char *value)
+{
+  c->edges_given = true;
+  return parse_reals (p, "--edges", value, EDGE_COUNT, EDGE_COUNT, c->edges)
+         == EDGE_COUNT;
+}
+
+static bool
+set_disk (struct parser *p, struct config *c, const char *value)
+{
+  c->given.disk = true;
+  return parse_disk (p, value, c);
+}
+
+static bool
+set_grid (struct parser *p, struct config *c, const char *value)
+{
+  c->given.grid = true;
+  return parse_count_pair (p, "--grid", value, &c->nx, &c->ny);
+}
+
+static bool
+set_length (struct parser *p, struct config *c, const char *value)
+{
+  c->given.length = true;
+  return parse_length_pair (p, "--length", value, &c->lx, &c->ly);
+}
+
+static bool
+set_alpha (struct parser *p, struct config *c, const char *value)
+{
+  c->given.alpha = true;
+  return parse_positive (p, "--alpha", value, NULL, &c->alpha);
+}
+
+/* "auto": derive_settings picks the count from --end-time.  */
+static bool
+set_steps (struct parser *p, struct config *c, const char *value)
+{
+  c->given.steps = true;
+  c->given.steps_auto = strcmp (value, "auto") == 0;
+  return c->given.steps_auto
+         || parse_count (p, "--steps", value, NULL, &c->steps);
+}
+
+static bool
+set_dt (struct parser *p, struct config *c, const char *value)
+{
+  c->given.dt = true;
+  return parse_positive (p, "--dt", value, NULL, &c->dt);
+}
+
+static bool
+set_end_time (struct parser *p, struct config *c, const char *value)
+{
+  c->given.end_time = true;
+  return parse_positive (p, "--end-time", value, NULL, &c->end_time);
+}
+
+static bool
+set_scheme (struct parser *p, struct config *c, const char *value)
+{
+  c->given.scheme = true;
+  return time_scheme_find (value, &c->scheme)
+         || parse_fail (p, "--scheme: unknown scheme '%s' (choose explicit, "
+                        "backward-euler or crank-nicolson)", value);
+}
+
+static bool
+set_force (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->force = c->given.force = true;
+  return true;
+}
+
+static bool
+set_nan_check_every (struct parser *p, struct config *c, const char *value)
+{
+  return parse_count (p, "--nan-check-every", value, NULL,
+                      &c->nan_check_every);
+}
+
+static bool
+set_steady (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->steady = true;
+  return true;
+}
+
+static bool
+set_solver (struct parser *p, struct config *c, const char *value)
+{
+  c->given.solver = true;
+  return steady_solver_find (value, &c->solver)
+         || parse_fail (p, "--solver: unknown solver '%s' (choose multigrid "
+                        "or jacobi)", value);
+}
+
+static bool
+set_rtol (struct parser *p, struct config *c, const char *value)
+{
+  c->given.rtol = true;
+  if (!parse_positive (p, "--rtol", value, NULL, &c->rtol))
+    return false;
+  return c->rtol < 1.0
+         || parse_fail (p, "--rtol: '%s' must be below 1 (the factor by "
+                        "which the residual norm must fall)", value);
+}
+
+static bool
+set_tol (struct parser *p, struct config *c, const char *value)
+{
+  c->given.tol = true;
+  return parse_positive (p, "--tol", value, NULL, &c->tol);
+}
+
+static bool
+set_max_steps (struct parser *p, struct config *c, const char *value)
+{
+  c->given.max_steps = true;
+  return parse_count (p, "--max-steps", value, NULL, &c->max_steps);
+}
+
+static bool
+set_residual_every (struct parser *p, struct config *c, const char *value)
+{
+  c->given.residual_every = true;
+  return parse_count (p, "--residual-every", value, NULL, &c->residual_every);
+}
+
+static bool
+set_offload (struct parser *p, struct config *c, const char *value)
+{
+  c->strategy_auto = strcmp (value, "auto") == 0;
+  c->strategy = c->strategy_auto ? NULL : strategy_find (value);
+  return c->strategy != NULL || c->strategy_auto
+         || parse_fail (p, "--offload: unknown strategy '%s' (choose auto, "
+                        "resident, map or host)", value);
+}
+
+static bool
+set_device (struct parser *p, struct config *c, const char *value)
+{
+  unsigned long long v;
+  if (!parse_whole (p, "--device", value, NULL, 0, INT_MAX, &v))
+    return false;
+  c->device = (int) v;
+  return true;
+}
+
+static bool
+set_kernel (struct parser *p, struct config *c, const char *value)
+{
+  c->given.kernel = true;
+  return kernel_form_find (value, &c->kernel)
+         || parse_fail (p, "--kernel: unknown form '%s' (choose collapse, "
+                        "split or bare)", value);
+}
+
+static bool
+set_require_device (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->require_device = true;
+  return true;
+}
+
+static bool
+set_output_dir (struct parser *p, struct config *c, const char *value)
+{
+  c->output_dir = value;
+  return value[0] != '\0'
+         || parse_fail (p, "--output-dir: empty directory name");
+}
+
+static bool
+set_png_every (struct parser *p, struct config *c, const char *value)
+{
+  return parse_count (p, "--png-every", value, NULL, &c->png_every);
+}
+
+static bool
+set_png_name (struct parser *p, struct config *c, const char *value)
+{
+  c->given.png_name = true;
+  c->png_name = value;
+  return parse_pattern (p, "--png-name", value, true);
+}
+
+static bool
+set_colormap (struct parser *p, struct config *c, const char *value)
+{
+  c->colormap = colormap_find (value);
+  return c->colormap != NULL
+         || parse_fail (p, "--colormap: unknown colour map '%s' (choose "
+                        "viridis, inferno, cividis or gray)", value);
+}
+
+static bool
+set_range (struct parser *p, struct config *c, const char *value)
+{
+  c->range_given = c->given.range = true;
+  return parse_range (p, "--range", value, c->range);
+}
+
+static bool
+set_png_depth (struct parser *p, struct config *c, const char *value)
+{
+  if (strcmp (value, "8") != 0 && strcmp (value, "16") != 0)
+    return parse_fail (p, "--png-depth: '%s' is not 8 or 16", value);
+  c->png_depth = atoi (value);
+  return true;
+}
+
+static bool
+set_png_scale (struct parser *p, struct config *c, const char *value)
+{
+  unsigned long long k;
+  if (!parse_whole (p, "--png-scale", value, NULL, 1, PNG_SCALE_MAX, &k))
+    return false;
+  c->png_scale = (unsigned) k;
+  return true;
+}
+
+static bool
+set_png_legend (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->png_legend = true;
+  return true;
+}
+
+static bool
+set_checkpoint_every (struct parser *p, struct config *c, const char *value)
+{
+  return parse_count (p, "--checkpoint-every", value, NULL,
+                      &c->checkpoint_every);
+}
+
+static bool
+set_checkpoint_name (struct parser *p, struct config *c, const char *value)
+{
+  c->given.checkpoint_name = true;
+  c->checkpoint_name = value;
+  return parse_pattern (p, "--checkpoint-name", value, false);
+}
+
+static bool
+set_compress (struct parser *p, struct config *c, const char *value)
+{
+  unsigned long long level;
+  c->given.compress = true;
+  if (!parse_whole (p, "--compress", value, NULL, 0, 9, &level))
+    return false;
+  c->compress = (int) level;
+  return true;
+}
+
+static bool
+set_restart (struct parser *p, struct config *c, const char *value)
+{
+  c->restart = value;
+  return value[0] != '\0' || parse_fail (p, "--restart: empty file name");
+}
+
+static bool
+set_init (struct parser *p, struct config *c, const char *value)
+{
+  c->init = value;
+  c->problem = problem_find ("file");
+  return value[0] != '\0' || parse_fail (p, "--init: empty file name");
+}
+
+static bool
+set_init_dataset (struct parser *p, struct config *c, const char *value)
+{
+  (void) p;
+  c->init_dataset = value;
+  return true;
+}
+
+/* Gray levels map to LO + level (HI - LO): a width that overflows maps
+   every one to NaN.  (--range needs no such rule: a value's place in it
+   is computed without the width.)  */
+static bool
+set_init_range (struct parser *p, struct config *c, const char *value)
+{
+  c->given.init_range = true;
+  if (!parse_range (p, "--init-range", value, c->init_range))
+    return false;
+  return isfinite (c->init_range[1] - c->init_range[0])
+         || parse_fail (p, "--init-range: '%s': HI - LO overflows (the "
+                        "values must be nearer)", value);
+}
+
+static bool
+set_quiet (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->quiet = true;
+  return true;
+}
+
+static bool
+set_progress_every (struct parser *p, struct config *c, const char *value)
+{
+  if (!parse_real (p, "--progress-every", value, NULL, &c->progress_every))
+    return false;
+  return c->progress_every >= 0.0
+         || parse_fail (p, "--progress-every: '%s' is negative", value);
+}
+
+static bool
+set_monitor (struct parser *p, struct config *c, const char *value)
+{
+  c->monitor = value;
+  return value[0] != '\0' || parse_fail (p, "--monitor: empty file name");
+}
+
+static bool
+set_monitor_every (struct parser *p, struct config *c, const char *value)
+{
+  c->given.monitor_every = true;
+  return parse_count (p, "--monitor-every", value, NULL, &c->monitor_every);
+}
+
+static bool
+set_json (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->json = true;
+  return true;
+}
+
+static bool
+set_bench (struct parser *p, struct config *c, const char *value)
+{
+  (void) p, (void) value;
+  c->bench = true;
+  return true;
+}
+
+/* The sections of --help, in their order.  */
+enum option_group {
+  GROUP_PROBLEM,
+  GROUP_STEADY,
+  GROUP_EXECUTION,
+  GROUP_FIELDS,
+  GROUP_OUTPUT,
+  GROUP_COUNT
+};
+
+static const char *const group_titles[GROUP_COUNT] = {
+  "Problem", "Steady state", "Execution", "Fields in and out", "Output"
+};
+
+/* One option: its names, its value's metavariable (NULL: a flag), its
+   --help text (lines after the first are indented under it), its
+   section of --help, and either the setter that applies it to the
+   configuration or the action it asks for instead of a run.  */
+struct option_spec {
+  const char *name;
+  char short_name;            /* 0: none */
+  const char *metavar;
+  const char *help;
+  enum option_group group;
+  bool (*set) (struct parser *p, struct config *c, const char *value);
+  enum options_action action; /* OPTIONS_RUN for a setting */
+};
+
+/* Every option.  getopt_long's table, --help, options_apply and
+   (through --help) the bash completion derive from it.  --help prints
+   them by group; this order is getopt_long's, which names the
+   candidates of an ambiguous abbreviation in it.  */
+static const struct option_spec option_table[] = {
+  { "problem", 'p', "NAME", "mms (default), plate, disk or file (see below)",
+    GROUP_PROBLEM, set_problem, OPTIONS_RUN },
+  { "boundary", 'b', "KIND", "dirichlet (default), neumann (zero flux) or\n"
+    "periodic", GROUP_PROBLEM, set_boundary, OPTIONS_RUN },
+  { "edges", 0, "L,R,B,T", "fixed (Dirichlet) values of the left, right,\n"
+    "bottom and top edges, instead of the problem's", GROUP_PROBLEM,
+    set_edges, OPTIONS_RUN },
+  { "disk", 0, "R[,IN[,OUT]]", "disk radius and temperatures (default\n"
+    "min(LX,LY)/4, 100, 0)", GROUP_PROBLEM, set_disk, OPTIONS_RUN },
+  { "grid", 'g', "NX[xNY]", "interior cells (default 1000x1000)",
+    GROUP_PROBLEM, set_grid, OPTIONS_RUN },
+  { "length", 'L', "LX[xLY]", "domain size (default 1000x1000)",
+    GROUP_PROBLEM, set_length, OPTIONS_RUN },
+  { "alpha", 'a', "ALPHA", "thermal diffusivity (default 0.1)",
+    GROUP_PROBLEM, set_alpha, OPTIONS_RUN },
+  { "steps", 'n', "N", "time steps (default 10); 'auto': the fewest\n"
+    "that are stable up to --end-time", GROUP_PROBLEM, set_steps,
+    OPTIONS_RUN },
+  { "dt", 0, "DT", "time step (default END_TIME / N)", GROUP_PROBLEM,
+    set_dt, OPTIONS_RUN },
+  { "end-time", 'T', "T", "simulated time (default 0.5); with --dt,\n"
+    "the steps are ceil(T / DT) and dt = T / steps", GROUP_PROBLEM,
+    set_end_time, OPTIONS_RUN },
+  { "scheme", 0, "SCHEME", "explicit (default), backward-euler or\n"
+    "crank-nicolson (implicit: any dt, each step\n"
+    "solved by multigrid to --rtol)", GROUP_PROBLEM, set_scheme,
+    OPTIONS_RUN },
+  { "offload", 'o', "STRATEGY", "auto (default), resident, map or host",
+    GROUP_EXECUTION, set_offload, OPTIONS_RUN },
+  { "device", 'd', "N", "offload device (default: OpenMP default device)",
+    GROUP_EXECUTION, set_device, OPTIONS_RUN },
+  { "kernel", 0, "FORM", "target kernel form: collapse (default), split\n"
+    "or bare (GPUs only; map and resident)", GROUP_EXECUTION, set_kernel,
+    OPTIONS_RUN },
+  { "require-device", 0, NULL, "fail (status 3) instead of running target\n"
+    "regions on the host when no device is there", GROUP_EXECUTION,
+    set_require_device, OPTIONS_RUN },
+  { "force", 'f', NULL, "run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2",
+    GROUP_PROBLEM, set_force, OPTIONS_RUN },
+  { "nan-check-every", 0, "K", "stop (status 5) if the field holds NaN or "
+    "Inf,\nchecked every K steps (default 100)", GROUP_PROBLEM,
+    set_nan_check_every, OPTIONS_RUN },
+  { "steady", 's', NULL, "solve for the steady state (Laplace's equation)",
+    GROUP_STEADY, set_steady, OPTIONS_RUN },
+  { "solver", 0, "SOLVER", "multigrid (default) or jacobi", GROUP_STEADY,
+    set_solver, OPTIONS_RUN },
+  { "rtol", 0, "R", "multigrid, steady or implicit: stop when the\n"
+    "residual norm has fallen by R, 0<R<1\n"
+    "(default 1e-10), or reached round-off", GROUP_STEADY, set_rtol,
+    OPTIONS_RUN },
+  { "tol", 0, "TOL", "jacobi: stop when no cell changes by more than\n"
+    "TOL in one sweep (default 0.01)", GROUP_STEADY, set_tol, OPTIONS_RUN },
+  { "max-steps", 0, "N", "give up after N sweeps or V-cycles, status 4\n"
+    "(default 1000000 sweeps, 100 cycles)", GROUP_STEADY, set_max_steps,
+    OPTIONS_RUN },
+  { "residual-every", 0, "K", "jacobi: check the change every K sweeps\n"
+    "(default 10)", GROUP_STEADY, set_residual_every, OPTIONS_RUN },
+  { "list-devices", 0, NULL, "list offload devices and exit",
+    GROUP_EXECUTION, NULL, OPTIONS_LIST_DEVICES },
+  { "output-dir", 0, "DIR", "where images and checkpoints go (default .)",
+    GROUP_FIELDS, set_output_dir, OPTIONS_RUN },
+  { "png-every", 0, "K", "PNG snapshot at the start, every K steps, at the "
+    "end", GROUP_FIELDS, set_png_every, OPTIONS_RUN },
+  { "png-name", 0, "PATTERN", "snapshot names (default heatsim-%06d.png);\n"
+    "%f numbers them 0, 1, 2, ... instead of by step", GROUP_FIELDS,
+    set_png_name, OPTIONS_RUN },
+  { "colormap", 0, "NAME", "viridis (default), inferno, cividis or gray",
+    GROUP_FIELDS, set_colormap, OPTIONS_RUN },
+  { "range", 0, "LO,HI", "values at the ends of the colour map\n"
+    "(default: range of the initial field)", GROUP_FIELDS, set_range,
+    OPTIONS_RUN },
+  { "png-depth", 0, "BITS", "8: colour (default); 16: linear grayscale",
+    GROUP_FIELDS, set_png_depth, OPTIONS_RUN },
+  { "png-scale", 0, "K", "K x K pixels per cell, 1-64 (default 1)",
+    GROUP_FIELDS, set_png_scale, OPTIONS_RUN },
+  { "png-legend", 0, NULL, "colour bar with its values, step and time\n"
+    "under the field; with it or --png-scale the\n"
+    "image's sides are even (for video encoders)", GROUP_FIELDS,
+    set_png_legend, OPTIONS_RUN },
+  { "checkpoint-every", 0, "K", "HDF5 checkpoint at the start, every K, at "
+    "the end", GROUP_FIELDS, set_checkpoint_every, OPTIONS_RUN },
+  { "checkpoint-name", 0, "PATTERN", "names (default heatsim-%06d.h5)",
+    GROUP_FIELDS, set_checkpoint_name, OPTIONS_RUN },
+  { "compress", 0, "LEVEL", "deflate checkpoints, 0-9 (default 0: off)",
+    GROUP_FIELDS, set_compress, OPTIONS_RUN },
+  { "restart", 0, "FILE", "continue from a checkpoint for --steps more",
+    GROUP_FIELDS, set_restart, OPTIONS_RUN },
+  { "init", 0, "FILE", "initial field from an HDF5 or PNG file; its\n"
+    "outer ring is the boundary (problem 'file')", GROUP_FIELDS, set_init,
+    OPTIONS_RUN },
+  { "init-dataset", 0, "NAME", "HDF5 dataset for --init (default /field)",
+    GROUP_FIELDS, set_init_dataset, OPTIONS_RUN },
+  { "init-range", 0, "LO,HI", "PNG gray 0 and white map to LO, HI (default "
+    "0,1)", GROUP_FIELDS, set_init_range, OPTIONS_RUN },
+  { "quiet", 'q', NULL, "no progress messages on stderr", GROUP_OUTPUT,
+    set_quiet, OPTIONS_RUN },
+  { "progress-every", 0, "SECONDS", "progress line with the step and\n"
+    "simulated time every SECONDS (default 2;\n0: none)", GROUP_OUTPUT,
+    set_progress_every, OPTIONS_RUN },
+  { "monitor", 0, "FILE", "CSV of step, time, total heat, min, max, L2\n"
+    "error and largest change over the run; never\n"
+    "overwritten (continued with --restart)", GROUP_OUTPUT, set_monitor,
+    OPTIONS_RUN },
+  { "monitor-every", 0, "K", "a --monitor row every K steps (default 100),\n"
+    "at the first and at the last", GROUP_OUTPUT, set_monitor_every,
+    OPTIONS_RUN },
+  { "json", 0, NULL, "print the report as one JSON object (also\n"
+    "when the run fails: status, error)", GROUP_OUTPUT, set_json,
+    OPTIONS_RUN },
+  { "bench", 0, NULL, "also measure the copy bandwidth where the\n"
+    "kernels ran, and the stencil's share of it", GROUP_OUTPUT, set_bench,
+    OPTIONS_RUN },
+  { "help", 'h', NULL, "display this help and exit", GROUP_OUTPUT, NULL,
+    OPTIONS_HELP },
+  { "version", 'V', NULL, "output version information and exit",
+    GROUP_OUTPUT, NULL, OPTIONS_VERSION },
+};
+
+#define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
+
+/* --help's column for the descriptions.  */
+#define HELP_COLUMN 27
+
+static void
+print_option (FILE *out, const struct option_spec *o)
+{
+  char head[64];
+  int len = o->short_name
+            ? snprintf (head, sizeof head, "  -%c, --%s", o->short_name,
+                        o->name)
+            : snprintf (head, sizeof head, "      --%s", o->name);
+  if (o->metavar != NULL)
+    len += snprintf (head + len, sizeof head - (size_t) len, "=%s",
+                     o->metavar);
+  /* A head too long for the column keeps two spaces before the text.  */
+  fprintf (out, "%-*s", len < HELP_COLUMN ? HELP_COLUMN : len + 2, head);
+  for (const char *line = o->help;;)
+    {
+      const size_t n = strcspn (line, "\n");
+      fprintf (out, "%.*s\n", (int) n, line);
+      if (line[n] == '\0')
+        break;
+      line += n + 1;
+      fprintf (out, "%*s", HELP_COLUMN, "");
+    }
+}
+
+void
+options_usage (FILE *out)
+{
+  fputs ("Usage: " PACKAGE " [OPTION]...\n"
+         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with a\n"
+         "5-point stencil, explicit on a GPU through OpenMP offload or on CPU\n"
+         "threads, or implicit by multigrid, and report the error against the\n"
+         "exact solution.\n", out);
+  for (size_t g = 0; g < GROUP_COUNT; ++g)
+    {
+      fprintf (out, "\n%s:\n", group_titles[g]);
+      for (size_t k = 0; k < OPTION_COUNT; ++k)
+        if (option_table[k].group == g)
+          print_option (out, &option_table[k]);
+    }
+  fputs ("\nProblems:\n", out);
+  for (const struct problem *const *p = heatsim_problems; *p; ++p)
+    fprintf (out, "  %-10s %s\n", (*p)->name, (*p)->summary);
+  fputs ("\nOffload strategies:\n"
+         "  auto       resident where an offload device is available, else "
+         "host\n", out);
+  for (const struct strategy *const *strategy = heatsim_strategies;
+       *strategy; ++strategy)
+    fprintf (out, "  %-10s %s\n", (*strategy)->name, (*strategy)->summary);
+  fputs ("\n"
+         "Exit status: 0 success, 1 run-time failure, 2 invalid command line,\n"
+         "3 no offload device with --require-device, 4 steady state not\n"
+         "reached within --max-steps (or an implicit step's solve did not\n"
+         "converge), 5 the field became NaN or infinite,\n"
+         "128+N stopped by signal N (SIGINT, SIGTERM).\n"
+         "Colour maps:", out);
+  for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
+    fprintf (out, " %s", (*m)->name);
+  fputs ("\n"
+         "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
+         "Full documentation: man heatsim\n", out);
+}
+
+bool
+options_check_method (struct config *c, const char *checkpoint, char *err,
+                      size_t errlen)
+{
+  struct parser p = { err, errlen };
+  const struct given_options g = c->given;
+  const bool multigrid = config_uses_multigrid (c);
+  if (g.rtol && !multigrid)
+    return checkpoint != NULL
+           ? parse_fail (&p, "--rtol: only for multigrid; %s is from a %s run",
+                         checkpoint, c->steady ? "--solver jacobi"
+                         : "--scheme explicit")
+           : parse_fail (&p, "--rtol: only for multigrid (--steady, or "
+                         "--scheme backward-euler or crank-nicolson)");
+  if (c->steady && multigrid && (g.tol || g.residual_every))
+    return checkpoint != NULL
+           ? parse_fail (&p, "--%s: only with --solver jacobi; %s is from a "
+                         "multigrid run", g.tol ? "tol" : "residual-every",
+                         checkpoint)
+           : parse_fail (&p, "--%s: only with --solver jacobi (multigrid "
+                         "stops at --rtol)", g.tol ? "tol" : "residual-every");
+  if (!c->steady && multigrid && g.force)
+    return checkpoint != NULL
+           ? parse_fail (&p, "--force: %s is from a --scheme %s run "
+                         "(implicit steps are stable for any dt)", checkpoint,
+                         time_scheme_name (c->scheme))
+           : parse_fail (&p, "--force: not used with --scheme %s (implicit "
+                         "steps are stable for any dt)",
+                         time_scheme_name (c->scheme));
+  /* Multigrid counts V-cycles, not sweeps.  */
+  if (c->steady && multigrid && !g.max_steps)
+    c->max_steps = mg_default_options ().max_cycles;
+  return true;
+}
+
 /* Options that belong to one mode or problem, given without it.  */
 static bool
-check_combinations (struct parser *p, const struct config *c,
-                    struct given_options g)
+check_combinations (struct parser *p, struct config *c)
 {
+  const struct given_options g = c->given;
   if (g.solver && !c->steady)
     return parse_fail (p, "--solver: only with --steady (time steps take "
                        "--scheme)");
   if (c->steady && g.scheme)
     return parse_fail (p, "--scheme: not used with --steady (it solves for "
                        "the steady state; choose --solver)");
-  /* A checkpoint names its scheme and solver: apply_checkpoint checks
-     these against it.  */
-  const bool multigrid = config_uses_multigrid (c);
-  if (g.rtol && !multigrid && c->restart == NULL)
-    return parse_fail (p, "--rtol: only for multigrid (--steady, or --scheme "
-                       "backward-euler or crank-nicolson)");
-  if (c->steady && multigrid && c->restart == NULL
-      && (g.tol || g.residual_every))
-    return parse_fail (p, "--%s: only with --solver jacobi (multigrid stops "
-                       "at --rtol)", g.tol ? "tol" : "residual-every");
-  if (!c->steady && multigrid && g.force && c->restart == NULL)
-    return parse_fail (p, "--force: not used with --scheme %s (implicit steps "
-                       "are stable for any dt)", time_scheme_name (c->scheme));
+  /* A checkpoint names its scheme and solver: its method is checked
+     once it is read (initial.c).  */
+  if (c->restart == NULL
+      && !options_check_method (c, NULL, p->err, p->errlen))
+    return false;
   if (c->steady)
     {
       if (g.steps)
@@ -392,7 +794,7 @@ config_defaults (struct config *c)
     .tol = DEFAULT_TOL,
     .solver = SOLVER_MULTIGRID,
     .scheme = SCHEME_EXPLICIT,
-    .rtol = DEFAULT_RTOL,
+    .rtol = mg_default_options ().rtol,
     .max_steps = DEFAULT_MAX_STEPS,
     .residual_every = DEFAULT_RESIDUAL_EVERY,
     .nan_check_every = DEFAULT_NAN_CHECK_EVERY,
@@ -405,6 +807,15 @@ config_defaults (struct config *c)
     .checkpoint_name = "heatsim-%06d.h5",
     .init_range = { 0.0, 1.0 },
   };
+}
+
+static const struct option_spec *
+option_named (const char *name)
+{
+  for (size_t k = 0; k < OPTION_COUNT; ++k)
+    if (strcmp (option_table[k].name, name) == 0)
+      return &option_table[k];
+  return NULL;
 }
 
 /* The message for an option getopt_long refused: text is the argument
@@ -424,12 +835,12 @@ bad_option (struct parser *p, const char *text, int opt)
                        name, text);
   char candidates[256] = "";
   size_t matches = 0;
-  for (const struct option *o = long_options; o->name != NULL; ++o)
-    if (strncmp (o->name, name, len) == 0)
+  for (size_t k = 0; k < OPTION_COUNT; ++k)
+    if (strncmp (option_table[k].name, name, len) == 0)
       {
         const size_t used = strlen (candidates);
         snprintf (candidates + used, sizeof candidates - used, "%s--%s",
-                  matches++ ? ", " : "", o->name);
+                  matches++ ? ", " : "", option_table[k].name);
       }
   if (matches > 1)
     return parse_fail (p, "option '--%.*s' is ambiguous (%s)", (int) len,
@@ -437,260 +848,101 @@ bad_option (struct parser *p, const char *text, int opt)
   return parse_fail (p, "unrecognized option '%s'", text);
 }
 
+bool
+options_apply (struct config *c, const char *name, const char *value,
+               char *err, size_t errlen)
+{
+  struct parser p = { err, errlen };
+  const struct option_spec *o = option_named (name);
+  if (o == NULL)
+    return parse_fail (&p, "unrecognized option '--%s'", name);
+  if (o->set == NULL)
+    return parse_fail (&p, "--%s: not a setting of the run", name);
+  if ((o->metavar == NULL) != (value == NULL))
+    return parse_fail (&p, value ? "--%s: takes no argument"
+                       : "--%s: missing argument", name);
+  return o->set (&p, c, value);
+}
+
+/* getopt_long's code for an option: its short name, or a number past
+   every character.  */
+static int
+option_code (size_t k)
+{
+  return option_table[k].short_name ? option_table[k].short_name
+         : CHAR_MAX + 1 + (int) k;
+}
+
+static const struct option_spec *
+option_coded (int code)
+{
+  for (size_t k = 0; k < OPTION_COUNT; ++k)
+    if (option_code (k) == code)
+      return &option_table[k];
+  return NULL;
+}
+
+/* getopt_long's tables from option_table: longs holds OPTION_COUNT + 1
+   entries, shorts 3 * OPTION_COUNT + 2 bytes.  The leading ':' makes a
+   missing argument ':' rather than '?'.  */
+static void
+getopt_tables (struct option *longs, char *shorts)
+{
+  *shorts++ = ':';
+  for (size_t k = 0; k < OPTION_COUNT; ++k)
+    {
+      const struct option_spec *o = &option_table[k];
+      const int has_arg = o->metavar ? required_argument : no_argument;
+      longs[k] = (struct option) { o->name, has_arg, NULL, option_code (k) };
+      if (o->short_name)
+        {
+          *shorts++ = o->short_name;
+          if (o->metavar)
+            *shorts++ = ':';
+        }
+    }
+  longs[OPTION_COUNT] = (struct option) { NULL, 0, NULL, 0 };
+  *shorts = '\0';
+}
+
 enum options_action
 options_parse (int argc, char **argv, struct config *cfg, char *err,
                size_t errlen)
 {
+  struct option longs[OPTION_COUNT + 1];
+  char shorts[3 * OPTION_COUNT + 2];
   struct parser p = { err, errlen };
-  struct given_options given = { 0 };
   bool ok = true;
   enum options_action action = OPTIONS_RUN;
 
+  getopt_tables (longs, shorts);
   config_defaults (cfg);
   err[0] = '\0';
   optind = 0;          /* glibc: full reset, so tests may parse repeatedly */
   opterr = 0;          /* our messages, not getopt's */
 
-  int c;
+  int code;
   int last_optind = 1;
-  while (ok && (c = getopt_long (argc, argv, short_options, long_options,
-                                 NULL)) != -1)
+  while (ok && (code = getopt_long (argc, argv, shorts, longs, NULL)) != -1)
     {
-      switch (c)
-        {
-        case 'p':
-          cfg->problem = problem_find (optarg);
-          if (cfg->problem == NULL)
-            ok = parse_fail (&p, "--problem: unknown problem '%s' (choose mms, "
-                             "plate, disk or file)", optarg);
-          given.problem = true;
-          break;
-        case 'b':
-          if (!boundary_find (optarg, &cfg->boundary))
-            ok = parse_fail (&p, "--boundary: unknown kind '%s' (choose dirichlet, "
-                             "neumann or periodic)", optarg);
-          given.boundary = true;
-          break;
-        case OPT_EDGES:
-          ok = parse_reals (&p, "--edges", optarg, EDGE_COUNT, EDGE_COUNT,
-                            cfg->edges) == EDGE_COUNT;
-          cfg->edges_given = true;
-          break;
-        case OPT_DISK:
-          ok = parse_disk (&p, optarg, cfg);
-          given.disk = true;
-          break;
-        case 's':
-          cfg->steady = true;
-          break;
-        case OPT_SOLVER:
-          if (!steady_solver_find (optarg, &cfg->solver))
-            ok = parse_fail (&p, "--solver: unknown solver '%s' (choose "
-                             "multigrid or jacobi)", optarg);
-          given.solver = true;
-          break;
-        case OPT_SCHEME:
-          if (!time_scheme_find (optarg, &cfg->scheme))
-            ok = parse_fail (&p, "--scheme: unknown scheme '%s' (choose "
-                             "explicit, backward-euler or crank-nicolson)",
-                             optarg);
-          given.scheme = true;
-          break;
-        case OPT_RTOL:
-          ok = parse_positive (&p, "--rtol", optarg, NULL, &cfg->rtol);
-          if (ok && !(cfg->rtol < 1.0))
-            ok = parse_fail (&p, "--rtol: '%s' must be below 1 (the factor "
-                             "by which the residual norm must fall)", optarg);
-          given.rtol = true;
-          break;
-        case OPT_TOL:
-          ok = parse_positive (&p, "--tol", optarg, NULL, &cfg->tol);
-          given.tol = true;
-          break;
-        case OPT_MAX_STEPS:
-          ok = parse_count (&p, "--max-steps", optarg, NULL, &cfg->max_steps);
-          given.max_steps = true;
-          break;
-        case OPT_RESIDUAL_EVERY:
-          ok = parse_count (&p, "--residual-every", optarg, NULL,
-                            &cfg->residual_every);
-          given.residual_every = true;
-          break;
-        case 'g':
-          ok = parse_count_pair (&p, "--grid", optarg, &cfg->nx, &cfg->ny);
-          given.grid = true;
-          break;
-        case 'L':
-          ok = parse_length_pair (&p, "--length", optarg, &cfg->lx, &cfg->ly);
-          given.length = true;
-          break;
-        case 'a':
-          ok = parse_positive (&p, "--alpha", optarg, NULL, &cfg->alpha);
-          given.alpha = true;
-          break;
-        case 'n':
-          /* "auto": derive_settings picks the count from --end-time.  */
-          given.steps_auto = strcmp (optarg, "auto") == 0;
-          ok = given.steps_auto
-               || parse_count (&p, "--steps", optarg, NULL, &cfg->steps);
-          given.steps = true;
-          break;
-        case OPT_DT:
-          ok = parse_positive (&p, "--dt", optarg, NULL, &cfg->dt);
-          given.dt = true;
-          break;
-        case 'T':
-          ok = parse_positive (&p, "--end-time", optarg, NULL, &cfg->end_time);
-          given.end_time = true;
-          break;
-        case 'o':
-          cfg->strategy_auto = strcmp (optarg, "auto") == 0;
-          cfg->strategy = cfg->strategy_auto ? NULL : strategy_find (optarg);
-          if (cfg->strategy == NULL && !cfg->strategy_auto)
-            ok = parse_fail (&p, "--offload: unknown strategy '%s' (choose "
-                             "auto, resident, map or host)", optarg);
-          break;
-        case 'd':
-          ok = parse_device (&p, optarg, &cfg->device);
-          break;
-        case OPT_KERNEL:
-          if (!kernel_form_find (optarg, &cfg->kernel))
-            ok = parse_fail (&p, "--kernel: unknown form '%s' (choose "
-                             "collapse, split or bare)", optarg);
-          given.kernel = true;
-          break;
-        case OPT_REQUIRE_DEVICE:
-          cfg->require_device = true;
-          break;
-        case 'f':
-          cfg->force = true;
-          given.force = true;
-          break;
-        case OPT_LIST_DEVICES:
-          action = OPTIONS_LIST_DEVICES;
-          break;
-        case OPT_NAN_CHECK_EVERY:
-          ok = parse_count (&p, "--nan-check-every", optarg, NULL,
-                            &cfg->nan_check_every);
-          break;
-        case OPT_OUTPUT_DIR:
-          cfg->output_dir = optarg;
-          if (optarg[0] == '\0')
-            ok = parse_fail (&p, "--output-dir: empty directory name");
-          break;
-        case OPT_PNG_EVERY:
-          ok = parse_count (&p, "--png-every", optarg, NULL, &cfg->png_every);
-          break;
-        case OPT_PNG_NAME:
-          cfg->png_name = optarg;
-          ok = parse_pattern (&p, "--png-name", optarg, true);
-          given.png_name = true;
-          break;
-        case OPT_COLORMAP:
-          cfg->colormap = colormap_find (optarg);
-          if (cfg->colormap == NULL)
-            ok = parse_fail (&p, "--colormap: unknown colour map '%s' (choose "
-                             "viridis, inferno, cividis or gray)", optarg);
-          break;
-        case OPT_RANGE:
-          ok = parse_range (&p, "--range", optarg, cfg->range);
-          cfg->range_given = given.range = true;
-          break;
-        case OPT_PNG_DEPTH:
-          if (strcmp (optarg, "8") == 0 || strcmp (optarg, "16") == 0)
-            cfg->png_depth = atoi (optarg);
-          else
-            ok = parse_fail (&p, "--png-depth: '%s' is not 8 or 16", optarg);
-          break;
-        case OPT_PNG_SCALE:
-          {
-            unsigned long long k;
-            ok = parse_whole (&p, "--png-scale", optarg, NULL, 1,
-                              PNG_SCALE_MAX, &k);
-            cfg->png_scale = (unsigned) k;
-          }
-          break;
-        case OPT_PNG_LEGEND:
-          cfg->png_legend = true;
-          break;
-        case OPT_CHECKPOINT_EVERY:
-          ok = parse_count (&p, "--checkpoint-every", optarg, NULL,
-                            &cfg->checkpoint_every);
-          break;
-        case OPT_CHECKPOINT_NAME:
-          cfg->checkpoint_name = optarg;
-          ok = parse_pattern (&p, "--checkpoint-name", optarg, false);
-          given.checkpoint_name = true;
-          break;
-        case OPT_COMPRESS:
-          {
-            unsigned long long level;
-            ok = parse_whole (&p, "--compress", optarg, NULL, 0, 9, &level);
-            cfg->compress = (int) level;
-            given.compress = true;
-          }
-          break;
-        case OPT_RESTART:
-          cfg->restart = optarg;
-          break;
-        case OPT_INIT:
-          cfg->init = optarg;
-          cfg->problem = problem_find ("file");
-          break;
-        case OPT_INIT_DATASET:
-          cfg->init_dataset = optarg;
-          break;
-        case OPT_INIT_RANGE:
-          ok = parse_range (&p, "--init-range", optarg, cfg->init_range);
-          given.init_range = true;
-          break;
-        case 'q':
-          cfg->quiet = true;
-          break;
-        case OPT_PROGRESS_EVERY:
-          ok = parse_real (&p, "--progress-every", optarg, NULL,
-                           &cfg->progress_every)
-               && (cfg->progress_every >= 0.0
-                   || parse_fail (&p, "--progress-every: '%s' is negative",
-                                  optarg));
-          break;
-        case OPT_MONITOR:
-          cfg->monitor = optarg;
-          if (optarg[0] == '\0')
-            ok = parse_fail (&p, "--monitor: empty file name");
-          break;
-        case OPT_MONITOR_EVERY:
-          ok = parse_count (&p, "--monitor-every", optarg, NULL,
-                            &cfg->monitor_every);
-          given.monitor_every = true;
-          break;
-        case OPT_JSON:
-          cfg->json = true;
-          break;
-        case OPT_BENCH:
-          cfg->bench = true;
-          break;
-        case 'h':
-          return OPTIONS_HELP;
-        case 'V':
-          return OPTIONS_VERSION;
-        case ':':
-          ok = parse_fail (&p, "%s: missing argument", argv[last_optind]);
-          break;
-        default:
-          ok = bad_option (&p, argv[last_optind], optopt);
-          break;
-        }
+      const struct option_spec *o = option_coded (code);
+      if (code == ':')
+        ok = parse_fail (&p, "%s: missing argument", argv[last_optind]);
+      else if (o == NULL)
+        ok = bad_option (&p, argv[last_optind], optopt);
+      else if (o->action == OPTIONS_HELP || o->action == OPTIONS_VERSION)
+        return o->action;
+      else if (o->action != OPTIONS_RUN)
+        action = o->action;
+      else
+        ok = options_apply (cfg, o->name, o->metavar ? optarg : NULL, err,
+                            errlen);
       last_optind = optind;
     }
   if (ok && optind < argc)
     ok = parse_fail (&p, "unexpected argument '%s'", argv[optind]);
-  cfg->given = given;
   if (ok && action == OPTIONS_RUN)
-    ok = check_combinations (&p, cfg, given);
-  if (ok && cfg->steady && cfg->solver == SOLVER_MULTIGRID && !given.max_steps
-      && cfg->restart == NULL)
-    cfg->max_steps = DEFAULT_MAX_CYCLES;
+    ok = check_combinations (&p, cfg);
   /* With a file, the grid is known only once it is read.  */
   if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
     ok = derive_settings (cfg, err, errlen);
@@ -700,11 +952,15 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
 bool
 options_json_requested (int argc, char **argv)
 {
-  bool json = false;
+  struct option longs[OPTION_COUNT + 1];
+  char shorts[3 * OPTION_COUNT + 2];
+  const int json = option_code ((size_t) (option_named ("json")
+                                          - option_table));
+  bool requested = false;
+  getopt_tables (longs, shorts);
   optind = 0;
   opterr = 0;
-  for (int c; (c = getopt_long (argc, argv, short_options, long_options,
-                                NULL)) != -1;)
-    json = json || c == OPT_JSON;
-  return json;
+  for (int code; (code = getopt_long (argc, argv, shorts, longs, NULL)) != -1;)
+    requested = requested || code == json;
+  return requested;
 }

@@ -1,5 +1,8 @@
 /* Command-line options: parsed and validated into a struct config by a pure
-   function, so that tests can drive it without running a simulation.  */
+   function, so that tests can drive it without running a simulation.
+   One table (options.c) defines every option: its names, value, help
+   and setter; getopt_long's tables, --help and options_apply follow
+   from it.  */
 #ifndef HEATSIM_OPTIONS_H
 #define HEATSIM_OPTIONS_H
 
@@ -23,6 +26,23 @@ enum options_action {
    then.  */
 enum options_action options_parse (int argc, char **argv, struct config *cfg,
                                    char *err, size_t errlen);
+
+/* Apply the option called name (its long name, without "--") with value
+   (NULL for a flag) to c, as the command line does: for settings read
+   from elsewhere than argv.  False with a message in err (errlen bytes)
+   for an unknown name, a value a flag does not take or a setting does
+   not have, or a wrong value.  options_parse's checks of how options go
+   together are not made.  */
+bool options_apply (struct config *c, const char *name, const char *value,
+                    char *err, size_t errlen);
+
+/* The rules that tie --rtol, --tol, --residual-every, --force and
+   --max-steps to the run's method (scheme, or steady solver): checked
+   on the command line, or with checkpoint (its path) once a restart has
+   read the method from it.  Sets multigrid's default --max-steps.  False
+   with a message in err (errlen bytes).  */
+bool options_check_method (struct config *c, const char *checkpoint,
+                           char *err, size_t errlen);
 
 /* Whether argv asks for --json, read as options_parse reads it (also
    abbreviated, and past an option that is wrong; not where it is the

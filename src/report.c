@@ -181,10 +181,12 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
-           "files)  transfer out %.6f  total %.6f\n",
+           "files%s)  transfer out %.6f  total %.6f\n",
            r->heat, r->heat_initial, r->min, r->max, r->checksum, run->setup,
            run->transfer_in,
-           run->solve, run->output, run->files, run->transfer_out, run->total);
+           run->solve, run->output, run->files,
+           cfg->monitor != NULL ? ", --monitor rows" : "",
+           run->transfer_out, run->total);
   /* A V-cycle is no single update of each cell: give the cost per
      unknown instead of an update rate.  */
   if (config_uses_multigrid (cfg))

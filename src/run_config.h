@@ -16,11 +16,6 @@ struct colormap;
 struct problem;
 struct strategy;
 
-/* --max-steps of a steady multigrid run: multigrid gains about a digit
-   per V-cycle, so 100 cycles that have not reached --rtol mean something
-   is wrong, not that more would help.  */
-#define DEFAULT_MAX_CYCLES 100
-
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 

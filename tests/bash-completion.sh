@@ -1,21 +1,25 @@
 #!/bin/sh
 # completion/heatsim, driven in bash as bash-completion would: it completes
-# every long option of --help (and no other), each value list as the
-# program's name tables and messages give it, file names after --init,
-# --restart and --monitor, and directories after --output-dir.
+# every long option of --help (and no other: it reads them from the
+# program's --help, so a program with another option gets that one), each
+# value list as the program's name tables and messages give it, file names
+# after --init, --restart and --monitor, and directories after
+# --output-dir.
 . "${srcdir:-.}/tests/testlib.sh"
 
 command -v bash >/dev/null 2>&1 || { echo "SKIP: no bash"; exit 77; }
 completion=${COMPLETION:-$srcdir/completion/heatsim}
 
 # comp WORD...: the completions, one a line, of the last WORD of the
-# command line 'heatsim WORD...' (an empty last WORD: nothing typed yet).
+# command line 'heatsim WORD...' (an empty last WORD: nothing typed yet),
+# heatsim being $program ($HEATSIM unless set).
 comp () {
-  bash -c '. "$1" || exit 1; shift
-    COMP_WORDS=(heatsim "$@"); COMP_CWORD=$#
-    COMP_LINE="heatsim $*"; COMP_POINT=${#COMP_LINE}
-    _heatsim heatsim "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-    printf "%s\n" "${COMPREPLY[@]}"' bash "$completion" "$@" | sed '/^$/d' | sort
+  bash -c '. "$1" || exit 1; command=$2; shift 2
+    COMP_WORDS=("$command" "$@"); COMP_CWORD=$#
+    COMP_LINE="$command $*"; COMP_POINT=${#COMP_LINE}
+    _heatsim "$command" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+    printf "%s\n" "${COMPREPLY[@]}"' bash "$completion" "${program:-$HEATSIM}" \
+    "$@" | sed '/^$/d' | sort
 }
 
 # expect WANT WORD...: the completions, sorted and joined by spaces.
@@ -93,5 +97,19 @@ done
 expect 'runs/a-dir' --output-dir runs/
 expect '' --grid ''
 expect '' --monitor-every ''
+
+# The option names are the program's: another --help, other names.
+cat >other-heatsim <<'EOF2'
+#!/bin/sh
+printf '%s\n' 'Usage: heatsim [OPTION]...' '  -z, --zeta=Z      a value' \
+  '      --zero        a flag' '  -h, --help        help'
+EOF2
+chmod +x other-heatsim
+program=./other-heatsim
+expect '--help --zero --zeta' --
+expect '--zero' --zer
+expect '' -z ''
+expect '--help --zero --zeta' --zero ''
+program=
 
 finish

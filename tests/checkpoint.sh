@@ -124,17 +124,24 @@ expect_status 0 "$HEATSIM" -q --json --restart "$out/raw/heatsim-000010.h5" -n 5
 "$HEATSIM" -q -p disk -g 500 -L 1 -a 1 --dt 1e-7 -n 1000000 \
   --checkpoint-every 100 --output-dir "$out/kill" >/dev/null 2>&1 &
 pid=$!
-for t in $(seq 100); do
-  n=$(ls "$out/kill" 2>/dev/null | grep -c '\.h5$')
-  [ "$n" -ge 3 ] && break
-  sleep 0.1
-done
-kill -9 $pid
-wait $pid 2>/dev/null
-n=$(ls "$out/kill" | grep -c '\.h5$')
-[ "$n" -ge 3 ] || fail "killed run left only $n checkpoints"
-last=$(ls "$out/kill" | grep '\.h5$' | sort | tail -n 1)
-expect_status 0 "$HEATSIM" -q --restart "$out/kill/$last" -n 1
-first=$(ls "$out/kill" | grep '\.h5$' | sort | head -n 1)
-expect_status 0 "$HEATSIM" -q --restart "$out/kill/$first" -n 1
+# checkpoints: how many the run has left under their final names.
+checkpoints () {
+  ls "$out/kill" 2>/dev/null | grep -c '\.h5$'
+}
+three_checkpoints () {
+  [ "$(checkpoints)" -ge 3 ]
+}
+if wait_for $pid three_checkpoints
+then
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  last=$(ls "$out/kill" | grep '\.h5$' | sort | tail -n 1)
+  expect_status 0 "$HEATSIM" -q --restart "$out/kill/$last" -n 1
+  first=$(ls "$out/kill" | grep '\.h5$' | sort | head -n 1)
+  expect_status 0 "$HEATSIM" -q --restart "$out/kill/$first" -n 1
+else
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  fail "the run to kill wrote $(checkpoints) checkpoints, not 3, in ${WAIT_LIMIT:-300} s (or ended first)"
+fi
 finish

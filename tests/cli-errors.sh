@@ -32,6 +32,12 @@ refused "--dt: time step .* is unstable" --grid 64 --length 65 --alpha 1 --dt 0.
 refused "unrecognized option '--colour'" --colour
 refused "--steps: missing argument" --steps
 refused "unexpected argument 'foo'" foo
+refused "^heatsim: --restart: empty file name$" --restart ''
+refused "^heatsim: --init: empty file name$" --init ''
+# A range whose width HI - LO is no finite number maps every value to NaN.
+expect_status 0 "$HEATSIM" -q -g 8 -n 1 --png-every 1 --png-name 'gray-%d.png'
+refused "^heatsim: --init-range: '-1e308,1e308': HI - LO overflows" \
+  --init gray-0.png --init-range=-1e308,1e308
 
 # Multigrid options: --rtol, --solver and --scheme.
 refused "--rtol: '0'" --steady --rtol 0
@@ -55,6 +61,22 @@ refused "--residual-every: only with --solver jacobi" --steady \
   --residual-every 5
 refused "--force: not used with --scheme crank-nicolson" \
   --scheme crank-nicolson --force
+# ... and the same on a restart of an implicit run.
+expect_status 0 "$HEATSIM" -q -g 8 -n 2 --scheme backward-euler \
+  --checkpoint-every 2 --checkpoint-name 'implicit-%d.h5'
+refused "^heatsim: --force: implicit-2.h5 is from a --scheme backward-euler run (implicit steps are stable for any dt)$" \
+  --restart implicit-2.h5 -n 2 --force
+expect_status 0 "$HEATSIM" -q --restart implicit-2.h5 -n 2
+# The steady solvers and multigrid's matrix work with 1/dx^2 (alpha
+# dt/dx^2 for implicit steps): a scale that doubles cannot hold is refused
+# for what it is, not blamed on a time step that a steady run does not
+# have.
+refused "^heatsim: --steady: cells of .* are too large" -g 16 -L 1e308 --steady
+refused "^heatsim: --steady: cells of .* are too large" -g 16 -L 1e308 \
+  --steady --solver jacobi
+refused "^heatsim: --steady: cells of .* are too small" -g 16 -L 1e-150 --steady
+refused "^heatsim: --scheme backward-euler: alpha\*dt/dx^2 = .* out of multigrid's range" \
+  -g 16 -L 1e308 --scheme backward-euler -n 2
 # Implicit steps take a dt far past the explicit limit without --force.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 30 \
   --steps 2 --scheme crank-nicolson

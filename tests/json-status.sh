@@ -89,10 +89,10 @@ fi
 "$HEATSIM" -q --json -p plate -s --solver jacobi -g 400 --tol 1e-12 --checkpoint-every 500 \
   --output-dir "$workdir/sig" >"$workdir/out" 2>"$workdir/err" &
 pid=$!
-for t in $(seq 200); do
-  ls "$workdir/sig" 2>/dev/null | grep -q '^heatsim-.*\.h5$' && break
-  sleep 0.05
-done
+has_checkpoint () {
+  ls "$workdir/sig" 2>/dev/null | grep -q '^heatsim-.*\.h5$'
+}
+wait_for $pid has_checkpoint || fail "the run to stop wrote no checkpoint"
 kill -TERM $pid
 wait $pid
 [ $? -eq 143 ] && [ "$(jq -r '.status + " " + (.exit_status | tostring)' \

@@ -45,6 +45,9 @@ if expect_status 0 "$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 30 --monitor m.csv; then
     || fail "text report heat $heat, monitor $(last_field 3 m.csv)"
   [ "$(cut -d, -f1 m.csv | tail -n +2 | tr '\n' ' ')" = "0 30 " ] \
     || fail "default --monitor-every: rows $(cut -d, -f1 m.csv | tr '\n' ' ')"
+  # The output time is the rows': the report says so.
+  grep -q ' output [0-9.]* (0 files, --monitor rows) ' "$workdir/out" \
+    || fail "text report: $(grep ' output ' "$workdir/out")"
 fi
 
 # No exact solution: the error column is empty.
@@ -95,15 +98,29 @@ if expect_status 0 "$HEATSIM" -q --json -p plate --steady -g 63x41 \
     || fail "multigrid: the residual does not fall: $(cut -d, -f1,8 mg.csv | tr '\n' ' ')"
 fi
 
+# A number that is infinite or NaN is an empty field, as it is null in
+# the JSON report: the heat of a field near the largest double overflows.
+if expect_status 4 "$HEATSIM" -q --json -p plate --edges 0,1e306,0,0 --steady \
+     --solver jacobi -g 16 --max-steps 3 --monitor inf.csv --monitor-every 1; then
+  [ "$(json_field heat "$workdir/out")" = null ] \
+    || fail "JSON heat $(json_field heat "$workdir/out"), expected null"
+  [ -z "$(last_field 3 inf.csv)" ] || fail "monitor heat $(last_field 3 inf.csv)"
+  grep -i -e nan -e inf inf.csv && fail "non-finite numbers in the monitor"
+fi
+
 # A run killed by SIGKILL leaves the header and complete rows only.
 "$HEATSIM" -q -g 24 -L 1 -a 1e-6 -n 100000000 --monitor killed.csv \
   --monitor-every 3 >/dev/null 2>&1 &
 pid=$!
-n=0
-while [ "$(cat killed.csv 2>/dev/null | wc -l)" -lt 2000 ] && [ "$n" -lt 300 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
+# lines FILE: the lines of FILE so far, 0 before it exists.
+lines () {
+  cat "$1" 2>/dev/null | wc -l
+}
+enough_rows () {
+  [ "$(lines killed.csv)" -ge 2000 ]
+}
+wait_for $pid enough_rows \
+  || fail "the run to kill wrote $(lines killed.csv) lines, not 2000"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 checks=$((checks + 1))
@@ -130,6 +147,58 @@ if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 200 \
      --monitor part.csv --monitor-every 50; then
   cmp -s full.csv part.csv \
     || fail "restarted monitor differs: $(diff full.csv part.csv | head -n 6)"
+fi
+# A restart at a step the rows do not fall on (120 of every 50) writes no
+# row there, as the uninterrupted run has none.
+"$HEATSIM" -q -g 32 -L 1 -a 1e-4 -n 120 --dt 0.002 --checkpoint-every 120 \
+  --output-dir odd >/dev/null
+cp full.csv odd.csv
+if expect_status 0 "$HEATSIM" -q --restart odd/heatsim-000120.h5 -n 180 \
+     --monitor odd.csv --monitor-every 50; then
+  cmp -s full.csv odd.csv \
+    || fail "restart at 120: $(diff full.csv odd.csv | head -n 6)"
+fi
+# A line that is not a row (edited by hand) before the restart step is
+# kept as it is, and so are the rows after it.
+awk 'NR == 3 { print "not a row"; next } { print }' full.csv >edited.csv
+cp edited.csv want.csv
+if expect_status 0 "$HEATSIM" -q --restart part/heatsim-000100.h5 -n 200 \
+     --monitor edited.csv --monitor-every 50; then
+  cmp -s want.csv edited.csv \
+    || fail "restart after an edited row: $(diff want.csv edited.csv | head -n 6)"
+fi
+# A run stopped by a signal (at a step the rows do not fall on, as good as
+# surely) and restarted from the checkpoint of its stop: the file is the
+# uninterrupted run's.
+long='-g 16 -L 1 -a 1e-4 --dt 0.002 -n 300000'
+"$HEATSIM" -q $long --monitor sig-full.csv --monitor-every 1000 >/dev/null
+"$HEATSIM" -q $long --checkpoint-every 300000 --output-dir sig \
+  --monitor sig.csv --monitor-every 1000 >/dev/null 2>sig.err &
+pid=$!
+three_rows () {
+  [ "$(lines sig.csv)" -ge 4 ]
+}
+wait_for $pid three_rows
+kill -TERM $pid
+wait $pid
+status=$?
+at=$(sed -n 's/.*stopped after step \([0-9]*\).*/\1/p' sig.err)
+if [ "$status" -ne 143 ] || [ -z "$at" ]; then
+  fail "SIGTERM: status $status, expected 143: $(cat sig.err)"
+elif expect_status 0 "$HEATSIM" -q --restart "sig/heatsim-$(printf %06d "$at").h5" \
+       -n $((300000 - at)) --monitor sig.csv --monitor-every 1000; then
+  cmp -s sig-full.csv sig.csv \
+    || fail "restart after SIGTERM at $at: $(diff sig-full.csv sig.csv | head -n 6)"
+fi
+# A Jacobi restart keeps the largest change of the sweep it restarts from.
+jacobi='-p plate --steady --solver jacobi -g 32 --residual-every 7'
+"$HEATSIM" -q $jacobi --monitor jacobi-full.csv --monitor-every 10 >/dev/null
+expect_status 4 "$HEATSIM" -q $jacobi --max-steps 45 --checkpoint-every 20 \
+  --output-dir jacobi --monitor jacobi.csv --monitor-every 10
+if expect_status 0 "$HEATSIM" -q --steady --residual-every 7 \
+     --restart jacobi/heatsim-000040.h5 --monitor jacobi.csv --monitor-every 10; then
+  cmp -s jacobi-full.csv jacobi.csv \
+    || fail "Jacobi restart at 40: $(diff jacobi-full.csv jacobi.csv | head -n 6)"
 fi
 # An empty file (killed before its header) is continued from scratch.
 : >empty.csv

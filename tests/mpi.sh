@@ -225,6 +225,66 @@ mpi 4 -q --json -g 10 -n 1 --steps 0x
 [ $? -eq 2 ] && [ "$(wc -l <"$workdir/out")" -eq 1 ] \
   && grep -q '"status": "usage_error"' "$workdir/out" \
   || fail "bad option on 4 ranks, --json: $(cat "$workdir/out")"
+# Ranks given different options or inputs (an MPMD launch, or node-local
+# copies of one path that differ) end, each, with status 2 and one
+# message from the first rank that differs, instead of a mixed field, a
+# hang or an MPI abort.  timeout bounds each launch: a hang fails.
+# mpmd ARGS0 -- ARGS1: heatsim with ARGS0 on rank 0 and ARGS1 on rank 1.
+mpmd () {
+  _args0=
+  while [ "$1" != -- ]; do
+    _args0="$_args0 $1"
+    shift
+  done
+  shift
+  timeout "${MPI_LIMIT:-120}" "$MPIEXEC" -np 1 "$HEATSIM" $_args0 : -np 1 \
+    "$HEATSIM" "$@" >"$workdir/out" 2>"$workdir/err"
+}
+# disagree WANT ARGS0 -- ARGS1: that launch exits 2 with one message
+# matching WANT.
+disagree () {
+  _want=$1
+  shift
+  mpmd "$@"
+  _status=$?
+  if [ $_status -eq 2 ]; then
+    one_message "$_want"
+  else
+    fail "$*: status $_status$([ $_status -eq 124 ] && echo ' (hung)'), expected 2: $(cat "$workdir/err")"
+  fi
+}
+rm -rf ab
+mpi 1 -q -p disk -g 24x20 -L 1 -a 1 --dt 1e-5 -n 10 --checkpoint-every 5 \
+  --output-dir ab || fail "checkpoints for --init: $(cat "$workdir/err")"
+cp ab/heatsim-000000.h5 ab/copy.h5
+disagree "rank 1: --init: ab/heatsim-000005.h5 differs from rank 0's file" \
+  -q --init ab/heatsim-000000.h5 -n 5 -- -q --init ab/heatsim-000005.h5 -n 5
+disagree "rank 1: --restart: ab/heatsim-000010.h5 differs from rank 0's file" \
+  -q --restart ab/heatsim-000005.h5 -n 5 -- -q --restart ab/heatsim-000010.h5 -n 5
+disagree "rank 1: --steps differs from rank 0's" -q -g 32 -n 5 -- -q -g 32 -n 6
+disagree "rank 1: --grid differs from rank 0's" -q -g 32 -n 5 -- -q -g 33 -n 5
+disagree "rank 1: --residual-every differs from rank 0's" \
+  -q -p plate -s --solver jacobi -g 32 -- -q -p plate -s --solver jacobi -g 32 --residual-every 7
+disagree "rank 1: --png-every differs from rank 0's" -q -g 32 -n 5 --output-dir pngs \
+  -- -q -g 32 -n 5 --output-dir pngs --png-every 2
+# Under --json rank 0 prints one object with that message.
+disagree "rank 1: --steady differs from rank 0's" -q --json -p plate -g 32 -- \
+  -q --json -p plate -g 32 -s
+grep -q '"status": "usage_error", "exit_status": 2, "error": "rank 1: --steady' \
+  "$workdir/out" || fail "--json, --steady on rank 1 only: $(cat "$workdir/out")"
+# The contents decide, not the names: a copy under another name is the
+# same input; and each rank's device is its own.
+dev=
+host_plugin && dev='--device 0'
+if mpmd -q --json --init ab/heatsim-000000.h5 -n 5 -- -q --json --init ab/copy.h5 -n 5 $dev
+then
+  got=$(json_field checksum "$workdir/out")
+  mpi 2 -q --json --init ab/heatsim-000000.h5 -n 5
+  [ "$got" = "$(json_field checksum "$workdir/out")" ] \
+    || fail "--init of a copy on rank 1: another field"
+else
+  fail "--init of a copy on rank 1: $(cat "$workdir/err")"
+fi
 # --monitor: the values are reduced over all ranks and rank 0 writes;
 # min, max and the steady change are the 1-rank values exactly (sums may
 # differ in the last digit), and the last row is that run's report.

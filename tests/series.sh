@@ -144,7 +144,7 @@ expect_status 0 "$HEATSIM" -q --restart "$workdir/c/start.h5" -n 10 \
 # new index replaces it.
 rm "$workdir/c/heatsim.xmf"
 if mkfifo "$workdir/c/heatsim.xmf" 2>/dev/null; then
-  expect_status 0 timeout 20 "$HEATSIM" -q --restart "$workdir/c/start.h5" \
+  expect_status 0 timeout 300 "$HEATSIM" -q --restart "$workdir/c/start.h5" \
     -n 10 --checkpoint-every 10 --output-dir "$workdir/c"
   grep -q "^heatsim: warning: .*heatsim.xmf: cannot read" "$workdir/err" \
     || fail "FIFO index: no warning: $(cat "$workdir/err")"

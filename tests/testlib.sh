@@ -72,6 +72,24 @@ host_plugin () {
     | grep -q '^device code in this binary: x86_64$'
 }
 
+# wait_for PID CMD...: poll CMD until it succeeds, while the background
+# process PID runs, for at most WAIT_LIMIT seconds (default 300).  A
+# loaded machine can take many seconds to start a process (MPI builds
+# have taken 15), so tests wait for what they need rather than for a
+# fixed time.  False when CMD never succeeded.
+wait_for () {
+  _pid=$1
+  shift
+  _end=$(($(date +%s) + ${WAIT_LIMIT:-300}))
+  until "$@"; do
+    if ! kill -0 "$_pid" 2>/dev/null || [ "$(date +%s)" -ge "$_end" ]; then
+      "$@"
+      return
+    fi
+    sleep 0.1
+  done
+}
+
 finish () {
   echo "$checks checks, $failures failed"
   [ "$failures" -eq 0 ]

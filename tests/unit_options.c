@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "multigrid.h"
 #include "options.h"
 #include "problem.h"
 #include "strategy.h"
@@ -275,7 +276,7 @@ test_problems (void)
   /* Steady by multigrid, the default: --max-steps counts V-cycles.  */
   CHECK (parse (&c, "-s", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.solver == SOLVER_MULTIGRID && c.rtol == 1e-10
-         && c.max_steps == DEFAULT_MAX_CYCLES && config_uses_multigrid (&c));
+         && c.max_steps == mg_default_options ().max_cycles && config_uses_multigrid (&c));
   CHECK (parse (&c, "-s", "--rtol", "1e-6", "--max-steps", "9", (char *) NULL)
          == OPTIONS_RUN);
   CHECK (c.rtol == 1e-6 && c.max_steps == 9);
@@ -288,6 +289,32 @@ test_problems (void)
   CHECK (c.scheme == SCHEME_EXPLICIT && !config_uses_multigrid (&c));
 }
 
+/* options_apply: one option by its long name, as a case file will give
+   it; the same setters and messages as the command line.  */
+static void
+test_apply (void)
+{
+  struct config c;
+  CHECK (parse (&c, (char *) NULL) == OPTIONS_RUN);
+  CHECK (options_apply (&c, "grid", "64x32", err, sizeof err));
+  CHECK (c.nx == 64 && c.ny == 32 && c.given.grid);
+  CHECK (options_apply (&c, "scheme", "crank-nicolson", err, sizeof err));
+  CHECK (c.scheme == SCHEME_CRANK_NICOLSON && c.given.scheme);
+  CHECK (options_apply (&c, "quiet", NULL, err, sizeof err) && c.quiet);
+  CHECK (!options_apply (&c, "steps", "10x", err, sizeof err));
+  CHECK (strcmp (err, "--steps: '10x' is not a whole number") == 0);
+  CHECK (!options_apply (&c, "colour", "gray", err, sizeof err));
+  CHECK (strstr (err, "unrecognized option '--colour'") != NULL);
+  /* No abbreviations: a case file names options in full.  */
+  CHECK (!options_apply (&c, "gri", "8", err, sizeof err));
+  CHECK (!options_apply (&c, "quiet", "yes", err, sizeof err));
+  CHECK (strstr (err, "--quiet: takes no argument") != NULL);
+  CHECK (!options_apply (&c, "alpha", NULL, err, sizeof err));
+  CHECK (strstr (err, "--alpha: missing argument") != NULL);
+  CHECK (!options_apply (&c, "help", NULL, err, sizeof err));
+  CHECK (strstr (err, "--help: not a setting") != NULL);
+}
+
 int
 main (void)
 {
@@ -298,5 +325,6 @@ main (void)
   test_stability ();
   test_bad_input ();
   test_problems ();
+  test_apply ();
   return unit_exit ();
 }

@@ -1,0 +1,134 @@
+#include <config.h>
+
+#include "placement.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "diagnostics.h"
+#include "domain.h"
+#include "field.h"
+#include "kernels.h"
+#include "report.h"
+#include "run_config.h"
+#include "status.h"
+#include "strategy.h"
+
+/* OMP_TARGET_OFFLOAD=MANDATORY turns a missing device into an abort inside
+   the runtime; heatsim reports it instead.  */
+static bool
+offload_mandatory (void)
+{
+  const char *v = getenv ("OMP_TARGET_OFFLOAD");
+  return v != NULL && strcasecmp (v, "MANDATORY") == 0;
+}
+
+void
+list_devices (void)
+{
+  int n = omp_get_num_devices ();
+  printf ("OpenMP offload devices: %d", n);
+  if (n > 0)
+    printf (" (default device %d)", omp_get_default_device ());
+  printf ("\ndevice code in this binary: %s\n", HEATSIM_OFFLOAD_ARCH);
+  for (int d = 0; d < n; ++d)
+    printf ("  device %d: target regions run %s\n", d,
+            target_runs_on_host (d) ? "on the host (fallback)" : "on the device");
+  printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
+}
+
+/* A part of the grid (this rank's, in an MPI run) that does not fit on the
+   device fails here, before any mapping, rather than inside the runtime in
+   the middle of a run.  */
+static int
+check_device_memory (const struct domain *d, int device)
+{
+  size_t bytes;
+  if (!field_bytes (d->local_nx, d->local_ny, &bytes)
+      || !device_can_allocate (2 * bytes, device))
+    {
+      heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
+                     "two grids; device %d cannot allocate them",
+                     d->local_nx, d->local_ny, 2 * bytes, device);
+      return HEATSIM_TOO_LARGE;
+    }
+  return HEATSIM_OK;
+}
+
+/* --offload auto: resident where the target regions of every rank run on
+   an offload device, host threads otherwise.  A user who demands a device
+   gets the target path, and its refusal if there is none.  */
+static void
+choose_strategy (struct config *cfg, const struct domain *d,
+                 struct placement *where)
+{
+  const bool demanded = cfg->require_device || offload_mandatory ();
+  const bool device = where->num_devices > 0
+                      && where->device < where->num_devices
+                      && !target_runs_on_host (where->device);
+  /* Every rank computes with the same strategy.  */
+  const bool everywhere = domain_min (d, device ? 1.0 : 0.0) > 0.0;
+  cfg->strategy = strategy_find (everywhere || demanded ? "resident" : "host");
+  where->reason = everywhere ? "an offload device runs the target regions"
+                  : demanded ? "a device is required"
+                  : where->num_devices == 0 ? "no offload device"
+                  : "target regions would run on the host";
+}
+
+int
+place_kernels (struct config *cfg, const struct domain *d,
+               struct placement *where)
+{
+  where->num_devices = omp_get_num_devices ();
+  where->threads = omp_get_max_threads ();
+  where->device = cfg->device >= 0 ? cfg->device
+                  : d->ranks > 1 && where->num_devices > 0
+                  ? d->node_rank % where->num_devices
+                  : omp_get_default_device ();
+  where->on_device = false;
+  where->automatic = cfg->strategy_auto;
+  if (cfg->device >= 0 && where->device >= where->num_devices)
+    {
+      if (where->num_devices == 0)
+        heatsim_error ("--device: %d: there is no offload device",
+                       where->device);
+      else
+        heatsim_error ("--device: %d: there %s only %d offload device%s "
+                       "(0 to %d)", where->device,
+                       where->num_devices == 1 ? "is" : "are",
+                       where->num_devices, where->num_devices == 1 ? "" : "s",
+                       where->num_devices - 1);
+      return HEATSIM_USAGE;
+    }
+  if (cfg->strategy_auto)
+    choose_strategy (cfg, d, where);
+  if (!cfg->strategy->offload)
+    return HEATSIM_OK;
+
+  if (where->num_devices == 0 && (cfg->require_device || offload_mandatory ()))
+    {
+      heatsim_error ("--offload %s: no offload device is available (device "
+                     "code in this binary: %s)", cfg->strategy_auto ? "auto"
+                     : cfg->strategy->name, HEATSIM_OFFLOAD_ARCH);
+      return HEATSIM_NO_DEVICE;
+    }
+  where->on_device = !target_runs_on_host (where->device);
+  if (!kernel_form_runs (cfg->kernel, where->on_device))
+    {
+      heatsim_error ("--kernel %s: needs a GPU, and target regions on "
+                     "device %d do not run on one (device code in this "
+                     "binary: %s)", kernel_form_name (cfg->kernel),
+                     where->device, HEATSIM_OFFLOAD_ARCH);
+      return HEATSIM_NO_DEVICE;
+    }
+  if (!where->on_device && cfg->require_device)
+    {
+      heatsim_error ("--require-device: target regions on device %d run on "
+                     "the host", where->device);
+      return HEATSIM_NO_DEVICE;
+    }
+  return where->on_device ? check_device_memory (d, where->device)
+         : HEATSIM_OK;
+}
