@@ -181,21 +181,8 @@ const char *steady_solver_name (enum steady_solver solver);
 bool steady_solver_find (const char *name, enum steady_solver *solver);
 const char *time_scheme_name (enum time_scheme scheme);
 bool time_scheme_find (const char *name, enum time_scheme *scheme);
+/* "1" (none), "K", "degC": as checkpoints record them.  */
 const char *temperature_unit_name (enum temperature_unit unit);
 bool temperature_unit_find (const char *name, enum temperature_unit *unit);
-
-/* The units (UDUNITS spelling, as CF wants) of lengths and times in a
-   run whose field is in unit: SI with a temperature unit, else "1".  */
-static inline const char *
-length_unit (enum temperature_unit unit)
-{
-  return unit == TEMPERATURE_NONE ? "1" : "m";
-}
-
-static inline const char *
-time_unit (enum temperature_unit unit)
-{
-  return unit == TEMPERATURE_NONE ? "1" : "s";
-}
 
 #endif
