@@ -67,6 +67,12 @@ implicit_init (struct implicit *im, const struct config *cfg,
   im->options.placement = placement;
   im->options.device = device;
   const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
+  if (!cfg->steady && !field_alloc (&im->previous, s->nx, s->ny))
+    {
+      heatsim_error ("cannot allocate a %zu x %zu grid for the last time "
+                     "step", s->nx, s->ny);
+      return HEATSIM_NO_MEMORY;
+    }
   switch (mg_create_part (&im->mg, d, &op, &bc))
     {
     case MG_OK:
@@ -87,6 +93,7 @@ implicit_free (struct implicit *im)
 {
   mg_destroy (im->mg);
   im->mg = NULL;
+  field_free (&im->previous);
 }
 
 /* The fields of the resident strategy are entered on its device: a
@@ -173,7 +180,15 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
   const double heat = im->conserves ? domain_sum (im->domain, field_sum (u))
                       : 0.0;
+  field_copy (&im->previous, u);
   const enum mg_status status = solve (im, u, rhs, &im->options, report);
+  if (status != MG_OK)
+    {
+      field_copy (u, &im->previous);
+      if (im->device_copy)
+        to_device (im, u);
+      return status;
+    }
   if (im->conserves)
     {
       const double shift = (heat - domain_sum (im->domain, field_sum (u)))
@@ -193,23 +208,49 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
 }
 
 double
-laplace_residual_norm (const struct stencil *s, const struct domain *d,
-                       double dx, double dy, struct field *u)
+implicit_steady_norm (struct implicit *im, struct field *u)
 {
-  fill_halo (s, d, u);
+  /* Every finite norm is at most DBL_MAX: the solve stops before its
+     first cycle.  */
+  struct mg_report report;
+  implicit_steady_cycles (im, u, 1, DBL_MAX, &report);
+  return report.initial;
+}
+
+/* The sum over the interior of (scale L_h u)^2, over all ranks.  */
+static double
+laplace_squares (const struct domain *d, double cx, double cy, double scale,
+                 const struct field *u)
+{
   const size_t nx = u->nx, ny = u->ny, stride = u->stride;
   const double *restrict a = u->data;
-  const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
   double sum = 0.0;
 #pragma omp parallel for schedule(static) reduction(+: sum)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t k = j * stride + i;
-        const double r = cx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
-                         + cy * (a[k - stride] - 2.0 * a[k] + a[k + stride]);
+        const double r = scale
+                         * (cx * (a[k - 1] - 2.0 * a[k] + a[k + 1])
+                            + cy * (a[k - stride] - 2.0 * a[k]
+                                    + a[k + stride]));
         sum += r * r;
       }
   domain_sum_ordered (d, &sum, 1);
-  return sqrt (sum);
+  return sum;
+}
+
+double
+laplace_residual_norm (const struct stencil *s, const struct domain *d,
+                       double dx, double dy, struct field *u)
+{
+  fill_halo (s, d, u);
+  const double cx = 1.0 / (dx * dx), cy = 1.0 / (dy * dy);
+  double sum = laplace_squares (d, cx, cy, 1.0, u);
+  /* Out of the range of double: again from scaled terms, as multigrid's
+     norms.  */
+  const double scale = mg_square_scale (sum);
+  if (scale != 1.0)
+    sum = laplace_squares (d, cx, cy, scale, u);
+  return sqrt (sum) / scale;
 }

@@ -32,6 +32,8 @@ struct implicit {
   bool device_copy;         /* the strategy keeps the fields on a device
                                (entered there): MG_RESIDENT solves them
                                there, a host solve updates them after */
+  struct field previous;    /* implicit steps: u^n, on the host, kept
+                               until the step has succeeded */
 };
 
 /* Build the hierarchy for cfg on d's part of the grid, a field whose
@@ -55,19 +57,28 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        unsigned max_cycles, double target,
                                        struct mg_report *report);
 
+/* Multigrid's residual norm of the steady equations for u (the one its
+   V-cycles measure), without a cycle; not finite where u's residual
+   leaves the range of double.  */
+double implicit_steady_norm (struct implicit *im, struct field *u);
+
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs
    is scratch of u's shape.  Without a Dirichlet edge the sum of L_h u
    over the interior is zero, so the exact solution of the step keeps the
    total heat of u^n; the iterate is shifted by a constant (which L_h
-   does not see) to keep it too, rather than to within --rtol.  */
+   does not see) to keep it too, rather than to within --rtol.  A step
+   that fails (not MG_OK) leaves u^n in u, on the host and where the
+   strategy keeps it: the last good field.  */
 enum mg_status implicit_step (struct implicit *im, struct field *u,
                               struct field *rhs, struct mg_report *report);
 
 /* The l2 norm over the interior of the residual of the discrete steady
    equations, sqrt (sum of (L_h u)^2), where L_h is the 5-point Laplacian
-   (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0.
-   Fills the halo of u first: zero-flux and periodic lines as s says,
-   and those of the neighbouring ranks' parts of d, over which it sums.  */
+   (1/dx^2, 1/dy^2 weights): multigrid's residual norm for A = -L_h, f = 0
+   (summed in another order), its terms scaled as multigrid's where the
+   sum of squares leaves the range of double.  Fills the halo of u first:
+   zero-flux and periodic lines as s says, and those of the neighbouring
+   ranks' parts of d, over which it sums.  */
 double laplace_residual_norm (const struct stencil *s,
                               const struct domain *d, double dx, double dy,
                               struct field *u);

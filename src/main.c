@@ -159,8 +159,14 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   output_close (&out);
   const int closed = domain_agree (monitor_close (&monitor));
   status = status != HEATSIM_OK ? status : closed;
-  if (status == HEATSIM_OK)
-    status = domain_agree (measure (cfg, d, &solver.work.u, report));
+  /* A failed implicit step (not converged) left the last good field:
+     its report is printed, and complete.  */
+  if (status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED)
+    {
+      const int measured = domain_agree (measure (cfg, d, &solver.work.u,
+                                                  report));
+      status = measured != HEATSIM_OK ? measured : status;
+    }
   solver_free (&solver);
   report->peak_memory = peak_resident_bytes ();
   report->run.total = omp_get_wtime () - t0;

@@ -84,6 +84,8 @@ struct mg_solver {
   double cells;                 /* unknowns of the whole finest level */
   double c0;
   bool singular;                /* c0 = 0 and no Dirichlet edge */
+  bool closed;                  /* no Dirichlet edge: the sum of A u is
+                                   c0 times u's */
   enum boundary_kind kind[EDGE_COUNT];
   bool resident;                /* the blocks are on device (MG_RESIDENT) */
   int device;
@@ -180,7 +182,10 @@ halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t s,
 }
 
 /* f - A u at the cell u points at (f its right-hand side), and in *scale
-   the sum of the magnitudes of its terms, the scale of its round-off.  */
+   the sum of the magnitudes of its terms, the scale of its round-off,
+   plus diag DBL_MIN: where u is subnormal its spacing, DBL_TRUE_MIN =
+   eps DBL_MIN, not its magnitude, bounds how close an iterate can get
+   (the term is lost to rounding wherever u is normal).  */
 static inline double
 residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
              double ym, double yp, double c0, double *scale)
@@ -190,7 +195,7 @@ residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
   const double west = xm * u[-1], east = xp * u[1];
   const double south = ym * u[-s], north = yp * u[s];
   *scale = fabs (f) + fabs (centre) + fabs (west) + fabs (east)
-           + fabs (south) + fabs (north);
+           + fabs (south) + fabs (north) + diag * DBL_MIN;
   return f - (centre - west - east - south - north);
 }
 
@@ -271,11 +276,13 @@ dense_row (const double *inverse, const double *r, size_t n, size_t p)
 }
 
 /* Sums of column i over the rows of band b of the residual norms
-   (rr, mm) or, without f, of u itself (sum, 0).  Rows in order.  */
+   (rr, mm), each term scaled by sr (of the residual) and sm (of its
+   scale) first, or, without f, of u itself (sum, 0).  Rows in order.  */
 static inline void
 band_sums (const double *u, const double *f, size_t s, const double *axm,
            const double *axp, const double *aym, const double *ayp,
-           double c0, size_t ny, size_t b, size_t i, double *rr, double *mm)
+           double c0, size_t ny, size_t b, size_t i, double sr, double sm,
+           double *rr, double *mm)
 {
   const size_t j1 = (b + 1) * NORM_BAND < ny ? (b + 1) * NORM_BAND : ny;
   double a = 0.0, m = 0.0;
@@ -288,8 +295,9 @@ band_sums (const double *u, const double *f, size_t s, const double *axm,
           continue;
         }
       double scale;
-      const double r = residual_at (u + c, f[c], (ptrdiff_t) s, axm[i],
-                                    axp[i], aym[j], ayp[j], c0, &scale);
+      const double r = sr * residual_at (u + c, f[c], (ptrdiff_t) s, axm[i],
+                                         axp[i], aym[j], ayp[j], c0, &scale);
+      scale *= sm;
       a += r * r;
       m += scale * scale;
     }
@@ -541,22 +549,26 @@ residual_row (const struct row_runs *runs, size_t s,
 
 /* Columns first .. last of row j's terms of the residual norms added to
    the column sums rr (of the squares) and mm (of the squared scales),
-   column i at i - 1; weights and f as in residual_span.  */
+   column i at i - 1, scaled as in band_sums; weights and f as in
+   residual_span.  */
 static inline void
 norm_span (size_t first, size_t last, size_t s, const double *restrict u,
            const double *restrict f, const double *restrict axm,
            const double *restrict axp, double xm, double xp, double ym,
-           double yp, double c0, double *restrict rr, double *restrict mm,
-           size_t j)
+           double yp, double c0, double sr, double sm, double *restrict rr,
+           double *restrict mm, size_t j)
 {
   const size_t c = j * s;
   double scale;
   for (size_t i = first; i <= last; ++i)
     {
-      const double r = residual_at (u + c + i, f != NULL ? f[c + i] : 0.0,
-                                    (ptrdiff_t) s, axm != NULL ? axm[i] : xm,
-                                    axp != NULL ? axp[i] : xp, ym, yp, c0,
-                                    &scale);
+      const double r = sr * residual_at (u + c + i,
+                                         f != NULL ? f[c + i] : 0.0,
+                                         (ptrdiff_t) s,
+                                         axm != NULL ? axm[i] : xm,
+                                         axp != NULL ? axp[i] : xp, ym, yp,
+                                         c0, &scale);
+      scale *= sm;
       rr[i - 1] += r * r;
       mm[i - 1] += scale * scale;
     }
@@ -567,21 +579,22 @@ static inline void
 norm_row (const struct row_runs *runs, size_t s, const double *restrict u,
           const double *restrict f, const double *restrict axm,
           const double *restrict axp, double ym, double yp, double c0,
-          double *restrict rr, double *restrict mm, size_t j)
+          double sr, double sm, double *restrict rr, double *restrict mm,
+          size_t j)
 {
   for (size_t k = 0; k < runs->count; ++k)
     {
       const size_t first = runs->first[k], last = runs->last[k];
       const double xm = runs->xm, xp = runs->xp;
       if (!runs->even[k])
-        norm_span (first, last, s, u, f, axm, axp, xm, xp, ym, yp, c0, rr,
-                   mm, j);
+        norm_span (first, last, s, u, f, axm, axp, xm, xp, ym, yp, c0, sr,
+                   sm, rr, mm, j);
       else if (f == NULL)
         norm_span (first, last, s, u, NULL, NULL, NULL, xm, xp, ym, yp, c0,
-                   rr, mm, j);
+                   sr, sm, rr, mm, j);
       else
-        norm_span (first, last, s, u, f, NULL, NULL, xm, xp, ym, yp, c0, rr,
-                   mm, j);
+        norm_span (first, last, s, u, f, NULL, NULL, xm, xp, ym, yp, c0, sr,
+                   sm, rr, mm, j);
     }
 }
 
@@ -1350,7 +1363,8 @@ static void
 bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
-            const double *restrict ayp, double c0, double *restrict part)
+            const double *restrict ayp, double c0, double sr, double sm,
+            double *restrict part)
 {
   const size_t nb = norm_bands (ny);
   struct row_runs runs;
@@ -1368,7 +1382,7 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
             rr[i - 1] += u[j * s + i];
         else
           norm_row (&runs, s, u, zero_f ? NULL : f, axm, axp, aym[j], ayp[j],
-                    c0, rr, mm, j);
+                    c0, sr, sm, rr, mm, j);
     }
 }
 
@@ -1376,8 +1390,8 @@ static void
 bands_target (int nx, int ny, int s, const double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
-              const double *restrict ayp, double c0, double *restrict part,
-              int device)
+              const double *restrict ayp, double c0, double sr, double sm,
+              double *restrict part, int device)
 {
   const int nb = (int) norm_bands ((size_t) ny);
 #pragma omp target teams distribute parallel for collapse(2) \
@@ -1385,7 +1399,7 @@ bands_target (int nx, int ny, int s, const double *restrict u,
   for (int b = 0; b < nb; ++b)
     for (int i = 1; i <= nx; ++i)
       band_sums (u, f, (size_t) s, axm, axp, aym, ayp, c0, (size_t) ny,
-                 (size_t) b, (size_t) i, &part[b * nx + i - 1],
+                 (size_t) b, (size_t) i, sr, sm, &part[b * nx + i - 1],
                  &part[(nb + b) * nx + i - 1]);
 }
 
@@ -1442,13 +1456,15 @@ totals_target (int nx, int nb, double *restrict part, double out[2],
   out[1] = mm;
 }
 
-/* out[0] = sum of (f - A u)^2 and out[1] of the squared scales over the
-   interior of level L (A without f: the interior sum of u, and 0); part
-   holds norm_scratch (nx, ny) doubles.  */
+/* out[0] = sum of (sq[0] (f - A u))^2 and out[1] of the squared scales
+   times sq[1] over the interior of level L (A without f: the interior
+   sum of u, and 0); part holds norm_scratch (nx, ny) doubles.  */
 static void
 k_sums (struct exec *x, const struct level *L, const double *u,
-        const double *f, double c0, double *part, double out[2])
+        const double *f, double c0, const double sq[2], double *part,
+        double out[2])
 {
+  const double sr = sq[0], sm = sq[1];
   const size_t nx = L->nx, ny = L->ny, s = L->stride;
   const size_t cells = s * (ny + 2), nb = norm_bands (ny);
   const size_t np = norm_scratch (nx, ny), fn = f != NULL ? cells : 0;
@@ -1458,7 +1474,7 @@ k_sums (struct exec *x, const struct level *L, const double *u,
     {
     case MG_HOST:
       bands_host (nx, ny, s, u, f, L->zero_f && f == L->f, axm, axp, aym,
-                  ayp, c0, part);
+                  ayp, c0, sr, sm, part);
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:
@@ -1470,14 +1486,14 @@ k_sums (struct exec *x, const struct level *L, const double *u,
   map(alloc: part[0:np]) device(x->device)
       {
         bands_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
-                      c0, part, x->device);
+                      c0, sr, sm, part, x->device);
         totals_target ((int) nx, (int) nb, part, out, x->device);
       }
       break;
     case MG_RESIDENT:
       x->from_device += 2 * sizeof *out;
       bands_target ((int) nx, (int) ny, (int) s, u, f, axm, axp, aym, ayp,
-                    c0, part, x->device);
+                    c0, sr, sm, part, x->device);
       totals_target ((int) nx, (int) nb, part, out, x->device);
       break;
     }
@@ -2046,12 +2062,17 @@ axis_coarse_unknowns (const struct axis *a, bool merge)
 }
 
 /* Invert the dense operator of the coarsest level L into L->inverse by
-   Gauss-Jordan elimination with partial pivoting.  A singular operator
-   (constants in its kernel) gets the rank-one term s 1 v^T, v the nodes'
+   Gauss-Jordan elimination with partial pivoting.  An operator without a
+   Dirichlet edge (closed) gets the rank-one term s 1 v^T, v the nodes'
    volumes: for a compatible right-hand side (v^T r = 0, which restriction
-   keeps) the solution is the same but for its mean, which becomes 0.  */
+   keeps) the solution is the same but for its mean, which becomes 0.
+   Constants are in the kernel of the singular one (c0 = 0); they are the
+   eigenvector of eigenvalue c0 of the others, whose other eigenvalues
+   grow with c1 (implicit steps of huge dt): eliminating it from the
+   matrix would lose the mean to cancellation, so the solve (which knows
+   the mean) sets it.  */
 static bool
-level_invert (struct level *L, double c0, bool singular,
+level_invert (struct level *L, double c0, bool closed,
               const struct axis *ax, const struct axis *ay)
 {
   const size_t nx = L->nx, ny = L->ny, n = nx * ny;
@@ -2085,7 +2106,7 @@ level_invert (struct level *L, double c0, bool singular,
         diag_sum += a[p * n + p];
         volume_sum += ax->d[i] * ay->d[j];
       }
-  if (singular)
+  if (closed)
     {
       const double s = (diag_sum > 0.0 ? diag_sum : 1.0) / volume_sum;
       for (size_t p = 0; p < n; ++p)
@@ -2256,7 +2277,7 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   *px = split ? qx : (struct span) { 0, cx.n, false };
   *py = split ? qy : (struct span) { 0, cy.n, false };
   enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
-  if (ok && last && !level_invert (C, mg->c0, mg->singular, ax, ay))
+  if (ok && last && !level_invert (C, mg->c0, mg->closed, ax, ay))
     status = MG_INVALID;
   if (F->split)
     {
@@ -2325,6 +2346,7 @@ create (struct mg_solver **out, size_t nx, size_t ny,
       dirichlet = dirichlet || bc->kind[e] == BOUNDARY_DIRICHLET;
     }
   mg->singular = op->c0 == 0.0 && !dirichlet;
+  mg->closed = !dirichlet;
 
   const bool split = d != NULL;
   struct span px = { 0, nx, false }, py = { 0, ny, false };
@@ -2350,7 +2372,7 @@ create (struct mg_solver **out, size_t nx, size_t ny,
       L->y0 = py.first;
       axis_weights (&ax, op->c1, px, L->axm, L->axp);
       axis_weights (&ay, op->c1, py, L->aym, L->ayp);
-      if (last && !level_invert (L, mg->c0, mg->singular, &ax, &ay))
+      if (last && !level_invert (L, mg->c0, mg->closed, &ax, &ay))
         status = MG_INVALID;
     }
   if (split)
@@ -2478,21 +2500,49 @@ level_refresh (struct exec *x, const struct mg_solver *mg,
    level.  */
 static void
 level_sums (struct exec *x, const struct mg_solver *mg, const struct level *L,
-            const double *u, const double *f, double sums[2])
+            const double *u, const double *f, const double sq[2],
+            double sums[2])
 {
-  k_sums (x, L, u, f, mg->c0, L->part, sums);
+  k_sums (x, L, u, f, mg->c0, sq, L->part, sums);
   if (L->split)
     domain_sum_ordered (mg->domain, sums, 2);
 }
 
-/* The residual norms of the finest level: sums[0] the sum of the squares
-   of the residual, sums[1] of the scales of residual_at.  */
+/* The unscaled sums: the interior sum of a field, and the norms whose
+   sums of squares lie in the range of double.  */
+static const double unscaled[2] = { 1.0, 1.0 };
+
+double
+mg_square_scale (double sum)
+{
+  /* Past an overflow, of at most 2^64 terms, the largest is above 2^480:
+     2^-600 leaves every finite term below 2^424 (its squares sum below
+     2^912) and drops to zero only squares below 2^-1074 of the largest's.
+     Below DBL_MIN every term is below 2^-511: 2^600 lifts them below 2^89
+     and the smallest (2^-1074) still squares to 2^-948.  */
+  if (isinf (sum))
+    return 0x1p-600;
+  return sum < DBL_MIN ? 0x1p600 : 1.0;
+}
+
+/* The residual norms of the finest level: norms[0] of the residual,
+   norms[1] of the scales of residual_at (the round-off floor's).  A sum
+   of squares out of the range of double is taken again from scaled
+   terms; one in range is left as it is, so an ordinary solve's norms
+   keep their bits.  The scales are powers of two: exact.  */
 static void
-level_norms (struct exec *x, const struct mg_solver *mg, double sums[2])
+level_norms (struct exec *x, const struct mg_solver *mg, double norms[2])
 {
   const struct level *L = mg->level;
+  double sums[2];
   level_refresh (x, mg, L);
-  level_sums (x, mg, L, L->u, L->f, sums);
+  level_sums (x, mg, L, L->u, L->f, unscaled, sums);
+  const double sq[2] = { mg_square_scale (sums[0]),
+                         mg_square_scale (sums[1]) };
+  if (sq[0] != 1.0 || sq[1] != 1.0)
+    level_sums (x, mg, L, L->u, L->f, sq, sums);
+  norms[0] = sqrt (sums[0]) / sq[0];
+  norms[1] = sqrt (sums[1]) / sq[1];
 }
 
 static void
@@ -2630,6 +2680,17 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
                            && f->stride == L->stride));
 }
 
+/* Shift the interior of level L's u by a constant, which the Laplacian
+   does not see, so that its sum is heat.  */
+static void
+level_set_heat (struct exec *x, const struct mg_solver *mg,
+                const struct level *L, double heat)
+{
+  double sums[2];
+  level_sums (x, mg, L, L->u, NULL, unscaled, sums);
+  k_shift (x, L, L->u, (heat - sums[0]) / mg->cells);
+}
+
 /* The cycles of mg_solve, with u and f where x's kernels find them.  */
 static enum mg_status
 solve (struct mg_solver *mg, struct exec *x, const struct field *u,
@@ -2638,59 +2699,77 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
 {
   struct level *L = &mg->level[0];
   const double cells = mg->cells;
-  double sums[2];
+  double sums[2], norms[2];
   L->u = u->data;
   /* A singular problem is solvable only for f of zero mean.  */
   double mean = 0.0, heat = 0.0;
   if (mg->singular && f != NULL)
     {
-      level_sums (x, mg, L, f->data, NULL, sums);
+      level_sums (x, mg, L, f->data, NULL, unscaled, sums);
       mean = sums[0] / cells;
     }
   k_set (x, L, L->f, f != NULL ? f->data : NULL, -mean);
   L->zero_f = f == NULL;
   if (mg->singular)
     {
-      level_sums (x, mg, L, L->u, NULL, sums);
+      level_sums (x, mg, L, L->u, NULL, unscaled, sums);
       heat = sums[0];
     }
+  else if (mg->closed)
+    {
+      /* The solution's sum is f's over c0; the coarsest solve leaves the
+         mean alone (level_invert): u gets it now and after each cycle.  */
+      if (f != NULL)
+        {
+          level_sums (x, mg, L, f->data, NULL, unscaled, sums);
+          heat = sums[0] / mg->c0;
+        }
+      level_set_heat (x, mg, L, heat);
+    }
 
-  level_norms (x, mg, sums);
-  double norm = sqrt (sums[0]);
+  level_norms (x, mg, norms);
+  double norm = norms[0];
   report->initial = norm;
   report->history[0] = norm;
   enum mg_status status = MG_NOT_CONVERGED;
   unsigned cycles = 0;
   for (;;)
     {
-      report->floor = 8.0 * DBL_EPSILON * sqrt (sums[1]);
+      report->floor = 8.0 * DBL_EPSILON * norms[1];
+      /* An infinite norm is at or below an infinite floor: never done.  */
+      if (!isfinite (norm) || !isfinite (report->floor))
+        {
+          status = MG_NOT_FINITE;
+          break;
+        }
       if (norm <= o->rtol * report->initial || norm <= o->atol
           || norm <= report->floor)
         {
           status = MG_OK;
           break;
         }
-      if (!isfinite (norm) || cycles == o->max_cycles)
+      if (cycles == o->max_cycles)
         break;
       /* Every cycle launches the same kernels: keep the last one's.  */
       const struct exec before = *x;
       memset (x->level, 0, sizeof x->level);
       vcycle (x, mg, 0, o);
       x->at = 0;
-      level_norms (x, mg, sums);
+      if (mg->closed && !mg->singular)
+        level_set_heat (x, mg, L, heat);
+      level_norms (x, mg, norms);
       memcpy (report->level_launches, x->level, sizeof x->level);
       report->cycle_launches = (unsigned) (x->launches - before.launches);
       report->cycle_to_device = x->to_device - before.to_device;
       report->cycle_from_device = x->from_device - before.from_device;
       for (size_t l = 0; l < MG_MAX_LEVELS; ++l)
         x->level[l] += before.level[l];
-      norm = sqrt (sums[0]);
+      norm = norms[0];
       report->history[++cycles] = norm;
     }
   if (mg->singular)
     {
-      level_sums (x, mg, L, L->u, NULL, sums);
-      k_shift (x, L, L->u, (heat - sums[0]) / cells);
+      level_set_heat (x, mg, L, heat);
       level_refresh (x, mg, L);
     }
   report->cycles = cycles;

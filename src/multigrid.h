@@ -68,7 +68,8 @@ enum { MG_MAX_LEVELS = 130 };
                   inverse) enters the device at the first resident solve
                   and stays until mg_destroy (or a solve on another
                   device); kernels have no map clause, and per cycle only
-                  the two doubles of the residual norm cross.  The
+                  the two doubles of the residual norm cross (two more,
+                  of the sum of u, with c0 > 0 and no Dirichlet edge).  The
                   caller's u (and f) may already be present on the device
                   (target enter data, as --offload resident keeps its
                   fields): the solve then reads and writes them there,
@@ -102,11 +103,18 @@ enum mg_status {
   MG_OK,               /* converged */
   MG_NOT_CONVERGED,    /* max_cycles spent: u holds the last iterate */
   MG_INVALID,          /* bad sizes, operator, boundary or options */
-  MG_NO_MEMORY
+  MG_NO_MEMORY,
+  MG_NOT_FINITE        /* a residual norm (or its round-off floor) is
+                          infinite or NaN: u or f holds, or the cycles
+                          made, values beyond the range of double; u holds
+                          the last iterate */
 };
 
 /* What a solve did.  Residual norms are l2 over the interior,
-   sqrt (sum of (f - A u)^2), without scaling by the cell count.  */
+   sqrt (sum of (f - A u)^2), without scaling by the cell count; a sum of
+   squares that would overflow or underflow is taken again from terms
+   scaled by mg_square_scale, so a norm is finite and not 0 wherever the
+   residual is.  */
 struct mg_report {
   unsigned cycles;
   double initial, final;            /* ||r|| before the first and after the
@@ -130,7 +138,10 @@ struct mg_report {
        Jacobi:     (pre + post) (2 + E) + 2 (1 + E),
      on the coarsest 1 (halo, residual and dense solve in one kernel),
      and on the finest 2 + E more for the residual norm after the cycle
-     (two kernels, so that the sum is deterministic).  */
+     (two kernels, so that the sum is deterministic; 2 more where a sum of
+     squares leaves the range of double and is taken again, scaled), and
+     3 more with c0 > 0 and no Dirichlet edge (the sum of u and its
+     shift to the known mean, see mg_solve).  */
   unsigned long launches;           /* the whole solve, set-up included */
   unsigned cycle_launches;          /* one cycle and the norm after it */
   unsigned level_launches[MG_MAX_LEVELS];  /* the same by level, the norm
@@ -191,10 +202,18 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
    Stops when ||r|| <= rtol ||r0|| or ||r|| <= atol, or when ||r|| falls
    below the round-off
    floor 8 eps ||m||, where m(i,j) is the sum of the magnitudes of the
-   terms of the residual at (i, j): no cycle can push a residual evaluated
-   in floating point much below that.
+   terms of the residual at (i, j), plus the diagonal times DBL_MIN (the
+   spacing of subnormal u over eps): no cycle can push a residual
+   evaluated in floating point much below that.  A norm or floor that is not
+   finite stops the solve with MG_NOT_FINITE, never as converged.
    Singular problems (c0 = 0, no Dirichlet edge) solve for f minus its
    mean, and the solution keeps the initial interior's total heat.
+   Without a Dirichlet edge and with c0 > 0 (implicit steps with zero-flux
+   or periodic edges) the sum of A u is c0 times u's, so the solution's
+   interior sum is f's over c0: u is shifted to it before the first cycle
+   and after each, and the cycles solve for the rest, whose operator
+   stays well conditioned however large c1 is (the mean alone has the
+   eigenvalue c0; the others grow with c1).
    Norms and sums are taken in a fixed order (column sums over bands of
    rows, then the columns in turn), not by an OpenMP reduction, so the
    result does not depend on the thread count or the placement.
@@ -219,5 +238,12 @@ void mg_level_size (const struct mg_solver *mg, size_t l, size_t *nx,
 enum mg_status mg_solve (struct mg_solver *mg, struct field *u,
                          const struct field *f, const struct mg_options *opt,
                          struct mg_report *report);
+
+/* The power of two (exact to multiply by) by which the terms of a sum
+   of squares are scaled when sum, their unscaled sum, left the range of
+   double: 2^-600 after an overflow, 2^600 below DBL_MIN (0 included), 1
+   where sum is in range (or NaN).  The norm is then sqrt (scaled sum) /
+   scale.  Every placement and rank decides alike from the same sum.  */
+double mg_square_scale (double sum);
 
 #endif

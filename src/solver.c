@@ -115,13 +115,22 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   return fmax (change, st->update_frame (w, residual));
 }
 
-/* The residual norm of the discrete steady equations of u on the host,
-   over all ranks.  */
+/* The residual norm of the discrete steady equations of u (current on
+   the host), over all ranks, as the report and --monitor give it: for
+   multigrid the norm its V-cycles measure (the last solve's while u is
+   the field it left), so that the two are one computation; for Jacobi
+   laplace_residual_norm's.  Not finite where u's residual leaves the
+   range of double.  */
 static double
 steady_residual (struct solver *s, const struct config *cfg)
 {
-  return laplace_residual_norm (&s->work.stencil, s->domain, config_dx (cfg),
-                                config_dy (cfg), &s->work.u);
+  if (cfg->solver != SOLVER_MULTIGRID)
+    return laplace_residual_norm (&s->work.stencil, s->domain,
+                                  config_dx (cfg), config_dy (cfg),
+                                  &s->work.u);
+  if (isnan (s->residual))
+    s->residual = implicit_steady_norm (&s->multigrid, &s->work.u);
+  return s->residual;
 }
 
 /* Bring the newest field, u, to the host (a no-op where it lives there)
@@ -294,6 +303,13 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
   int status = HEATSIM_OK;
   s->strategy->fetch (w);
   const double now = steady_residual (s, cfg);
+  if (!isfinite (now))
+    {
+      heatsim_error ("--solver multigrid: the residual norm of the first "
+                     "field is not finite: its values leave the range of "
+                     "double");
+      return HEATSIM_NOT_FINITE;
+    }
   r->residual_initial = cfg->restart_residual > 0.0 ? cfg->restart_residual
                         : now;
   r->residual_final = now;
@@ -314,14 +330,16 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
       const enum mg_status mg = implicit_steady_cycles (im, &w->u,
                                                         (unsigned) chunk,
                                                         target, &rep);
-      if (mg == MG_INVALID || !isfinite (rep.final))
+      if (mg != MG_OK && mg != MG_NOT_CONVERGED)
         {
-          heatsim_error ("--solver multigrid: the residual norm is %g after "
-                         "%zu V-cycles", rep.final, n + rep.cycles);
+          heatsim_error ("--solver multigrid: the residual norm is not "
+                         "finite after %zu V-cycles: the field's values "
+                         "leave the range of double", n + rep.cycles);
           status = HEATSIM_NOT_FINITE;
           break;
         }
       n += rep.cycles;
+      s->residual = rep.final;
       r->converged = mg == MG_OK;
       r->residual_final = rep.final;
       r->residual_floor = rep.floor;
@@ -355,20 +373,30 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
     {
       struct mg_report rep;
       const enum mg_status mg = implicit_step (im, &w->u, &w->unew, &rep);
-      ++n;
-      r->cycles += rep.cycles;
-      if (rep.cycles > r->cycles_max)
-        r->cycles_max = rep.cycles;
+      /* A failed step leaves the last good field, that of step n: the
+         report gives it and the cycles of the steps that led to it.  */
       if (mg != MG_OK)
         {
-          heatsim_error ("--scheme %s: step %zu: multigrid did not reach "
-                         "--rtol %g in %u V-cycles (residual %g of %g)",
-                         time_scheme_name (cfg->scheme), cfg->start_step + n,
-                         cfg->rtol, rep.cycles, rep.final, rep.initial);
+          const size_t failed = cfg->start_step + n + 1;
+          if (mg == MG_NOT_CONVERGED)
+            heatsim_error ("--scheme %s: step %zu: multigrid did not reach "
+                           "--rtol %g in %u V-cycles (residual %g of %g)",
+                           time_scheme_name (cfg->scheme), failed, cfg->rtol,
+                           rep.cycles, rep.final, rep.initial);
+          else
+            heatsim_error ("--scheme %s: step %zu: the residual norm is not "
+                           "finite after %u V-cycles: the field's values "
+                           "leave the range of double",
+                           time_scheme_name (cfg->scheme), failed,
+                           rep.cycles);
           status = mg == MG_NOT_CONVERGED ? HEATSIM_NOT_CONVERGED
                    : HEATSIM_NOT_FINITE;
           break;
         }
+      ++n;
+      r->cycles += rep.cycles;
+      if (rep.cycles > r->cycles_max)
+        r->cycles_max = rep.cycles;
       status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
       progress_update (&progress, n,
                        config_time (cfg, cfg->start_step + n), -1.0);
@@ -434,6 +462,7 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   s->strategy->enter (&s->work);
   double t1 = omp_get_wtime ();
   r->residual_initial = r->residual_final = r->residual_floor = NAN;
+  s->residual = NAN;
   r->levels = 0;
   r->cycles = r->cycles_max = 0;
   /* The first outputs and the monitor's first row: the initial field.  */

@@ -22,6 +22,9 @@ struct solver {
   struct monitor *monitor; /* --monitor rows, or NULL */
   struct implicit multigrid; /* the levels of a steady multigrid run or
                                 an implicit scheme (mg NULL otherwise) */
+  double residual;         /* steady multigrid: the residual norm of the
+                              field in u as multigrid measured it, or NaN
+                              where not yet measured */
 };
 
 /* What a run did and how long each phase took (seconds).  */
@@ -38,7 +41,8 @@ struct run_result {
   double residual_floor;   /* multigrid: the round-off floor of the last */
   unsigned levels;         /* multigrid levels, the finest included; 0 for
                               none */
-  size_t cycles;           /* V-cycles of this run */
+  size_t cycles;           /* V-cycles of this run (implicit: of the steps
+                              it completed) */
   size_t cycles_max;       /* implicit: most V-cycles of one step */
   double setup;            /* allocation (multigrid levels too) and
                               initial field */

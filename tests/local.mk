@@ -43,6 +43,7 @@ cli_tests = \
 	tests/steady.sh \
 	tests/multigrid-steady.sh \
 	tests/implicit-schemes.sh \
+	tests/numeric-faults.sh \
 	tests/png-output.sh \
 	tests/png-legend.sh \
 	tests/png-movie.sh \

@@ -451,13 +451,17 @@ separate_device (void)
 
 /* Kernels of one cycle on level l of n, by the formula of multigrid.h.  */
 static unsigned
-expected_launches (const struct mg_boundary *bc, const struct mg_options *o,
-                   size_t l, size_t n)
+expected_launches (const struct mg_operator *op, const struct mg_boundary *bc,
+                   const struct mg_options *o, size_t l, size_t n)
 {
-  bool e = false;
+  bool e = false, closed = true;
   for (int k = 0; k < EDGE_COUNT; ++k)
-    e = e || bc->kind[k] != BOUNDARY_DIRICHLET;
+    {
+      e = e || bc->kind[k] != BOUNDARY_DIRICHLET;
+      closed = closed && bc->kind[k] != BOUNDARY_DIRICHLET;
+    }
   const unsigned E = e ? 1 : 0, sweeps = o->pre + o->post;
+  const unsigned C = closed && op->c0 > 0.0 ? 3 : 0;
   unsigned count;
   if (l + 1 == n)
     count = 1;
@@ -465,7 +469,7 @@ expected_launches (const struct mg_boundary *bc, const struct mg_options *o,
     count = (1 + E) * (2 * sweeps + 2);
   else
     count = sweeps * (2 + E) + 2 * (1 + E);
-  return count + (l == 0 ? 2 + E : 0);
+  return count + (l == 0 ? 2 + E + C : 0);
 }
 
 struct problem {
@@ -477,6 +481,17 @@ struct problem {
   enum mg_smoother smoother;
   unsigned pre, post;
 };
+
+/* Whether p has c0 > 0 and no Dirichlet edge: its solves shift u to the
+   known mean each cycle, after the sum of u.  */
+static bool
+closed_implicit (const struct problem *p)
+{
+  bool closed = p->op.c0 > 0.0;
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    closed = closed && p->bc.kind[k] != BOUNDARY_DIRICHLET;
+  return closed;
+}
 
 /* u and f of problem p: the plate's halo and a bumpy start.  */
 static void
@@ -603,7 +618,7 @@ test_placements (const struct problem *p)
   for (size_t l = 0; l < levels; ++l)
     {
       CHECK (host.level_launches[l]
-             == expected_launches (&p->bc, &o, l, levels));
+             == expected_launches (&p->op, &p->bc, &o, l, levels));
       total += host.level_launches[l];
     }
   CHECK (host.cycles == 0 || host.cycle_launches == total);
@@ -655,9 +670,11 @@ test_placements (const struct problem *p)
               rep.cycle_to_device, rep.cycle_from_device);
       if (runs[k].where == MG_RESIDENT && rep.cycles > 0)
         {
-          /* Only the norm's two doubles cross per cycle.  */
+          /* Only the norm's two doubles cross per cycle (and the two of
+             the sum of u where it is shifted to its mean).  */
           CHECK (rep.cycle_to_device == 0);
-          CHECK (rep.cycle_from_device == 2 * sizeof (double));
+          CHECK (rep.cycle_from_device
+                 == (closed_implicit (p) ? 4 : 2) * sizeof (double));
         }
       if (runs[k].where == MG_MAP && rep.cycles > 0)
         CHECK (rep.cycle_to_device > rep.cycle_launches * cell);
@@ -728,11 +745,12 @@ test_zero_rhs (const struct problem *p)
   printf ("%s: no f and f = 0: %u and %u cycles, %s; f after no f: %s\n",
           p->name, a.cycles, b.cycles, same ? "same bits" : "DIFFERENT",
           reread ? "same bits as a fresh solver" : "DIFFERENT");
-  /* Given f, a singular problem takes its mean first: two launches.  */
-  bool singular = p->op.c0 == 0.0;
+  /* Given f, a problem without a Dirichlet edge takes its sum first: two
+     launches.  */
+  bool closed = true;
   for (int k = 0; k < EDGE_COUNT; ++k)
-    singular = singular && p->bc.kind[k] != BOUNDARY_DIRICHLET;
-  a.launches += singular ? 2 : 0;
+    closed = closed && p->bc.kind[k] != BOUNDARY_DIRICHLET;
+  a.launches += closed ? 2 : 0;
   CHECK (same && same_report (&a, &b));
   CHECK (reread && same_report (&c, &d));
   mg_destroy (mg);
@@ -766,6 +784,10 @@ placement_tests (void)
       all_dirichlet, true, MG_JACOBI, 1, 2 },
     { "coarsest only", 5, 3, { 0.0, 1.0, 1.0 / 6, 1.0 / 4 }, all_dirichlet,
       false, MG_RED_BLACK, 1, 1 },
+    /* An implicit step of huge dt with no Dirichlet edge: the mean set
+       by a shift each cycle.  */
+    { "implicit closed", 61, 45, { 1.0, 1e8, 1.0 / 62, 1.0 / 46 }, slab,
+      true, MG_RED_BLACK, 1, 2 },
   };
   for (size_t k = 0; k < sizeof problems / sizeof *problems; ++k)
     {
@@ -773,6 +795,84 @@ placement_tests (void)
       test_zero_rhs (&problems[k]);
     }
   test_placement_invalid ();
+}
+
+/* u and f of p times scale, halo included.  */
+static void
+scaled_fields (const struct problem *p, double scale, struct field *u,
+               struct field *f)
+{
+  problem_fields (p, u, f);
+  for (size_t k = 0; k < field_cells (u); ++k)
+    {
+      u->data[k] *= scale;
+      f->data[k] *= scale;
+    }
+}
+
+/* A problem times 2^510 (its residuals' sums of squares overflow) or
+   2^-560 (they underflow) is solved as the problem itself, times the
+   power of two, bit for bit, on every placement: the norms are taken
+   from terms scaled by powers of two, exact.  */
+static void
+test_scaled_norms (void)
+{
+  const struct problem p = {
+    "scaled", 61, 45, { 1.0, 0.02, 1.0 / 62, 1.0 / 46 }, mixed, true,
+    MG_RED_BLACK, 1, 2 };
+  const double scales[] = { 0x1p510, 0x1p-560 };
+  const enum mg_placement places[] = { MG_HOST, MG_MAP, MG_RESIDENT };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, p.nx, p.ny, &p.op, &p.bc) == MG_OK);
+  for (size_t w = 0; w < sizeof places / sizeof *places; ++w)
+    for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k)
+      {
+        struct field ref, u, f;
+        struct mg_report a, b;
+        struct mg_options o = problem_options (&p);
+        o.placement = places[w];
+        const double c = scales[k];
+        CHECK (solve_placed (&p, mg, places[w], false, &ref, &a) == MG_OK);
+        scaled_fields (&p, c, &u, &f);
+        CHECK (mg_solve (mg, &u, &f, &o, &b) == MG_OK);
+        bool same = true;
+        for (size_t q = 0; q < field_cells (&u); ++q)
+          same = same && u.data[q] == c * ref.data[q];
+        printf ("scaled by %g, placement %zu: %u and %u cycles, norms %.17g "
+                "and %.17g, fields %s\n", c, w, a.cycles, b.cycles,
+                a.final, b.final / c, same ? "scaled bit for bit"
+                : "DIFFERENT");
+        CHECK (same && b.cycles == a.cycles && a.cycles > 0);
+        CHECK (b.initial == c * a.initial && b.final == c * a.final
+               && b.floor == c * a.floor);
+        for (unsigned q = 0; q <= a.cycles; ++q)
+          CHECK (b.history[q] == c * a.history[q]);
+        field_free (&ref);
+        field_free (&u);
+        field_free (&f);
+      }
+  mg_destroy (mg);
+}
+
+/* A norm that is not finite ends the solve, never as converged.  */
+static void
+test_not_finite (void)
+{
+  const struct problem p = {
+    "huge", 21, 13, { 1.0, 0.02, 1.0 / 22, 1.0 / 14 }, mixed, true,
+    MG_RED_BLACK, 1, 2 };
+  struct mg_solver *mg;
+  CHECK (mg_create (&mg, p.nx, p.ny, &p.op, &p.bc) == MG_OK);
+  struct field u, f;
+  struct mg_report rep;
+  scaled_fields (&p, 1.0, &u, &f);
+  f.data[field_index (&f, 3, 4)] = INFINITY;
+  const struct mg_options o = problem_options (&p);
+  CHECK (mg_solve (mg, &u, &f, &o, &rep) == MG_NOT_FINITE);
+  CHECK (rep.cycles == 0 && !isfinite (rep.final));
+  field_free (&u);
+  field_free (&f);
+  mg_destroy (mg);
 }
 
 /* The host restricts from rows of scratch allocated for the threads a
@@ -815,6 +915,8 @@ main (void)
 {
   placement_tests ();
   test_scratch_rows ();
+  test_scaled_norms ();
+  test_not_finite ();
 
   test_plate_exact (257, 257);
   test_plate_exact (300, 171);
