@@ -1,6 +1,6 @@
 /* A 5x7 bitmap font of the characters that PNG legends need: digits,
    '.', '-', '+', '=', ' ' and the letters of "step", "sweep", "t", "e"
-   (exponents), "inf" and "nan".  Built in, so that no font library or
+   (exponents), "inf", "nan" and the units "K", "degC" and "s".  Built in, so that no font library or
    file is needed.  Text is drawn magnified: every font pixel becomes an
    m x m block.  */
 #ifndef HEATSIM_FONT_H

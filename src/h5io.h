@@ -4,11 +4,14 @@
    as a (y, x) field with coordinates.  Layout (h5dump shows it):
      /field             float64 [ny][nx], chunked, optionally deflated;
                         field[j][i] is the cell at x = (i+1) dx, y = (j+1) dy;
-                        dimension scales y, x attached; attributes units,
-                        long_name, coordinates ("time step")
+                        dimension scales y, x attached; attributes units
+                        (the temperature_unit), long_name, coordinates
+                        ("time step")
      /x, /y             float64 [nx], [ny]: the node coordinates
-                        (i+1) dx, (j+1) dy, dimension scales
-     /time, /step       scalars: float64 simulated time, uint64 step
+                        (i+1) dx, (j+1) dy, dimension scales; units "m"
+                        (SI) or "1" (nondimensional)
+     /time, /step       scalars: float64 simulated time (units "s" or
+                        "1"), uint64 step (units "1")
      /boundary/left     float64 [ny]   (x = 0)
      /boundary/right    float64 [ny]   (x = Lx)
      /boundary/bottom   float64 [nx]   (y = 0)
@@ -16,6 +19,7 @@
      attributes of /:   format, Conventions, heatsim_version, problem,
                         boundary, step, time, dt, alpha, nx, ny, dx, dy,
                         lx, ly, steady, checksum, colour_lo, colour_hi,
+                        temperature_unit ("K", "degC" or "1"),
                         scheme (time-dependent runs) or solver and
                         initial_residual (steady runs), for --edges runs
                         edge_left, edge_right, edge_bottom, edge_top, and
@@ -53,6 +57,9 @@ struct checkpoint_meta {
   double initial_residual;    /* steady multigrid: the residual norm the
                                  run started from (--rtol is relative to
                                  it); 0 otherwise */
+  /* Since issue 25: the unit of the field, "K" or "degC" for an SI
+     run, "1" for a nondimensional one (and older checkpoints).  */
+  char temperature_unit[8];
   /* Written, not read: the command line and build, or NULL.  */
   const struct provenance *provenance;
 };

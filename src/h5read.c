@@ -357,6 +357,11 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
   if (ok && H5Aexists (file, "solver") > 0)
     ok = get_string (r, file, "solver", m->solver, sizeof m->solver)
          && get_double (r, file, "initial_residual", &m->initial_residual);
+  /* Checkpoints from before units: nondimensional.  */
+  snprintf (m->temperature_unit, sizeof m->temperature_unit, "1");
+  if (ok && H5Aexists (file, "temperature_unit") > 0)
+    ok = get_string (r, file, "temperature_unit", m->temperature_unit,
+                     sizeof m->temperature_unit);
   m->edges_given = ok && H5Aexists (file, h5_edge_attribute (EDGE_LEFT)) > 0;
   for (int e = 0; m->edges_given && ok && e < EDGE_COUNT; ++e)
     ok = get_double (r, file, h5_edge_attribute ((enum edge) e),

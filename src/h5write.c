@@ -149,6 +149,7 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && (!m->steady || (put_string (file, "solver", m->solver)
                             && put_double (file, "initial_residual",
                                            m->initial_residual)))
+         && put_string (file, "temperature_unit", m->temperature_unit)
          && (!m->edges_given || put_edges (file, m->edges))
          && put_provenance (file, m->provenance);
 }
@@ -232,17 +233,21 @@ put_field (hid_t file, const struct field *u, int compress)
 
 /* ------------------------------------------ labels for netCDF and CF */
 
-/* heatsim has no units of its own: lengths are in the unit of --length,
-   times in the one that alpha and dt use, values in the one of the
-   initial field and edges.  "1", CF's dimensionless unit, says exactly
-   that; "s" or "m" would claim what heatsim does not know, and "seconds"
-   would make xarray turn the times into timedeltas, rounding them.  */
-#define UNITS "1"
+/* The units of lengths and times: SI when the field has a temperature
+   unit, else CF's "1" (nondimensional): heatsim then knows only that
+   lengths are in the unit of --length, times in the one alpha and dt
+   use.  "s", unlike "seconds", is not one of the units xarray turns
+   into timedeltas (rounding them).  */
+static const char *
+unit_of (const struct checkpoint_meta *m, const char *si)
+{
+  return strcmp (m->temperature_unit, "1") == 0 ? "1" : si;
+}
 
 static bool
-put_labels (hid_t set, const char *long_name)
+put_labels (hid_t set, const char *long_name, const char *units)
 {
-  return put_string (set, "units", UNITS)
+  return put_string (set, "units", units)
          && put_string (set, "long_name", long_name);
 }
 
@@ -252,7 +257,7 @@ put_labels (hid_t set, const char *long_name)
    coordinate variable.  */
 static bool
 put_axis (hid_t file, const char *name, const char *long_name, size_t n,
-          double d)
+          double d, const char *units)
 {
   double *v = malloc (n * sizeof *v);
   if (v == NULL)
@@ -265,7 +270,8 @@ put_axis (hid_t file, const char *name, const char *long_name, size_t n,
   hid_t set = ok ? H5Dopen2 (file, name, H5P_DEFAULT) : -1;
   char axis[2] = { (char) (name[0] - 'a' + 'A'), '\0' };
   ok = set >= 0 && H5DSset_scale (set, name) >= 0
-       && put_labels (set, long_name) && put_string (set, "axis", axis);
+       && put_labels (set, long_name, units)
+       && put_string (set, "axis", axis);
   if (set >= 0)
     ok = H5Dclose (set) >= 0 && ok;
   return ok;
@@ -276,7 +282,7 @@ put_axis (hid_t file, const char *name, const char *long_name, size_t n,
    to become coordinates of the field.  */
 static bool
 put_scalar (hid_t file, const char *name, hid_t type, hid_t mem_type,
-            const void *value, const char *long_name)
+            const void *value, const char *long_name, const char *units)
 {
   hid_t space = H5Screate (H5S_SCALAR);
   hid_t set = H5Dcreate2 (file, name, type, space, H5P_DEFAULT, H5P_DEFAULT,
@@ -284,7 +290,7 @@ put_scalar (hid_t file, const char *name, hid_t type, hid_t mem_type,
   bool ok = set >= 0
             && H5Dwrite (set, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
                          value) >= 0
-            && put_labels (set, long_name);
+            && put_labels (set, long_name, units);
   if (set >= 0)
     ok = H5Dclose (set) >= 0 && ok;
   H5Sclose (space);
@@ -318,21 +324,22 @@ static bool
 describe (hid_t file, const struct checkpoint_meta *m)
 {
   const uint64_t step = m->step;
+  const char *metres = unit_of (m, "m");
   bool ok = put_axis (file, "x", "x, from the left edge", m->nx,
-                      m->lx / (double) (m->nx + 1))
+                      m->lx / (double) (m->nx + 1), metres)
             && put_axis (file, "y", "y, from the bottom edge", m->ny,
-                         m->ly / (double) (m->ny + 1))
+                         m->ly / (double) (m->ny + 1), metres)
             && put_scalar (file, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                           &m->time, "simulated time")
+                           &m->time, "simulated time", unit_of (m, "s"))
             && put_scalar (file, "step", H5T_STD_U64LE, H5T_NATIVE_UINT64,
-                           &step, "time step")
+                           &step, "time step", "1")
             && attach (file, "field", "y", 0) && attach (file, "field", "x", 1)
             && attach (file, "boundary/left", "y", 0)
             && attach (file, "boundary/right", "y", 0)
             && attach (file, "boundary/bottom", "x", 0)
             && attach (file, "boundary/top", "x", 0);
   hid_t set = ok ? H5Dopen2 (file, "field", H5P_DEFAULT) : -1;
-  ok = set >= 0 && put_labels (set, "temperature")
+  ok = set >= 0 && put_labels (set, "temperature", m->temperature_unit)
        && put_string (set, "coordinates", "time step");
   if (set >= 0)
     ok = H5Dclose (set) >= 0 && ok;

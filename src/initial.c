@@ -3,6 +3,7 @@
 #include "initial.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -15,6 +16,71 @@
 #include "problem.h"
 #include "run_config.h"
 #include "status.h"
+
+/* The unit of the checkpoint at path is the run's: one given on the
+   command line must be the same.  */
+static int
+take_unit (struct config *cfg, const struct checkpoint_meta *m,
+           const char *opt, const char *path)
+{
+  enum temperature_unit unit;
+  if (!temperature_unit_find (m->temperature_unit, &unit))
+    {
+      heatsim_error ("%s: %s: unknown temperature_unit '%s'", opt, path,
+                     m->temperature_unit);
+      return HEATSIM_BAD_FILE;
+    }
+  if (cfg->given.temperature_unit && cfg->unit != unit)
+    {
+      heatsim_error ("--temperature-unit: %s contradicts the unit %s%s of %s",
+                     temperature_unit_name (cfg->unit), m->temperature_unit,
+                     unit == TEMPERATURE_NONE ? " (nondimensional)" : "",
+                     path);
+      return HEATSIM_USAGE;
+    }
+  cfg->unit = unit;
+  return HEATSIM_OK;
+}
+
+/* --init of a heatsim checkpoint (issue 25): its domain, unit and, when
+   it is time-dependent, alpha are the run's unless given, and given ones
+   must agree; a time-dependent run from a time-dependent checkpoint
+   goes on from its step and time (or --start-time), so that its outputs
+   join the checkpoint's run.  */
+static int
+init_from_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
+{
+  const char *path = cfg->init;
+  if (cfg->given.length && (cfg->lx != m->lx || cfg->ly != m->ly))
+    {
+      heatsim_error ("--length: %gx%g contradicts the domain %gx%g of %s "
+                     "(leave --length out to take it)", cfg->lx, cfg->ly,
+                     m->lx, m->ly, path);
+      return HEATSIM_USAGE;
+    }
+  cfg->lx = m->lx;
+  cfg->ly = m->ly;
+  /* A steady state does not depend on alpha.  */
+  if (!m->steady)
+    {
+      if (cfg->given.alpha && cfg->alpha != m->alpha)
+        {
+          heatsim_error ("--alpha: %g contradicts the alpha %g of %s (leave "
+                         "--alpha out to take it)", cfg->alpha, m->alpha,
+                         path);
+          return HEATSIM_USAGE;
+        }
+      cfg->alpha = m->alpha;
+    }
+  const int status = take_unit (cfg, m, "--init", path);
+  if (status != HEATSIM_OK || m->steady || cfg->steady)
+    return status;
+  cfg->start_step = m->step;
+  if (!cfg->given.start_time)
+    cfg->start_time = m->time;
+  cfg->continues = true;
+  return HEATSIM_OK;
+}
 
 /* Complete cfg from the settings of the checkpoint it continues: the
    run goes on as it began.  */
@@ -68,6 +134,11 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
   cfg->alpha = m->alpha;
   cfg->dt = m->dt;
   cfg->start_step = m->step;
+  cfg->start_time = m->time;
+  cfg->continues = true;
+  const int status = take_unit (cfg, m, "--restart", path);
+  if (status != HEATSIM_OK)
+    return status;
   /* The run goes on as it began: with its fixed edges (so no exact
      solution applies) and its images' colour range.  */
   cfg->edges_given = m->edges_given;
@@ -81,10 +152,10 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
   return HEATSIM_OK;
 }
 
-/* --init: a dataset of an HDF5 file (a checkpoint's field by default) or
-   a PNG image, into u.  */
+/* --init: a dataset of an HDF5 file (a checkpoint's field by default,
+   with what the checkpoint says of the run) or a PNG image, into u.  */
 static int
-read_init (const struct config *cfg, struct field *u)
+read_init (struct config *cfg, struct field *u)
 {
   const char *path = cfg->init;
   struct checkpoint_meta meta;
@@ -98,7 +169,11 @@ read_init (const struct config *cfg, struct field *u)
           return HEATSIM_USAGE;
         }
       if (cfg->init_dataset == NULL && h5_is_checkpoint (path))
-        return h5_read_checkpoint (path, &meta, u);
+        {
+          const int status = h5_read_checkpoint (path, &meta, u);
+          return status != HEATSIM_OK ? status
+                 : init_from_checkpoint (cfg, &meta);
+        }
       return h5_read_dataset (path, cfg->init_dataset ? cfg->init_dataset
                               : "field", u);
     case 0:
@@ -148,6 +223,20 @@ load_initial (struct config *cfg, struct field *u)
       heatsim_error ("%s", err);
       field_free (u);
       return HEATSIM_USAGE;
+    }
+  /* A new run's end time counts from its start (--restart's counts from
+     the start of the simulation already).  */
+  if (cfg->restart == NULL && !cfg->steady)
+    {
+      if (cfg->steps > SIZE_MAX - cfg->start_step)
+        {
+          heatsim_error ("--steps: %zu more steps after step %zu of %s: "
+                         "the step counter would overflow", cfg->steps,
+                         cfg->start_step, path);
+          field_free (u);
+          return HEATSIM_USAGE;
+        }
+      cfg->end_time += cfg->start_time;
     }
   return HEATSIM_OK;
 }

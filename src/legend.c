@@ -26,10 +26,11 @@ enum {
 enum { TIME_CHARS = 10, STEP_DIGITS_MIN = 6 };
 
 static void
-label (char *buf, size_t len, double v)
+label (char *buf, size_t len, double v, const char *unit)
 {
   /* -0 would print "-0", which reads as a different value.  */
-  snprintf (buf, len, "%.4g", v == 0.0 ? 0.0 : v);
+  snprintf (buf, len, "%.4g%s%s", v == 0.0 ? 0.0 : v, unit ? " " : "",
+            unit ? unit : "");
 }
 
 static size_t
@@ -43,16 +44,17 @@ digits (size_t n)
 
 void
 legend_layout (struct legend *l, double lo, double hi, size_t last_step,
-               bool steady, unsigned m)
+               bool steady, const char *unit, unsigned m)
 {
-  *l = (struct legend) { .m = m, .steady = steady };
-  label (l->lo, sizeof l->lo, lo);
-  label (l->mid, sizeof l->mid, 0.5 * lo + 0.5 * hi);   /* no overflow */
-  label (l->hi, sizeof l->hi, hi);
-  /* "step N  t=T" or "sweep N", at their longest.  */
+  *l = (struct legend) { .m = m, .steady = steady, .seconds = unit != NULL };
+  label (l->lo, sizeof l->lo, lo, unit);
+  label (l->mid, sizeof l->mid, 0.5 * lo + 0.5 * hi, unit);  /* no overflow */
+  label (l->hi, sizeof l->hi, hi, unit);
+  /* "step N  t=T[ s]" or "sweep N", at their longest.  */
   const size_t d = digits (last_step) > STEP_DIGITS_MIN ? digits (last_step)
                    : STEP_DIGITS_MIN;
-  const size_t caption_chars = steady ? 6 + d : 5 + d + 4 + TIME_CHARS;
+  const size_t caption_chars = steady ? 6 + d
+                               : 5 + d + 4 + TIME_CHARS + 2 * l->seconds;
   const size_t caption = (caption_chars * FONT_ADVANCE - 1) * m;
   const size_t labels = font_text_width (l->lo, m) + GAP * m
                         + font_text_width (l->hi, m);
@@ -72,7 +74,8 @@ legend_caption (const struct legend *l, size_t step, double time, char *buf,
   if (l->steady)
     snprintf (buf, len, "sweep %zu", step);
   else
-    snprintf (buf, len, "step %zu  t=%.4g", step, time);
+    snprintf (buf, len, "step %zu  t=%.4g%s", step, time,
+              l->seconds ? " s" : "");
 }
 
 /* Ink of text whose top left corner is at (x0, y0), at pixel (x, y).  */

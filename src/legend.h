@@ -1,7 +1,9 @@
 /* The legend of a PNG snapshot: a band under the field with a colour bar
    from the low to the high end of the colour map, labelled with the two
-   values (and the middle one where it fits), and a caption with the step
-   and simulated time ("step 200  t=0.01"; "sweep 200" in steady runs).
+   values (and the middle one where it fits), each followed by the unit
+   of the values when the run has one ("300 K"), and a caption with the
+   step and simulated time ("step 200  t=0.01", "t=0.01 s" in SI runs;
+   "sweep 200" in steady runs).
    It knows nothing of libpng: it says, pixel by pixel, whether a pixel is
    background, text (ink) or colour bar, and where on the colour map a bar
    pixel lies.
@@ -22,6 +24,7 @@ enum paint { PAINT_PAPER, PAINT_INK, PAINT_RAMP };
 struct legend {
   unsigned m;               /* font magnification */
   bool steady;              /* caption: sweeps, no time */
+  bool seconds;             /* caption: the time in s (SI) */
   char lo[24], mid[24], hi[24];   /* labels of the colour bar */
   size_t min_width;         /* the narrowest legend that holds its text
                                for every step of the run */
@@ -30,9 +33,10 @@ struct legend {
 enum { LEGEND_ROWS = 39 };   /* in font pixels */
 
 /* Lay out the legend of a run whose values lo..hi span the colour map
-   and whose steps go up to last_step, with magnification m (>= 1).  */
+   and whose steps go up to last_step, with magnification m (>= 1).
+   unit: of the values, which an SI run has ("K", "degC"), or NULL.  */
 void legend_layout (struct legend *l, double lo, double hi, size_t last_step,
-                    bool steady, unsigned m);
+                    bool steady, const char *unit, unsigned m);
 
 /* Pixels down the legend.  */
 size_t legend_height (const struct legend *l);

@@ -98,8 +98,9 @@ measure (const struct config *cfg, const struct domain *d,
   report->has_exact = problem_has_exact (cfg);
   if (report->has_exact
       && !problem_error (cfg, d, u, cfg->steady ? 0.0
-                         : (double) (cfg->start_step + report->run.steps)
-                           * cfg->dt, &report->error))
+                         : config_time (cfg, cfg->start_step
+                                             + report->run.steps),
+                         &report->error))
     {
       heatsim_error ("out of memory while comparing with the exact solution");
       return HEATSIM_NO_MEMORY;

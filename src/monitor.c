@@ -58,7 +58,7 @@ monitor_write (struct monitor *m, const struct config *cfg,
   struct error_norms e = { 0 };
   const bool exact = problem_has_exact (cfg);
   if (exact && !problem_error (cfg, d, u, cfg->steady ? 0.0
-                               : (double) step * cfg->dt, &e))
+                               : config_time (cfg, step), &e))
     {
       heatsim_error ("--monitor: out of memory for the exact solution");
       return HEATSIM_NO_MEMORY;
@@ -75,7 +75,7 @@ monitor_write (struct monitor *m, const struct config *cfg,
   char row[512];
   size_t n = (size_t) snprintf (row, sizeof row, "%zu,", step);
   n += put_number (row + n, sizeof row - n, !cfg->steady,
-                   (double) step * cfg->dt, ',');
+                   config_time (cfg, step), ',');
   n += put_number (row + n, sizeof row - n, true, heat, ',');
   n += put_number (row + n, sizeof row - n, true, lo, ',');
   n += put_number (row + n, sizeof row - n, true, hi, ',');

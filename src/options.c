@@ -376,6 +376,26 @@ set_init_dataset (struct parser *p, struct config *c, const char *value)
   return true;
 }
 
+/* K or degC; "1", the checkpoints' name for nondimensional, is the
+   default, not a value to give.  */
+static bool
+set_temperature_unit (struct parser *p, struct config *c, const char *value)
+{
+  c->given.temperature_unit = true;
+  return (temperature_unit_find (value, &c->unit)
+          && c->unit != TEMPERATURE_NONE)
+         || parse_fail (p, "--temperature-unit: unknown unit '%s'; leave "
+                        "it out for a nondimensional run (choose K or "
+                        "degC)", value);
+}
+
+static bool
+set_start_time (struct parser *p, struct config *c, const char *value)
+{
+  c->given.start_time = true;
+  return parse_real (p, "--start-time", value, NULL, &c->start_time);
+}
+
 /* Gray levels map to LO + level (HI - LO): a width that overflows maps
    every one to NaN.  (--range needs no such rule: a value's place in it
    is computed without the width.)  */
@@ -534,6 +554,9 @@ static const struct option_spec option_table[] = {
     GROUP_PROBLEM, set_length, OPTIONS_RUN },
   { "alpha", 'a', "ALPHA", "thermal diffusivity (default 0.1)",
     GROUP_PROBLEM, set_alpha, OPTIONS_RUN },
+  { "temperature-unit", 0, "UNIT", "K or degC: SI units, lengths in m, times\n"
+    "in s, the field in UNIT (default: none,\nnondimensional)",
+    GROUP_PROBLEM, set_temperature_unit, OPTIONS_RUN },
   { "steps", 'n', "N", "time steps (default 10); 'auto': the fewest\n"
     "that are stable up to --end-time", GROUP_PROBLEM, set_steps,
     OPTIONS_RUN },
@@ -607,12 +630,16 @@ static const struct option_spec option_table[] = {
   { "restart", 0, "FILE", "continue from a checkpoint for --steps more",
     GROUP_FIELDS, set_restart, OPTIONS_RUN },
   { "init", 0, "FILE", "initial field from an HDF5 or PNG file; its\n"
-    "outer ring is the boundary (problem 'file')", GROUP_FIELDS, set_init,
+    "outer ring is the boundary (problem 'file');\n"
+    "a checkpoint also gives the domain, alpha,\n"
+    "unit, step and time", GROUP_FIELDS, set_init,
     OPTIONS_RUN },
   { "init-dataset", 0, "NAME", "HDF5 dataset for --init (default /field)",
     GROUP_FIELDS, set_init_dataset, OPTIONS_RUN },
   { "init-range", 0, "LO,HI", "PNG gray 0 and white map to LO, HI (default "
     "0,1)", GROUP_FIELDS, set_init_range, OPTIONS_RUN },
+  { "start-time", 0, "T", "simulated time of the --init field (default:\n"
+    "a checkpoint's, else 0)", GROUP_FIELDS, set_start_time, OPTIONS_RUN },
   { "quiet", 'q', NULL, "no progress messages on stderr", GROUP_OUTPUT,
     set_quiet, OPTIONS_RUN },
   { "progress-every", 0, "SECONDS", "progress line with the step and\n"
@@ -826,6 +853,14 @@ check_combinations (struct parser *p, struct config *c)
                        g.checkpoint_name ? "checkpoint-name" : "compress");
   if (c->init == NULL && g.init_range)
     return parse_fail (p, "--init-range: only with --init");
+  if (g.start_time && c->restart != NULL)
+    return parse_fail (p, "--start-time: not with --restart (the checkpoint "
+                       "fixes the time)");
+  if (g.start_time && c->init == NULL)
+    return parse_fail (p, "--start-time: only with --init");
+  if (g.start_time && c->steady)
+    return parse_fail (p, "--start-time: not used with --steady (a steady "
+                       "state has no time)");
   if (c->monitor == NULL && g.monitor_every)
     return parse_fail (p, "--monitor-every: only with --monitor");
   if (c->probes == 0 && (g.probe_every || g.probe_file))

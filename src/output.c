@@ -128,12 +128,12 @@ keeps_input (const struct config *c)
                      : "step", step, dir, base);
       return HEATSIM_USAGE;
     }
-  /* A --restart file that is this run's checkpoint of its first step is
-     that checkpoint: it is indexed, not rewritten.  */
+  /* The checkpoint a run continues, when it is this run's checkpoint of
+     its first step, is that checkpoint: it is indexed, not rewritten.  */
   if (c->checkpoint_every != 0 && pattern_match (c->checkpoint_name, base,
                                                  &step)
       && writes_at (c, c->checkpoint_every, step)
-      && !(c->restart != NULL && step == c->start_step))
+      && !(c->continues && step == c->start_step))
     {
       heatsim_error ("%s: %s would be overwritten by the checkpoint of step "
                      "%zu, %s/%s (--checkpoint-name)", opt, input, step, dir,
@@ -168,13 +168,13 @@ output_writes (const struct config *c, const char *path)
                  || strcmp (base, XDMF_NAME) == 0));
 }
 
-/* Frame indices start at 0 in every run, so a restarted run would
-   write over the frames of the run it continues: refuse it while files
-   of the --png-name pattern are in the output directory.  */
+/* Frame indices start at 0 in every run, so a run that continues
+   another would write over its frames: refuse it while files of the
+   --png-name pattern are in the output directory.  */
 static int
 keeps_frames (const struct config *c)
 {
-  if (c->restart == NULL || c->png_every == 0
+  if (!c->continues || c->png_every == 0
       || pattern_kind (c->png_name) != PATTERN_FRAME)
     return HEATSIM_OK;
   DIR *dir = opendir (c->output_dir);
@@ -187,7 +187,7 @@ keeps_frames (const struct config *c)
     if (pattern_match (c->png_name, e->d_name, &frame))
       {
         heatsim_error ("--png-name: %s/%s would be overwritten: frame "
-                       "numbers (%%f) start at 0 in a restarted run too; "
+                       "numbers (%%f) start at 0 in a continued run too; "
                        "give another --png-name or --output-dir",
                        c->output_dir, e->d_name);
         status = HEATSIM_USAGE;
@@ -248,7 +248,7 @@ index_entry (const struct config *c, size_t step, char *name)
 {
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
-    .dx = config_dx (c), .dy = config_dy (c), .time = (double) step * c->dt,
+    .dx = config_dx (c), .dy = config_dy (c), .time = config_time (c, step),
   };
 }
 
@@ -286,6 +286,8 @@ output_open (struct output *o, const struct config *cfg,
                                 .legend = cfg->png_legend,
                                 .even = cfg->png_legend || cfg->png_scale,
                                 .steady = cfg->steady,
+                                .unit = cfg->unit == TEMPERATURE_NONE ? NULL
+                                        : temperature_unit_name (cfg->unit),
                                 .last_step = last_step (cfg) };
   if (!cfg->range_given)
     {
@@ -327,10 +329,9 @@ output_open (struct output *o, const struct config *cfg,
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0)
     status = check_name_length (cfg, cfg->checkpoint_name,
                                 "--checkpoint-name");
-  if (status == HEATSIM_OK && cfg->checkpoint_every != 0
-      && cfg->restart != NULL)
+  if (status == HEATSIM_OK && cfg->checkpoint_every != 0 && cfg->continues)
     status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
-                        describe_kept);
+                        cfg->start_time, describe_kept);
   return status;
 }
 
@@ -370,7 +371,7 @@ write_checkpoint (struct output *o, const struct domain *d,
       return HEATSIM_WRITE_FAILED;
     }
   struct checkpoint_meta m = {
-    .step = step, .time = (double) step * c->dt, .dt = c->dt,
+    .step = step, .time = config_time (c, step), .dt = c->dt,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
@@ -378,6 +379,8 @@ write_checkpoint (struct output *o, const struct domain *d,
     .provenance = c->provenance,
   };
   snprintf (m.scheme, sizeof m.scheme, "%s", time_scheme_name (c->scheme));
+  snprintf (m.temperature_unit, sizeof m.temperature_unit, "%s",
+            temperature_unit_name (c->unit));
   snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));
   memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
@@ -389,19 +392,21 @@ write_checkpoint (struct output *o, const struct domain *d,
   return index_checkpoint (o, d, step);
 }
 
-/* Whether this run's checkpoint of step is the --restart file itself (the
-   same file, whatever the path says).  Rank 0 decides for all, so that
-   all take part in the write, or none.  */
+/* Whether this run's checkpoint of step is the checkpoint it continues
+   (the same file, whatever the path says).  Rank 0 decides for all, so
+   that all take part in the write, or none.  */
 static bool
-is_restart_file (const struct config *c, const struct domain *d, size_t step)
+is_continued_file (const struct config *c, const struct domain *d,
+                   size_t step)
 {
   bool same = false;
   char path[4096];
   struct stat ours, theirs;
-  if (c->restart != NULL && d->rank == 0)
+  const char *input = c->restart ? c->restart : c->init;
+  if (c->continues && d->rank == 0)
     same = pattern_name (path, sizeof path, c->output_dir, c->checkpoint_name,
                          step)
-           && stat (path, &ours) == 0 && stat (c->restart, &theirs) == 0
+           && stat (path, &ours) == 0 && stat (input, &theirs) == 0
            && ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino;
   return domain_max (d, same ? 1.0 : 0.0) > 0.0;
 }
@@ -420,7 +425,7 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
       heatsim_error ("--png-name: file name too long");
       return HEATSIM_WRITE_FAILED;
     }
-  struct png_meta m = { .step = step, .time = (double) step * c->dt,
+  struct png_meta m = { .step = step, .time = config_time (c, step),
                         .problem = c->problem->name, .nx = c->nx,
                         .ny = c->ny, .lx = c->lx, .ly = c->ly,
                         .alpha = c->alpha, .dt = c->dt,
@@ -447,9 +452,10 @@ output_write_first (struct output *o, const struct domain *d,
   const int png_status = c->png_every != 0 ? write_png (o, d, u, step)
                          : HEATSIM_OK;
   int h5_status = HEATSIM_OK;
-  /* Rewriting the --restart file would only change its provenance.  */
+  /* Rewriting the checkpoint continued would only change its
+     provenance.  */
   if (c->checkpoint_every != 0)
-    h5_status = is_restart_file (c, d, step) ? index_checkpoint (o, d, step)
+    h5_status = is_continued_file (c, d, step) ? index_checkpoint (o, d, step)
                 : write_checkpoint (o, d, u, step);
   return png_status != HEATSIM_OK ? png_status : h5_status;
 }

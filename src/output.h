@@ -28,9 +28,11 @@ struct output {
 };
 
 /* Prepare the output directory and the PNG value range (from initial, this
-   rank's part of the field, when the user gave none).  On --restart with
-   checkpoints on, take over from the output directory's XDMF index the
-   entries of steps before the restart step whose files are still there.
+   rank's part of the field, when the user gave none).  When the run
+   continues a checkpoint (--restart, --init of one) with checkpoints on,
+   take over from the output directory's XDMF index the entries of steps
+   and times before those of the run's start whose files are still
+   there.
    Returns 0 or a heatsim_status.  */
 int output_open (struct output *o, const struct config *cfg,
                  const struct domain *d, const struct field *initial);
@@ -40,10 +42,11 @@ int output_open (struct output *o, const struct config *cfg,
    outputs, which must not be).  */
 bool output_writes (const struct config *cfg, const char *path);
 
-/* Write the state the run starts from (step 0, or the step of --restart):
-   u is this rank's part of it, current on the host.  A PNG snapshot and a
-   checkpoint are written when those outputs are on, except a checkpoint
-   that is the --restart file itself, which is only indexed.  All ranks
+/* Write the state the run starts from (step 0, or the step of the
+   checkpoint it continues): u is this rank's part of it, current on the
+   host.  A PNG snapshot and a checkpoint are written when those outputs
+   are on, except a checkpoint that is the file continued itself, which
+   is only indexed.  All ranks
    call it together.  Returns 0 or a heatsim_status.  */
 int output_write_first (struct output *o, const struct domain *d,
                         const struct field *u);

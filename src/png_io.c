@@ -65,7 +65,7 @@ image_layout (const struct png_style *st, size_t nx, size_t ny,
   if (st->legend)
     {
       legend_layout (&im->legend, st->lo, st->hi, st->last_step, st->steady,
-                     legend_magnification ((unsigned) k));
+                     st->unit, legend_magnification ((unsigned) k));
       if (im->legend.min_width > im->width)
         im->width = im->legend.min_width;
       im->height += legend_height (&im->legend);
@@ -265,6 +265,7 @@ add_text (png_structp png, png_infop info, const struct png_style *st,
   put_text (&t, "heatsim:alpha", t.alpha);
   put_text (&t, "heatsim:dt", t.dt);
   put_text (&t, "heatsim:scale", t.scale);
+  put_text (&t, "heatsim:temperature-unit", st->unit ? st->unit : "1");
   const struct provenance *p = m->provenance;
   if (p != NULL)
     {

@@ -23,6 +23,8 @@ struct png_style {
   bool even;                         /* pad to even width and height (for
                                         video encoders) */
   bool steady;                       /* steps are sweeps, without time */
+  const char *unit;                  /* of the values ("K", "degC"), times
+                                        then in s; NULL: nondimensional */
   size_t last_step;                  /* the largest step of the run: the
                                         legend has room for it, so that
                                         every frame has one size */

@@ -148,6 +148,11 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            boundary_name (cfg->boundary),
            cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
            config_dy (cfg));
+  if (cfg->unit == TEMPERATURE_NONE)
+    fputs ("  units         none (nondimensional)\n", out);
+  else
+    fprintf (out, "  units         SI: lengths in m, times in s, alpha in "
+             "m^2/s, temperatures in %s\n", temperature_unit_name (cfg->unit));
   print_run (out, cfg, run);
   fprintf (out, "  strategy      %s", cfg->strategy->name);
   if (r->where.automatic)
@@ -346,11 +351,18 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "dx", true, config_dx (cfg));
   json_number (out, "dy", true, config_dy (cfg));
   json_number (out, "alpha", true, cfg->alpha);
+  if (cfg->unit == TEMPERATURE_NONE)
+    fputs ("\"temperature_unit\": null, ", out);
+  else
+    fprintf (out, "\"temperature_unit\": \"%s\", ",
+             temperature_unit_name (cfg->unit));
   json_number (out, "dt", !cfg->steady, cfg->dt);
   json_number (out, "end_time", !cfg->steady, cfg->end_time);
   json_number (out, "stability", !cfg->steady, config_stability (cfg));
-  fprintf (out, "\"steady\": %s, \"start_step\": %zu, \"steps\": %zu, ",
-           cfg->steady ? "true" : "false", cfg->start_step, run->steps);
+  fprintf (out, "\"steady\": %s, \"start_step\": %zu, ",
+           cfg->steady ? "true" : "false", cfg->start_step);
+  json_number (out, "start_time", !cfg->steady, cfg->start_time);
+  fprintf (out, "\"steps\": %zu, ", run->steps);
   const bool jacobi = cfg->steady && cfg->solver == SOLVER_JACOBI;
   const bool multigrid = config_uses_multigrid (cfg);
   const bool implicit = implicit_scheme (cfg);

@@ -99,3 +99,25 @@ time_scheme_find (const char *name, enum time_scheme *scheme)
   *scheme = (enum time_scheme) k;
   return true;
 }
+
+static const char *const temperature_unit_names[] = {
+  [TEMPERATURE_NONE] = "1", [TEMPERATURE_KELVIN] = "K",
+  [TEMPERATURE_CELSIUS] = "degC",
+};
+
+const char *
+temperature_unit_name (enum temperature_unit unit)
+{
+  return temperature_unit_names[unit];
+}
+
+bool
+temperature_unit_find (const char *name, enum temperature_unit *unit)
+{
+  size_t k;
+  if (!name_index (temperature_unit_names, sizeof temperature_unit_names
+                   / sizeof *temperature_unit_names, name, &k))
+    return false;
+  *unit = (enum temperature_unit) k;
+  return true;
+}

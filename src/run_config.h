@@ -46,6 +46,14 @@ enum time_scheme {
   SCHEME_CRANK_NICOLSON      /* theta = 1/2: second order, any dt */
 };
 
+/* The unit of the field (--temperature-unit): with one, heatsim is SI
+   (lengths in m, times in s, alpha in m^2/s); without, nondimensional.  */
+enum temperature_unit {
+  TEMPERATURE_NONE,          /* nondimensional: CF's unit "1" */
+  TEMPERATURE_KELVIN,        /* "K" */
+  TEMPERATURE_CELSIUS        /* "degC" (UDUNITS, CF) */
+};
+
 /* Which options the user gave, where that changes what others mean.  */
 struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
@@ -55,6 +63,7 @@ struct given_options {
   bool monitor_every;
   bool probe_every, probe_file;
   bool solver, scheme, rtol;
+  bool temperature_unit, start_time;
 };
 
 struct config {
@@ -66,6 +75,7 @@ struct config {
   size_t nx, ny;          /* interior cells in x and y */
   double lx, ly;          /* domain lengths; spacing is length / (cells + 1) */
   double alpha;           /* thermal diffusivity */
+  enum temperature_unit unit;   /* of the field; SI or nondimensional */
   size_t steps;           /* time steps */
   double dt;              /* time step */
   double end_time;        /* steps * dt */
@@ -123,6 +133,11 @@ struct config {
   const char *init_dataset;   /* HDF5 dataset, or NULL: /field */
   double init_range[2];   /* PNG gray levels 0 and max map to these */
   size_t start_step;      /* step number of the initial field */
+  double start_time;      /* simulated time of the initial field */
+  bool continues;         /* the run goes on from the step and time of a
+                             checkpoint (--restart, or --init of a
+                             time-dependent checkpoint in a time-dependent
+                             run): its outputs join those of that run */
   double restart_residual;   /* a steady multigrid checkpoint: the initial
                                 residual norm of the run it continues
                                 (--rtol is relative to it); 0 otherwise */
@@ -143,6 +158,16 @@ static inline double
 config_dy (const struct config *c)
 {
   return c->ly / (double) (c->ny + 1);
+}
+
+/* The simulated time at step: the start time, and dt a step after it.
+   Written as step dt plus a constant, so that a run from step 0 at time
+   0, and a restart, give step dt exactly, as they always have.  */
+static inline double
+config_time (const struct config *c, size_t step)
+{
+  return (double) step * c->dt
+         + (c->start_time - (double) c->start_step * c->dt);
 }
 
 /* alpha * dt * (1/dx^2 + 1/dy^2): stable up to STABILITY_LIMIT.  */
@@ -167,5 +192,8 @@ const char *steady_solver_name (enum steady_solver solver);
 bool steady_solver_find (const char *name, enum steady_solver *solver);
 const char *time_scheme_name (enum time_scheme scheme);
 bool time_scheme_find (const char *name, enum time_scheme *scheme);
+/* "1" (none), "K", "degC": as checkpoints record them.  */
+const char *temperature_unit_name (enum temperature_unit unit);
+bool temperature_unit_find (const char *name, enum temperature_unit *unit);
 
 #endif

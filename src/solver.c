@@ -233,7 +233,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
       ++n;
       status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
       progress_update (&progress, n,
-                       (double) (cfg->start_step + n) * cfg->dt, -1.0);
+                       config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
   r->steps = n;
@@ -410,7 +410,7 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
         r->cycles_max = rep.cycles;
       status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
       progress_update (&progress, n,
-                       (double) (cfg->start_step + n) * cfg->dt, -1.0);
+                       config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
   r->steps = n;

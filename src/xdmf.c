@@ -144,12 +144,12 @@ file_exists (const char *dir, const char *name)
 }
 
 /* Take over the entries of an index that xdmf_write wrote (in text) for
-   steps before the restart step whose files are still in the output
-   directory: a run continued there must not lose its first part.  Later
-   steps are dropped, as this run writes them anew.  */
+   steps and times before those this run starts at whose files are still
+   in the output directory: a run continued there must not lose its first
+   part.  Later ones are dropped, as this run writes them anew.  */
 static int
 index_keep (struct xdmf_index *x, const char *dir, size_t before,
-            xdmf_describe *describe, const char *text)
+            double before_time, xdmf_describe *describe, const char *text)
 {
   static const char grid[] = "<Grid Name=\"step ";
   static const char open[] = "Format=\"HDF\">";
@@ -173,7 +173,8 @@ index_keep (struct xdmf_index *x, const char *dir, size_t before,
           && file_exists (dir, name))
         {
           struct xdmf_entry e = { .step = (size_t) step, .name = name };
-          if (describe (dir, &e))
+          if (describe (dir, &e) && e.time < before_time
+              && (x->count == 0 || e.time > x->entry[x->count - 1].time))
             status = xdmf_add (x, &e);
         }
       p = stop;
@@ -182,7 +183,7 @@ index_keep (struct xdmf_index *x, const char *dir, size_t before,
 }
 
 int
-xdmf_load (struct xdmf_index *x, const char *dir, size_t step,
+xdmf_load (struct xdmf_index *x, const char *dir, size_t step, double time,
            xdmf_describe *describe)
 {
   char path[4096];
@@ -196,7 +197,7 @@ xdmf_load (struct xdmf_index *x, const char *dir, size_t step,
                        path, strerror (errno), step);
       return HEATSIM_OK;
     }
-  const int status = index_keep (x, dir, step, describe, text);
+  const int status = index_keep (x, dir, step, time, describe, text);
   free (text);
   return status;
 }

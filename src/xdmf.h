@@ -1,7 +1,8 @@
 /* The XDMF index of a run's checkpoints (heatsim.xmf in the output
    directory), which ParaView and VisIt open as a time series.  It is
-   rewritten whole after each checkpoint; on --restart the entries of the
-   run it continues are taken over from the index already there.  */
+   rewritten whole after each checkpoint; a run that continues a
+   checkpoint (--restart, --init of one) takes over the entries of the
+   run it continues from the index already there.  */
 #ifndef HEATSIM_XDMF_H
 #define HEATSIM_XDMF_H
 
@@ -36,12 +37,12 @@ int xdmf_add (struct xdmf_index *x, const struct xdmf_entry *e);
    the entry out.  */
 typedef bool xdmf_describe (const char *dir, struct xdmf_entry *e);
 
-/* Take over from the index in dir the entries of steps before step
-   whose files are still there, as describe completes them.  No index,
-   or one that cannot be read (a warning then), adds nothing.  Returns 0
-   or a heatsim_status.  */
+/* Take over from the index in dir the entries before step and time
+   whose files are still there, as describe completes them, so that
+   steps and times keep increasing.  No index, or one that cannot be read
+   (a warning then), adds nothing.  Returns 0 or a heatsim_status.  */
 int xdmf_load (struct xdmf_index *x, const char *dir, size_t step,
-               xdmf_describe *describe);
+               double time, xdmf_describe *describe);
 
 /* Rewrite the index in dir.  Returns 0 or, after a message,
    HEATSIM_WRITE_FAILED.  */

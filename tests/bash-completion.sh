@@ -57,7 +57,7 @@ for opt in $(cat help-options); do
 done
 pass
 expect '--monitor --monitor-every' --mon
-expect '--steady --steps' -q --st
+expect '--start-time --steady --steps' -q --st
 
 # choices OPTION: the values heatsim's message for a bad one lists.
 choices () {
@@ -69,7 +69,8 @@ table () {
   awk -v h="$1" '$0 == h { on = 1; next } on && NF == 0 { exit }
                  on { print $1 }' help.txt | sort | tr '\n' ' ' | sed 's/ $//'
 }
-for opt in --problem --boundary --offload --kernel --colormap --solver --scheme; do
+for opt in --problem --boundary --offload --kernel --colormap --solver --scheme \
+    --temperature-unit; do
   want=$(choices "$opt")
   [ -n "$want" ] || fail "$opt: no list of choices in heatsim's message"
   expect "$want" "$opt" ''

@@ -17,10 +17,13 @@ unchanged () {
   cmp -s ow/heatsim-000002.png orig.png || fail "$1: the input image was overwritten"
 }
 
-# The reproducer of the issue: a link to the file.
+# The reproducer of the issue: a link to the file.  (Its /field is read
+# as a plain dataset, so that the run starts at step 0: from the
+# checkpoint itself it would go on from step 2, whose checkpoint it is,
+# and index it without writing, issue 25.)
 ln -s ow/heatsim-000002.h5 in.h5
 refused "--init: in.h5 would be overwritten by the checkpoint of step 2, ow/heatsim-000002.h5" \
-  --init in.h5 -n 3 --checkpoint-every 1 --output-dir ow
+  --init in.h5 --init-dataset field -n 3 --checkpoint-every 1 --output-dir ow
 unchanged "--init through a link"
 
 # The same with a PNG input and snapshots.
@@ -32,7 +35,8 @@ unchanged "--init PNG through a link"
 # A link to the output directory, and a path through '..'.
 ln -s ow linkdir
 refused "--init: linkdir/heatsim-000002.h5 would be overwritten" \
-  --init linkdir/heatsim-000002.h5 -n 3 --checkpoint-every 1 --output-dir ow
+  --init linkdir/heatsim-000002.h5 --init-dataset field -n 3 \
+  --checkpoint-every 1 --output-dir ow
 mkdir -p sub
 refused "--init: sub/../ow/heatsim-000002.png would be overwritten" \
   --init sub/../ow/heatsim-000002.png -n 3 --png-every 1 --output-dir linkdir
@@ -41,7 +45,8 @@ unchanged "--init through a linked directory"
 # A link in a link: resolved to the end.
 ln -s in.h5 in2.h5
 refused "--init: in2.h5 would be overwritten by the checkpoint of step 2" \
-  --init in2.h5 -n 2 --checkpoint-every 2 --output-dir "$workdir/ow"
+  --init in2.h5 --init-dataset field -n 2 --checkpoint-every 2 \
+  --output-dir "$workdir/ow"
 unchanged "--init through two links"
 
 # --restart through a link: its snapshot of step 0, named as checkpoints
@@ -56,8 +61,13 @@ cmp -s ow/heatsim-000000.h5 orig0.h5 || fail "--restart through a link: overwrit
 # What must still run: a link to a file that the run does not write, and
 # a restart in place through a link (its own step is indexed, not
 # rewritten).
-expect_status 0 "$HEATSIM" -q --init in.h5 -n 2 --checkpoint-every 2 \
+expect_status 0 "$HEATSIM" -q --init in.h5 -T 1e-4 -n 2 --checkpoint-every 2 \
   --output-dir elsewhere
+# From the checkpoint itself, in place through a link: it goes on from
+# step 2, whose checkpoint is the file, indexed and not rewritten.
+expect_status 0 "$HEATSIM" -q --init in.h5 -T 1e-4 -n 3 --checkpoint-every 1 \
+  --output-dir ow
+unchanged "an --init in place through a link"
 ln -s ow/heatsim-000002.h5 restart.h5
 expect_status 0 "$HEATSIM" -q --restart restart.h5 -n 2 --checkpoint-every 2 \
   --output-dir ow

@@ -50,6 +50,8 @@ cli_tests = \
 	tests/png-movie.sh \
 	tests/checkpoint.sh \
 	tests/series.sh \
+	tests/init-checkpoint.sh \
+	tests/units.sh \
 	tests/paraview.sh \
 	tests/checkpoint-damage.sh \
 	tests/xarray.sh \

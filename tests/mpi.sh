@@ -277,10 +277,12 @@ grep -q '"status": "usage_error", "exit_status": 2, "error": "rank 1: --steady' 
 # same input; and each rank's device is its own.
 dev=
 host_plugin && dev='--device 0'
-if mpmd -q --json --init ab/heatsim-000000.h5 -n 5 -- -q --json --init ab/copy.h5 -n 5 $dev
+# (The checkpoint's domain and alpha are taken: --dt keeps it stable.)
+if mpmd -q --json --init ab/heatsim-000000.h5 --dt 1e-5 -n 5 -- -q --json \
+  --init ab/copy.h5 --dt 1e-5 -n 5 $dev
 then
   got=$(json_field checksum "$workdir/out")
-  mpi 2 -q --json --init ab/heatsim-000000.h5 -n 5
+  mpi 2 -q --json --init ab/heatsim-000000.h5 --dt 1e-5 -n 5
   [ "$got" = "$(json_field checksum "$workdir/out")" ] \
     || fail "--init of a copy on rank 1: another field"
 else

@@ -58,6 +58,10 @@ for v in ("field", "x", "y", "time"):
     assert isinstance(ds[v].attrs.get("units"), str), (v, ds[v].attrs)
     assert isinstance(ds[v].attrs.get("long_name"), str), (v, ds[v].attrs)
 assert ds.attrs["Conventions"].startswith("CF-"), ds.attrs
+# Nondimensional (no --temperature-unit): CF's unit "1" throughout.
+for v in ("field", "x", "y", "time", "step"):
+    assert ds[v].attrs["units"] == "1", (v, ds[v].attrs)
+assert ds.attrs["temperature_unit"] == "1", ds.attrs
 
 # A run: stacked along time, in step order, at the right times.
 run = xr.open_mfdataset("run dir/heatsim-*.h5", engine="netcdf4",
@@ -120,6 +124,21 @@ with h5py.File(sys.argv[1], "r") as h:
 xr.open_dataset(sys.argv[1], engine="netcdf4").load()
 EOF
 then pass; else fail "non-UTF-8 command line: $(cat "$workdir/py.out")"; fi
+
+# An SI run (issue 25): xarray sees the units; the time stays a float
+# in seconds (CF's "s" is not a unit xarray turns into timedeltas).
+expect_status 0 "$HEATSIM" -q -p disk -g 6x5 -L 0.06x0.05 -a 1e-4 --dt 0.02 \
+  -n 2 --temperature-unit degC --checkpoint-every 2 --output-dir si
+if "$py" - si/heatsim-000002.h5 >"$workdir/py.out" 2>&1 <<'EOF'
+import sys, xarray as xr
+ds = xr.open_dataset(sys.argv[1], engine="netcdf4")
+want = {"field": "degC", "x": "m", "y": "m", "time": "s", "step": "1"}
+for v, u in want.items():
+    assert ds[v].attrs["units"] == u, (v, ds[v].attrs)
+assert ds.attrs["temperature_unit"] == "degC", ds.attrs
+assert ds["time"].dtype.kind == "f" and float(ds["time"]) == 0.04, ds["time"]
+EOF
+then pass; else fail "SI units: $(cat "$workdir/py.out")"; fi
 
 # ncdump (netcdf-bin), where installed, sees the same dimensions.
 if command -v ncdump >/dev/null 2>&1; then
