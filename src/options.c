@@ -470,7 +470,8 @@ struct option_spec {
    them by group; this order is getopt_long's, which names the
    candidates of an ambiguous abbreviation in it.  */
 static const struct option_spec option_table[] = {
-  { "problem", 'p', "NAME", "mms (default), plate, disk or file (see below)",
+  { "problem", 'p', "NAME", "mms (default), plate, disk, or file\n"
+    "(with --init FILE); see Problems below",
     GROUP_PROBLEM, set_problem, OPTIONS_RUN },
   { "boundary", 'b', "KIND", "dirichlet (default), neumann (zero flux) or\n"
     "periodic", GROUP_PROBLEM, set_boundary, OPTIONS_RUN },
@@ -743,9 +744,13 @@ check_combinations (struct parser *p, struct config *c)
         return parse_fail (p, "--%s: not allowed with --restart",
                            c->init ? "init" : "edges");
     }
-  if (c->init != NULL && (g.grid || g.problem))
-    return parse_fail (p, "--%s: not allowed with --init (the file gives the "
-                       "initial field and its size)", g.grid ? "grid" : "problem");
+  if (c->init != NULL && g.grid)
+    return parse_fail (p, "--grid: not allowed with --init (the file gives the "
+                       "initial field and its size)");
+  /* --problem file is --init's problem: naming it is allowed.  */
+  if (c->init != NULL && !c->problem->from_file)
+    return parse_fail (p, "--problem %s: not with --init (the file gives the "
+                       "initial field: --problem file)", c->problem->name);
   if (c->init == NULL && c->problem->from_file)
     return parse_fail (p, "--problem %s: needs --init FILE", c->problem->name);
   if (c->init == NULL && (c->init_dataset != NULL))

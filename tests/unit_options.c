@@ -172,6 +172,14 @@ test_stability (void)
            "-L", "10x10", "-g", "9x9", "--dt", "0.4");
   /* The tutorial's 8000 x 8000, 10 step case violates the 2-D rule.  */
   REFUSED ("unstable", "-g", "8000");
+  /* The message names what made dt (issue 25, defect 3), and offers the
+     implicit schemes.  */
+  REFUSED ("--end-time 1 with --steps 2: time step 0.5 is unstable", "-g", "9",
+           "-L", "10", "-a", "1", "-T", "1", "-n", "2");
+  REFUSED ("--scheme backward-euler or crank-nicolson", "-g", "9", "-L", "10",
+           "-a", "1", "-T", "1", "-n", "2");
+  REFUSED ("the default --end-time 0.5 and 10 steps: time step 0.05", "-g",
+           "8000");
 }
 
 static void
