@@ -444,14 +444,14 @@ enum option_group {
   GROUP_STEADY,
   GROUP_EXECUTION,
   GROUP_FIELDS,
-  GROUP_OUTPUT,
   GROUP_CASE,
+  GROUP_OUTPUT,
   GROUP_COUNT
 };
 
 static const char *const group_titles[GROUP_COUNT] = {
-  "Problem", "Steady state", "Execution", "Fields in and out", "Output",
-  "Case files"
+  "Problem", "Steady state", "Execution", "Fields in and out", "Case files",
+  "Output"
 };
 
 /* One option: its names, its value's metavariable (NULL: a flag), its
@@ -591,9 +591,9 @@ static const struct option_spec option_table[] = {
   { "bench", 0, NULL, "also measure the copy bandwidth where the\n"
     "kernels ran, and the stencil's share of it", GROUP_OUTPUT, set_bench,
     OPTIONS_RUN, false },
-  { "case", 0, "FILE", "options from FILE, one a line: 'name = value',\n"
-    "or 'name' for a flag; '#' comments; options\n"
-    "after it override it (see CASE FILES in heatsim(1))", GROUP_CASE,
+  { "case", 0, "FILE", "options from FILE, one a line: 'name = value'\n"
+    "or a bare 'name' (a flag); '#' comments;\n"
+    "later options override it (see heatsim(1))", GROUP_CASE,
     set_case, OPTIONS_RUN, false },
   { "print-case", 0, NULL, "print the options as a case file and exit",
     GROUP_CASE, NULL, OPTIONS_PRINT_CASE, false },
@@ -991,21 +991,23 @@ put (char *out, size_t at, const char *s)
   return at + n;
 }
 
-/* The case file of c into out (NULL: only its length); its length.  */
+/* The case file of c into out (NULL: only its length); its length.  The
+   settings come in --help's order.  */
 static size_t
 write_case (const struct config *c, char *out)
 {
   size_t n = put (out, 0, "# heatsim case file (heatsim --case FILE runs "
                   "it)\n");
-  for (size_t k = 0; k < OPTION_COUNT; ++k)
-    for (size_t i = 0; i < c->setting_count; ++i)
-      if (c->settings[i].option == k)
-        {
-          n = put (out, n, option_table[k].name);
-          if (c->settings[i].value != NULL)
-            n = put (out, put (out, n, " = "), c->settings[i].value);
-          n = put (out, n, "\n");
-        }
+  for (size_t g = 0; g < GROUP_COUNT; ++g)
+    for (size_t k = 0; k < OPTION_COUNT; ++k)
+      for (size_t i = 0; i < c->setting_count; ++i)
+        if (option_table[k].group == g && c->settings[i].option == k)
+          {
+            n = put (out, n, option_table[k].name);
+            if (c->settings[i].value != NULL)
+              n = put (out, put (out, n, " = "), c->settings[i].value);
+            n = put (out, n, "\n");
+          }
   return n;
 }
 

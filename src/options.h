@@ -34,8 +34,8 @@ enum options_action options_parse (int argc, char **argv, struct config *cfg,
 void options_free (struct config *cfg);
 
 /* The settings of cfg as a case file (--print-case): a header comment,
-   then one line a setting, in the order of --help's table, each option
-   by its long name.  Into *text, malloc'ed.  False with a message in err
+   then one line a setting, in the order of --help, each option by its
+   long name.  Into *text, malloc'ed.  False with a message in err
    (errlen bytes) for a value that a case file cannot hold (a line break,
    or blanks at its ends) or when out of memory.  */
 bool options_case_text (const struct config *cfg, char **text, char *err,
