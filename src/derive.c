@@ -4,24 +4,59 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "parse.h"
 #include "run_config.h"
 
-/* The explicit scheme's stability rule, for a dt that came from opt.
-   Implicit schemes are stable for every dt.  */
+/* What made dt, as the user gave it: the options, or the defaults the
+   time step came from.  */
+static void
+describe_dt (const struct config *c, char *text, size_t size)
+{
+  const struct given_options g = c->given;
+  if (c->restart != NULL)
+    snprintf (text, size, "--restart");
+  else if (g.dt)
+    snprintf (text, size, "--dt");
+  else if (g.end_time && g.steps)
+    snprintf (text, size, "--end-time %g with --steps %zu", c->end_time,
+              c->steps);
+  else if (g.steps)
+    snprintf (text, size, "--steps %zu (with the default --end-time %g)",
+              c->steps, c->end_time);
+  else if (g.end_time)
+    snprintf (text, size, "--end-time %g (with the default %zu steps)",
+              c->end_time, c->steps);
+  else
+    snprintf (text, size, "the default --end-time %g and %zu steps",
+              c->end_time, c->steps);
+}
+
+/* The explicit scheme's stability rule.  Implicit schemes are stable for
+   every dt: the message offers them, but a checkpoint fixes its scheme.  */
 static bool
-check_stability (struct parser *p, const struct config *c, const char *opt)
+check_stability (struct parser *p, const struct config *c)
 {
   if (c->scheme != SCHEME_EXPLICIT)
     return true;
   const double r = config_stability (c);
-  if (!(r <= STABILITY_LIMIT) && !c->force)
+  if (r <= STABILITY_LIMIT || c->force)
+    return true;
+  char source[128];
+  describe_dt (c, source, sizeof source);
+  const double dt_max = c->dt * STABILITY_LIMIT / r;
+  if (c->restart != NULL)
     return parse_fail (p, "%s: time step %g is unstable on this grid: "
-                       "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
-                       "(more --steps) or --force", opt, c->dt, r,
-                       STABILITY_LIMIT, c->dt * STABILITY_LIMIT / r);
-  return true;
+                       "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; the checkpoint "
+                       "fixes dt: use --force", source, c->dt, r,
+                       STABILITY_LIMIT);
+  return parse_fail (p, "%s: time step %g is unstable on this grid: "
+                     "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
+                     "(more --steps, or --steps auto with --end-time), an "
+                     "implicit --scheme backward-euler or crank-nicolson "
+                     "(stable for any dt), or --force", source, c->dt, r,
+                     STABILITY_LIMIT, dt_max);
 }
 
 /* The bounds of 1/dx^2 and 1/dy^2 in a steady run, and of alpha dt/dx^2
@@ -130,7 +165,7 @@ continue_checkpoint (struct parser *p, struct config *c)
   if (c->steady)
     c->steps = c->max_steps;
   return check_scale (p, c)
-         && (c->steady || check_stability (p, c, "--restart"));
+         && (c->steady || check_stability (p, c));
 }
 
 bool
@@ -184,6 +219,5 @@ derive_settings (struct config *c, char *err, size_t errlen)
     return parse_fail (&p, "--dt %g with %zu steps: time step or end time "
                        "out of range", c->dt, c->steps);
 
-  return check_scale (&p, c)
-         && check_stability (&p, c, given.steps_auto ? "--steps auto" : "--dt");
+  return check_scale (&p, c) && check_stability (&p, c);
 }

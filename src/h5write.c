@@ -115,6 +115,8 @@ put_provenance (hid_t file, const struct provenance *p)
   return p == NULL
          || ((p->command_line == NULL
               || put_string (file, "command_line", p->command_line))
+             && (p->case_text == NULL
+                 || put_string (file, "case", p->case_text))
              && put_string (file, "device_code", p->device_code)
              && put_string (file, "mpi", p->mpi));
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agree.h"
@@ -253,6 +254,32 @@ run_simulation (struct config *cfg, bool speaks, bool *reported)
   return status;
 }
 
+/* --print-case: the settings as a case file on stdout.  */
+static int
+print_case (const struct config *cfg, bool speaks)
+{
+  char *text, err[512];
+  if (!options_case_text (cfg, &text, err, sizeof err))
+    {
+      heatsim_error ("--print-case: %s", err);
+      return HEATSIM_USAGE;
+    }
+  if (speaks)
+    fputs (text, stdout);
+  free (text);
+  return flush_stdout ();
+}
+
+/* The run's settings as a case file, in its provenance; a setting that
+   a case file cannot hold leaves it out, with a warning.  */
+static void
+record_case (struct provenance *provenance, const struct config *cfg)
+{
+  char err[512];
+  if (!options_case_text (cfg, &provenance->case_text, err, sizeof err))
+    heatsim_error ("warning: the run's case is not recorded: %s", err);
+}
+
 /* Everything but MPI's start and end: only rank 0 prints.  Under --json
    every run that gets to parsing prints one JSON object, the failed ones
    too: the refused command lines among them when --json is among their
@@ -279,26 +306,37 @@ run (int argc, char **argv)
     case OPTIONS_HELP:
       if (speaks)
         options_usage (stdout);
+      options_free (&cfg);
       provenance_free (&provenance);
       return flush_stdout ();
     case OPTIONS_VERSION:
       if (speaks)
         print_version ();
+      options_free (&cfg);
       provenance_free (&provenance);
       return flush_stdout ();
     case OPTIONS_LIST_DEVICES:
       if (speaks)
         list_devices ();
+      options_free (&cfg);
       provenance_free (&provenance);
       return flush_stdout ();
+    case OPTIONS_PRINT_CASE:
+      /* The case file is the output, --json one of its settings.  */
+      json = cfg.json;
+      status = print_case (&cfg, speaks);
+      reported = status == HEATSIM_OK;
+      break;
     case OPTIONS_ERROR:
       heatsim_error ("%s", err);
-      json = options_json_requested (argc, argv);
+      /* --json given before the error (a case file's too) or after it.  */
+      json = cfg.json || options_json_requested (argc, argv);
       status = HEATSIM_USAGE;
       break;
     case OPTIONS_RUN:
     default:
       json = cfg.json;
+      record_case (&provenance, &cfg);
       cfg.provenance = &provenance;
       status = run_simulation (&cfg, speaks, &reported);
       break;
@@ -310,6 +348,7 @@ run (int argc, char **argv)
       /* The failure stays the status: it is what the exit code reports.  */
       (void) flush_stdout ();
     }
+  options_free (&cfg);
   provenance_free (&provenance);
   return status;
 }

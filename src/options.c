@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casefile.h"
 #include "colormap.h"
 #include "derive.h"
 #include "multigrid.h"
@@ -45,11 +46,11 @@ parse_disk (struct parser *p, const char *text, struct config *c)
     return false;
   if (!(v[0] > 0.0))
     return parse_fail (p, "--disk: radius '%g' must be greater than zero", v[0]);
+  /* Each --disk sets all three, so that the last one given is the
+     setting (as a case file records it).  */
   c->disk_radius = v[0];
-  if (n > 1)
-    c->disk_inside = v[1];
-  if (n > 2)
-    c->disk_outside = v[2];
+  c->disk_inside = n > 1 ? v[1] : DEFAULT_DISK_INSIDE;
+  c->disk_outside = n > 2 ? v[2] : DEFAULT_DISK_OUTSIDE;
   return true;
 }
 
@@ -512,12 +513,14 @@ enum option_group {
   GROUP_STEADY,
   GROUP_EXECUTION,
   GROUP_FIELDS,
+  GROUP_CASE,
   GROUP_OUTPUT,
   GROUP_COUNT
 };
 
 static const char *const group_titles[GROUP_COUNT] = {
-  "Problem", "Steady state", "Execution", "Fields in and out", "Output"
+  "Problem", "Steady state", "Execution", "Fields in and out", "Case files",
+  "Output"
 };
 
 /* One option: its names, its value's metavariable (NULL: a flag), its
@@ -532,150 +535,162 @@ struct option_spec {
   enum option_group group;
   bool (*set) (struct parser *p, struct config *c, const char *value);
   enum options_action action; /* OPTIONS_RUN for a setting */
+  bool repeatable;            /* each value adds to the setting (--probe),
+                                 rather than replacing the last one */
 };
+
+static bool set_case (struct parser *p, struct config *c, const char *value);
 
 /* Every option.  getopt_long's table, --help, options_apply and
    (through --help) the bash completion derive from it.  --help prints
    them by group; this order is getopt_long's, which names the
    candidates of an ambiguous abbreviation in it.  */
 static const struct option_spec option_table[] = {
-  { "problem", 'p', "NAME", "mms (default), plate, disk or file (see below)",
-    GROUP_PROBLEM, set_problem, OPTIONS_RUN },
+  { "problem", 'p', "NAME", "mms (default), plate, disk, or file\n"
+    "(with --init FILE); see Problems below",
+    GROUP_PROBLEM, set_problem, OPTIONS_RUN, false },
   { "boundary", 'b', "KIND", "dirichlet (default), neumann (zero flux) or\n"
-    "periodic", GROUP_PROBLEM, set_boundary, OPTIONS_RUN },
+    "periodic", GROUP_PROBLEM, set_boundary, OPTIONS_RUN, false },
   { "edges", 0, "L,R,B,T", "fixed (Dirichlet) values of the left, right,\n"
     "bottom and top edges, instead of the problem's", GROUP_PROBLEM,
-    set_edges, OPTIONS_RUN },
+    set_edges, OPTIONS_RUN, false },
   { "disk", 0, "R[,IN[,OUT]]", "disk radius and temperatures (default\n"
-    "min(LX,LY)/4, 100, 0)", GROUP_PROBLEM, set_disk, OPTIONS_RUN },
+    "min(LX,LY)/4, 100, 0)", GROUP_PROBLEM, set_disk, OPTIONS_RUN, false },
   { "grid", 'g', "NX[xNY]", "interior cells (default 1000x1000)",
-    GROUP_PROBLEM, set_grid, OPTIONS_RUN },
+    GROUP_PROBLEM, set_grid, OPTIONS_RUN, false },
   { "length", 'L', "LX[xLY]", "domain size (default 1000x1000)",
-    GROUP_PROBLEM, set_length, OPTIONS_RUN },
+    GROUP_PROBLEM, set_length, OPTIONS_RUN, false },
   { "alpha", 'a', "ALPHA", "thermal diffusivity (default 0.1)",
-    GROUP_PROBLEM, set_alpha, OPTIONS_RUN },
+    GROUP_PROBLEM, set_alpha, OPTIONS_RUN, false },
   { "temperature-unit", 0, "UNIT", "K or degC: SI units, lengths in m, times\n"
     "in s, the field in UNIT (default: none,\nnondimensional)",
-    GROUP_PROBLEM, set_temperature_unit, OPTIONS_RUN },
+    GROUP_PROBLEM, set_temperature_unit, OPTIONS_RUN, false },
   { "steps", 'n', "N", "time steps (default 10); 'auto': the fewest\n"
     "that are stable up to --end-time", GROUP_PROBLEM, set_steps,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "dt", 0, "DT", "time step (default END_TIME / N)", GROUP_PROBLEM,
-    set_dt, OPTIONS_RUN },
+    set_dt, OPTIONS_RUN, false },
   { "end-time", 'T', "T", "simulated time (default 0.5); with --dt,\n"
     "the steps are ceil(T / DT) and dt = T / steps", GROUP_PROBLEM,
-    set_end_time, OPTIONS_RUN },
+    set_end_time, OPTIONS_RUN, false },
   { "scheme", 0, "SCHEME", "explicit (default), backward-euler or\n"
     "crank-nicolson (implicit: any dt, each step\n"
     "solved by multigrid to --rtol)", GROUP_PROBLEM, set_scheme,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "offload", 'o', "STRATEGY", "auto (default), resident, map or host",
-    GROUP_EXECUTION, set_offload, OPTIONS_RUN },
+    GROUP_EXECUTION, set_offload, OPTIONS_RUN, false },
   { "device", 'd', "N", "offload device (default: OpenMP default device)",
-    GROUP_EXECUTION, set_device, OPTIONS_RUN },
+    GROUP_EXECUTION, set_device, OPTIONS_RUN, false },
   { "kernel", 0, "FORM", "target kernel form: collapse (default), split\n"
     "or bare (GPUs only; map and resident)", GROUP_EXECUTION, set_kernel,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "require-device", 0, NULL, "fail (status 3) instead of running target\n"
     "regions on the host when no device is there", GROUP_EXECUTION,
-    set_require_device, OPTIONS_RUN },
+    set_require_device, OPTIONS_RUN, false },
   { "force", 'f', NULL, "run even if alpha*dt*(1/dx^2 + 1/dy^2) > 1/2",
-    GROUP_PROBLEM, set_force, OPTIONS_RUN },
+    GROUP_PROBLEM, set_force, OPTIONS_RUN, false },
   { "nan-check-every", 0, "K", "stop (status 5) if the field holds NaN or "
     "Inf,\nchecked every K steps (default 100)", GROUP_PROBLEM,
-    set_nan_check_every, OPTIONS_RUN },
+    set_nan_check_every, OPTIONS_RUN, false },
   { "steady", 's', NULL, "solve for the steady state (Laplace's equation)",
-    GROUP_STEADY, set_steady, OPTIONS_RUN },
+    GROUP_STEADY, set_steady, OPTIONS_RUN, false },
   { "solver", 0, "SOLVER", "multigrid (default) or jacobi", GROUP_STEADY,
-    set_solver, OPTIONS_RUN },
+    set_solver, OPTIONS_RUN, false },
   { "rtol", 0, "R", "multigrid, steady or implicit: stop when the\n"
     "residual norm has fallen by R, 0<R<1\n"
     "(default 1e-10), or reached round-off", GROUP_STEADY, set_rtol,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "tol", 0, "TOL", "jacobi: stop when no cell changes by more than\n"
-    "TOL in one sweep (default 0.01)", GROUP_STEADY, set_tol, OPTIONS_RUN },
+    "TOL in one sweep (default 0.01)", GROUP_STEADY, set_tol, OPTIONS_RUN,
+    false },
   { "max-steps", 0, "N", "give up after N sweeps or V-cycles, status 4\n"
     "(default 1000000 sweeps, 100 cycles)", GROUP_STEADY, set_max_steps,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "residual-every", 0, "K", "jacobi: check the change every K sweeps\n"
-    "(default 10)", GROUP_STEADY, set_residual_every, OPTIONS_RUN },
+    "(default 10)", GROUP_STEADY, set_residual_every, OPTIONS_RUN, false },
   { "list-devices", 0, NULL, "list offload devices and exit",
-    GROUP_EXECUTION, NULL, OPTIONS_LIST_DEVICES },
+    GROUP_EXECUTION, NULL, OPTIONS_LIST_DEVICES, false },
   { "output-dir", 0, "DIR", "where images and checkpoints go (default .)",
-    GROUP_FIELDS, set_output_dir, OPTIONS_RUN },
+    GROUP_FIELDS, set_output_dir, OPTIONS_RUN, false },
   { "png-every", 0, "K", "PNG snapshot at the start, every K steps, at the "
-    "end", GROUP_FIELDS, set_png_every, OPTIONS_RUN },
+    "end", GROUP_FIELDS, set_png_every, OPTIONS_RUN, false },
   { "png-name", 0, "PATTERN", "snapshot names (default heatsim-%06d.png);\n"
     "%f numbers them 0, 1, 2, ... instead of by step", GROUP_FIELDS,
-    set_png_name, OPTIONS_RUN },
+    set_png_name, OPTIONS_RUN, false },
   { "colormap", 0, "NAME", "viridis (default), inferno, cividis or gray",
-    GROUP_FIELDS, set_colormap, OPTIONS_RUN },
+    GROUP_FIELDS, set_colormap, OPTIONS_RUN, false },
   { "range", 0, "LO,HI", "values at the ends of the colour map\n"
     "(default: range of the initial field)", GROUP_FIELDS, set_range,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "png-depth", 0, "BITS", "8: colour (default); 16: linear grayscale",
-    GROUP_FIELDS, set_png_depth, OPTIONS_RUN },
+    GROUP_FIELDS, set_png_depth, OPTIONS_RUN, false },
   { "png-scale", 0, "K", "K x K pixels per cell, 1-64 (default 1)",
-    GROUP_FIELDS, set_png_scale, OPTIONS_RUN },
+    GROUP_FIELDS, set_png_scale, OPTIONS_RUN, false },
   { "png-legend", 0, NULL, "colour bar with its values, step and time\n"
     "under the field; with it or --png-scale the\n"
     "image's sides are even (for video encoders)", GROUP_FIELDS,
-    set_png_legend, OPTIONS_RUN },
+    set_png_legend, OPTIONS_RUN, false },
   { "checkpoint-every", 0, "K", "HDF5 checkpoint at the start, every K, at "
-    "the end", GROUP_FIELDS, set_checkpoint_every, OPTIONS_RUN },
+    "the end", GROUP_FIELDS, set_checkpoint_every, OPTIONS_RUN, false },
   { "checkpoint-name", 0, "PATTERN", "names (default heatsim-%06d.h5)",
-    GROUP_FIELDS, set_checkpoint_name, OPTIONS_RUN },
+    GROUP_FIELDS, set_checkpoint_name, OPTIONS_RUN, false },
   { "compress", 0, "LEVEL", "deflate checkpoints, 0-9 (default 0: off)",
-    GROUP_FIELDS, set_compress, OPTIONS_RUN },
+    GROUP_FIELDS, set_compress, OPTIONS_RUN, false },
   { "restart", 0, "FILE", "continue from a checkpoint for --steps more",
-    GROUP_FIELDS, set_restart, OPTIONS_RUN },
+    GROUP_FIELDS, set_restart, OPTIONS_RUN, false },
   { "init", 0, "FILE", "initial field from an HDF5 or PNG file; its\n"
     "outer ring is the boundary (problem 'file');\n"
     "a checkpoint also gives the domain, alpha,\n"
     "unit, step and time", GROUP_FIELDS, set_init,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "init-dataset", 0, "NAME", "HDF5 dataset for --init (default /field)",
-    GROUP_FIELDS, set_init_dataset, OPTIONS_RUN },
+    GROUP_FIELDS, set_init_dataset, OPTIONS_RUN, false },
   { "init-range", 0, "LO,HI", "PNG gray 0 and white map to LO, HI (default "
-    "0,1)", GROUP_FIELDS, set_init_range, OPTIONS_RUN },
+    "0,1)", GROUP_FIELDS, set_init_range, OPTIONS_RUN, false },
   { "start-time", 0, "T", "simulated time of the --init field (default:\n"
-    "a checkpoint's, else 0)", GROUP_FIELDS, set_start_time, OPTIONS_RUN },
+    "a checkpoint's, else 0)", GROUP_FIELDS, set_start_time, OPTIONS_RUN, false },
   { "quiet", 'q', NULL, "no progress messages on stderr", GROUP_OUTPUT,
-    set_quiet, OPTIONS_RUN },
+    set_quiet, OPTIONS_RUN, false },
   { "progress-every", 0, "SECONDS", "progress line with the step and\n"
     "simulated time every SECONDS (default 2;\n0: none)", GROUP_OUTPUT,
-    set_progress_every, OPTIONS_RUN },
+    set_progress_every, OPTIONS_RUN, false },
   { "monitor", 0, "FILE", "CSV of step, time, total heat, min, max, L2\n"
     "error and largest change over the run; never\n"
     "overwritten (continued with --restart)", GROUP_OUTPUT, set_monitor,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "monitor-every", 0, "K", "a --monitor row every K steps (default 100),\n"
     "at the first and at the last", GROUP_OUTPUT, set_monitor_every,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "probe", 0, "X,Y", "temperature at (X, Y), bilinear between nodes,\n"
     "into --probe-file; repeatable (at most 64)", GROUP_OUTPUT, set_probe,
-    OPTIONS_RUN },
+    OPTIONS_RUN, true },
   { "probe-every", 0, "K", "a --probe-file row every K steps, at the first\n"
     "and the last (default: as --monitor-every)", GROUP_OUTPUT,
-    set_probe_every, OPTIONS_RUN },
+    set_probe_every, OPTIONS_RUN, false },
   { "probe-file", 0, "FILE", "CSV of the probes (default: probes.csv in the\n"
     "output directory); never overwritten\n"
-    "(continued with --restart)", GROUP_OUTPUT, set_probe_file, OPTIONS_RUN },
+    "(continued with --restart)", GROUP_OUTPUT, set_probe_file, OPTIONS_RUN, false },
   { "profile", 0, "X0,Y0,X1,Y1[,N]", "the field at N points along a segment\n"
     "(default: one per cell crossed) into\n"
     "profile.csv at the end and profile-STEP.csv\n"
     "with each checkpoint (in --output-dir)", GROUP_OUTPUT, set_profile,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "json", 0, NULL, "print the report as one JSON object (also\n"
     "when the run fails: status, error)", GROUP_OUTPUT, set_json,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
   { "bench", 0, NULL, "also measure the copy bandwidth where the\n"
     "kernels ran, and the stencil's share of it", GROUP_OUTPUT, set_bench,
-    OPTIONS_RUN },
+    OPTIONS_RUN, false },
+  { "case", 0, "FILE", "options from FILE, one a line: 'name = value'\n"
+    "or a bare 'name' (a flag); '#' comments;\n"
+    "later options override it (see heatsim(1))", GROUP_CASE,
+    set_case, OPTIONS_RUN, false },
+  { "print-case", 0, NULL, "print the options as a case file and exit",
+    GROUP_CASE, NULL, OPTIONS_PRINT_CASE, false },
   { "help", 'h', NULL, "display this help and exit", GROUP_OUTPUT, NULL,
-    OPTIONS_HELP },
+    OPTIONS_HELP, false },
   { "version", 'V', NULL, "output version information and exit",
-    GROUP_OUTPUT, NULL, OPTIONS_VERSION },
+    GROUP_OUTPUT, NULL, OPTIONS_VERSION, false },
 };
 
 #define OPTION_COUNT (sizeof option_table / sizeof option_table[0])
@@ -833,9 +848,13 @@ check_combinations (struct parser *p, struct config *c)
         return parse_fail (p, "--%s: not allowed with --restart",
                            c->init ? "init" : "edges");
     }
-  if (c->init != NULL && (g.grid || g.problem))
-    return parse_fail (p, "--%s: not allowed with --init (the file gives the "
-                       "initial field and its size)", g.grid ? "grid" : "problem");
+  if (c->init != NULL && g.grid)
+    return parse_fail (p, "--grid: not allowed with --init (the file gives the "
+                       "initial field and its size)");
+  /* --problem file is --init's problem: naming it is allowed.  */
+  if (c->init != NULL && !c->problem->from_file)
+    return parse_fail (p, "--problem %s: not with --init (the file gives the "
+                       "initial field: --problem file)", c->problem->name);
   if (c->init == NULL && c->problem->from_file)
     return parse_fail (p, "--problem %s: needs --init FILE", c->problem->name);
   if (c->init == NULL && (c->init_dataset != NULL))
@@ -951,6 +970,26 @@ bad_option (struct parser *p, const char *text, int opt)
   return parse_fail (p, "unrecognized option '%s'", text);
 }
 
+/* Note that option k was given with value (replacing its last value
+   unless it is repeatable), for --print-case and the provenance.  */
+static bool
+record_setting (struct parser *p, struct config *c, size_t k,
+                const char *value)
+{
+  if (!option_table[k].repeatable)
+    for (size_t i = 0; i < c->setting_count; ++i)
+      if (c->settings[i].option == k)
+        {
+          c->settings[i].value = value;
+          return true;
+        }
+  if (c->setting_count == SETTINGS_MAX)
+    return parse_fail (p, "--%s: more than %d settings", option_table[k].name,
+                       SETTINGS_MAX);
+  c->settings[c->setting_count++] = (struct setting) { (unsigned) k, value };
+  return true;
+}
+
 bool
 options_apply (struct config *c, const char *name, const char *value,
                char *err, size_t errlen)
@@ -964,7 +1003,139 @@ options_apply (struct config *c, const char *name, const char *value,
   if ((o->metavar == NULL) != (value == NULL))
     return parse_fail (&p, value ? "--%s: takes no argument"
                        : "--%s: missing argument", name);
-  return o->set (&p, c, value);
+  if (!o->set (&p, c, value))
+    return false;
+  /* A case file's settings are recorded one by one, not the file.  */
+  return o->set == set_case
+         || record_setting (&p, c, (size_t) (o - option_table), value);
+}
+
+/* A value read from a case file, kept as long as the configuration that
+   points to it.  */
+struct case_value {
+  struct case_value *next;
+  char text[];
+};
+
+static const char *
+keep_value (struct config *c, const char *value)
+{
+  const size_t n = strlen (value) + 1;
+  struct case_value *v = malloc (sizeof *v + n);
+  if (v == NULL)
+    return NULL;
+  memcpy (v->text, value, n);
+  v->next = c->case_values;
+  c->case_values = v;
+  return v->text;
+}
+
+/* One setting of a case file, by its exact long name: the messages speak
+   of lines of the file (casefile.c adds its name and the line).  */
+static bool
+apply_case_setting (void *context, const char *name, const char *value,
+                    char *err, size_t errlen)
+{
+  struct config *c = context;
+  struct parser p = { err, errlen };
+  const struct option_spec *o = option_named (name);
+  if (o == NULL)
+    return parse_fail (&p, "unknown option '%s'", name);
+  if (o->set == NULL)
+    return parse_fail (&p, "%s: not a setting (for the command line only)",
+                       name);
+  if (o->metavar != NULL && value == NULL)
+    return parse_fail (&p, "%s: needs a value (%s = %s)", name, name,
+                       o->metavar);
+  if (o->metavar == NULL && value != NULL)
+    return parse_fail (&p, "%s: a flag takes no value (write '%s' alone)",
+                       name, name);
+  const char *kept = value;
+  if (value != NULL && (kept = keep_value (c, value)) == NULL)
+    return parse_fail (&p, "%s: out of memory", name);
+  return options_apply (c, name, kept, err, errlen);
+}
+
+static bool
+set_case (struct parser *p, struct config *c, const char *value)
+{
+  return case_file_read (value, apply_case_setting, c, p->err, p->errlen);
+}
+
+void
+options_free (struct config *cfg)
+{
+  while (cfg->case_values != NULL)
+    {
+      struct case_value *next = cfg->case_values->next;
+      free (cfg->case_values);
+      cfg->case_values = next;
+    }
+}
+
+/* Whether a case file can hold value as it is: it has no quoting, so no
+   line break, and no blank at either end (they are trimmed).  */
+static bool
+case_writable (const char *value)
+{
+  const size_t n = strlen (value);
+  return strpbrk (value, "\n\r") == NULL
+         && (n == 0 || (strchr (" \t", value[0]) == NULL
+                        && strchr (" \t", value[n - 1]) == NULL));
+}
+
+/* Append s at out + at (out NULL: only count); the new length.  */
+static size_t
+put (char *out, size_t at, const char *s)
+{
+  const size_t n = strlen (s);
+  if (out != NULL)
+    memcpy (out + at, s, n);
+  return at + n;
+}
+
+/* The case file of c into out (NULL: only its length); its length.  The
+   settings come in --help's order.  */
+static size_t
+write_case (const struct config *c, char *out)
+{
+  size_t n = put (out, 0, "# heatsim case file (heatsim --case FILE runs "
+                  "it)\n");
+  for (size_t g = 0; g < GROUP_COUNT; ++g)
+    for (size_t k = 0; k < OPTION_COUNT; ++k)
+      for (size_t i = 0; i < c->setting_count; ++i)
+        if (option_table[k].group == g && c->settings[i].option == k)
+          {
+            n = put (out, n, option_table[k].name);
+            if (c->settings[i].value != NULL)
+              n = put (out, put (out, n, " = "), c->settings[i].value);
+            n = put (out, n, "\n");
+          }
+  return n;
+}
+
+bool
+options_case_text (const struct config *cfg, char **text, char *err,
+                   size_t errlen)
+{
+  struct parser p = { err, errlen };
+  *text = NULL;
+  for (size_t i = 0; i < cfg->setting_count; ++i)
+    {
+      const struct setting *s = &cfg->settings[i];
+      if (s->value != NULL && !case_writable (s->value))
+        return parse_fail (&p, "--%s: '%s' cannot be written in a case file "
+                           "(it has no quoting: no line breaks, no blanks "
+                           "at the ends)", option_table[s->option].name,
+                           s->value);
+    }
+  const size_t n = write_case (cfg, NULL);
+  *text = malloc (n + 1);
+  if (*text == NULL)
+    return parse_fail (&p, "out of memory");
+  write_case (cfg, *text);
+  (*text)[n] = '\0';
+  return true;
 }
 
 /* getopt_long's code for an option: its short name, or a number past
@@ -1044,10 +1215,12 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
     }
   if (ok && optind < argc)
     ok = parse_fail (&p, "unexpected argument '%s'", argv[optind]);
-  if (ok && action == OPTIONS_RUN)
+  /* --print-case prints only what a run would accept.  */
+  const bool checked = action == OPTIONS_RUN || action == OPTIONS_PRINT_CASE;
+  if (ok && checked)
     ok = check_combinations (&p, cfg);
   /* With a file, the grid is known only once it is read.  */
-  if (ok && action == OPTIONS_RUN && cfg->init == NULL && cfg->restart == NULL)
+  if (ok && checked && cfg->init == NULL && cfg->restart == NULL)
     ok = derive_settings (cfg, err, errlen);
   return ok ? action : OPTIONS_ERROR;
 }

@@ -17,15 +17,29 @@ enum options_action {
   OPTIONS_HELP,
   OPTIONS_VERSION,
   OPTIONS_LIST_DEVICES,
+  OPTIONS_PRINT_CASE,     /* cfg is valid: print it as a case file */
   OPTIONS_ERROR           /* err holds a one-line message */
 };
 
 /* Parse argv into cfg.  On OPTIONS_ERROR, err (of errlen bytes) says which
    option and value were wrong.  With --init or --restart the grid is known
    only once the file is read: derive_settings (derive.h) completes cfg
-   then.  */
+   then.  Values read from --case files are allocated in cfg: free them
+   with options_free, whatever the outcome.  */
 enum options_action options_parse (int argc, char **argv, struct config *cfg,
                                    char *err, size_t errlen);
+
+/* Free what options_parse or options_apply allocated in cfg (the values
+   read from case files).  */
+void options_free (struct config *cfg);
+
+/* The settings of cfg as a case file (--print-case): a header comment,
+   then one line a setting, in the order of --help, each option by its
+   long name.  Into *text, malloc'ed.  False with a message in err
+   (errlen bytes) for a value that a case file cannot hold (a line break,
+   or blanks at its ends) or when out of memory.  */
+bool options_case_text (const struct config *cfg, char **text, char *err,
+                        size_t errlen);
 
 /* Apply the option called name (its long name, without "--") with value
    (NULL for a flag) to c, as the command line does: for settings read

@@ -276,6 +276,16 @@ add_text (png_structp png, png_infop info, const struct png_style *st,
           t.text[t.n - 1].lang = (char *) "";
           t.text[t.n - 1].lang_key = (char *) "";
         }
+      if (p->case_text != NULL)
+        {
+          put_text (&t, "heatsim:case", p->case_text);
+          if (is_utf8_beyond_ascii (p->case_text))
+            {
+              t.text[t.n - 1].compression = PNG_ITXT_COMPRESSION_NONE;
+              t.text[t.n - 1].lang = (char *) "";
+              t.text[t.n - 1].lang_key = (char *) "";
+            }
+        }
       put_text (&t, "heatsim:version", p->version);
       put_text (&t, "heatsim:device-code", p->device_code);
       put_text (&t, "heatsim:mpi", p->mpi);

@@ -53,6 +53,7 @@ provenance_init (struct provenance *p, int argc, char *const argv[],
   p->version = version;
   p->device_code = device_code;
   p->mpi = mpi;
+  p->case_text = NULL;
   size_t length = 1;
   for (int i = 0; i < argc; i++)
     length += quoted_length (argv[i]) + 1;
@@ -75,4 +76,6 @@ provenance_free (struct provenance *p)
 {
   free (p->command_line);
   p->command_line = NULL;
+  free (p->case_text);
+  p->case_text = NULL;
 }

@@ -10,10 +10,14 @@ struct provenance {
   const char *version;       /* "heatsim 0.1.0" */
   const char *device_code;   /* offload targets compiled in */
   const char *mpi;           /* "yes (...)" or "no" */
+  char *case_text;           /* the run's settings as a case file
+                                (--print-case), or NULL: unknown (a
+                                refused command line); owned */
 };
 
-/* Fill p from argv and the build strings (static, not copied).  Returns
-   0, or -1 when out of memory (p->command_line is then NULL).  */
+/* Fill p from argv and the build strings (static, not copied), with no
+   case_text yet.  Returns 0, or -1 when out of memory (p->command_line
+   is then NULL).  */
 int provenance_init (struct provenance *p, int argc, char *const argv[],
                      const char *version, const char *device_code,
                      const char *mpi);

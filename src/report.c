@@ -319,6 +319,8 @@ json_head (FILE *out, const struct provenance *p,
   json_string (out, end->error);
   fputs (", \"command_line\": ", out);
   json_string (out, p->command_line);
+  fputs (", \"case\": ", out);
+  json_string (out, p->case_text);
   fputs (", \"version\": \"" PACKAGE_VERSION "\", \"device_code\": ", out);
   json_string (out, p->device_code);
   fputs (", \"mpi\": ", out);

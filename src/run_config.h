@@ -12,12 +12,23 @@
 #include "field.h"
 #include "provenance.h"
 
+struct case_value;
 struct colormap;
 struct problem;
 struct strategy;
 
 /* --probe: at most this many points (one CSV column each).  */
 #define PROBES_MAX 64
+
+/* The settings given, at most this many (each option's last value, every
+   value of a repeatable one).  */
+#define SETTINGS_MAX 256
+
+/* One setting given, on the command line or in a case file.  */
+struct setting {
+  unsigned option;        /* its row in options.c's table */
+  const char *value;      /* NULL for a flag */
+};
 
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
@@ -143,6 +154,13 @@ struct config {
                                 (--rtol is relative to it); 0 otherwise */
 
   struct given_options given;
+  /* What --print-case writes and the provenance records (options.c).  */
+  struct setting settings[SETTINGS_MAX];
+  size_t setting_count;
+  struct case_value *case_values;   /* the values read from case files,
+                                       which settings and the strings
+                                       above point into; owned
+                                       (options_free) */
   const struct provenance *provenance;   /* set by main after parsing */
 };
 

@@ -83,6 +83,28 @@ expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 30 \
 refused "--dt: time step 30 is unstable" --grid 16 --length 17 --alpha 1 \
   --dt 30 --steps 2
 
+# Issue 25, defect 3: the refusal names the options that made dt (not
+# --dt when it was not given) and offers the implicit schemes.
+refused "^heatsim: --end-time 1 with --steps 2: time step 0.5 is unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) = 1 > 0.5; .*--steps auto.*--scheme backward-euler or crank-nicolson.*--force$" \
+  --grid 9 --length 10 --alpha 1 -T 1 -n 2
+refused "^heatsim: --steps 2 (with the default --end-time 0.5): time step 0.25 is unstable" \
+  --grid 9 --length 10 --alpha 3 -n 2
+refused "^heatsim: --end-time 1 (with the default 10 steps): time step 0.1 is unstable" \
+  --grid 9 --length 10 --alpha 10 -T 1
+refused "^heatsim: the default --end-time 0.5 and 10 steps: time step 0.05 is unstable" \
+  --grid 9 --length 10 --alpha 10
+
+# Issue 25, defect 2: --problem file is the problem of --init, and may be
+# named with it; --help says it needs --init.
+expect_status 0 "$HEATSIM" -q --init gray-0.png -p file -n 1
+expect_status 0 "$HEATSIM" -q -p file --init gray-0.png -n 1
+refused "^heatsim: --problem plate: not with --init" --init gray-0.png -p plate
+refused "^heatsim: --problem file: needs --init FILE" -p file
+expect_status 0 "$HEATSIM" --help
+sed -n '/--problem=NAME/{N;p;}' "$workdir/out" | tr -s ' \n' '  ' \
+  | grep -q -e "--problem=NAME .*file (with --init FILE)" \
+  || fail "--help: --problem does not say file needs --init"
+
 # A stable run is accepted and --force overrides the stability rule.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.25
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.3 --force

@@ -34,6 +34,7 @@ noinst_HEADERS = tests/unit.h
 cli_tests = \
 	tests/include-graph.sh \
 	tests/cli-errors.sh \
+	tests/case-files.sh \
 	tests/cli-info.sh \
 	tests/strategies-agree.sh \
 	tests/device-memory.sh \

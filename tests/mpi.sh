@@ -139,15 +139,18 @@ for f in heatsim-000000.png heatsim-000200.png heatsim-000400.png; do
   [ "$("$PNG_PROBE" one/$f pixels)" = "$("$PNG_PROBE" four/$f pixels)" ] \
     || fail "$f differs between 1 and 4 ranks"
 done
-# The recorded command lines differ in the output directory: compare
-# the rest, and that each names its own.
+# The recorded command lines and cases differ in the output directory:
+# compare the rest, and that each names its own.
 if [ -n "${H5DUMP:-}" ]; then
   for step in 000000 000200 000400; do
     for d in one four; do
       "$H5DUMP" $d/heatsim-$step.h5 >$d.dump
       grep -q "(0): \".*--output-dir $d\"" $d.dump \
         || fail "checkpoint $step of $d: command_line lacks --output-dir $d"
-      sed '1d; /ATTRIBUTE "command_line"/,/^   }$/d' $d.dump >$d.txt
+      grep -q "^ *output-dir = $d\$" $d.dump \
+        || fail "checkpoint $step of $d: case lacks output-dir = $d"
+      sed '1d; /ATTRIBUTE "command_line"/,/^   }$/d
+           /ATTRIBUTE "case"/,/^   }$/d' $d.dump >$d.txt
     done
     cmp -s one.txt four.txt || fail "checkpoint $step: 4 ranks wrote other data"
   done

@@ -2,7 +2,8 @@
 # The README's parameter sweep ("Looking at results"), run as written
 # with GNU parallel and jq: every point of the alpha x grid sweep runs
 # with --steps auto and gives a stable CSV row; a failing point still
-# gives its row, with status and error.
+# gives its row, with status and error.  Its case-file variant gives the
+# same rows.
 . "${srcdir:-.}/tests/testlib.sh"
 
 if ! parallel --version 2>/dev/null | grep -q '^GNU parallel' \
@@ -36,6 +37,16 @@ for a in 0.25 0.5 1; do
     grep -q "^\"$a\",\"$g\",\"ok\"," sweep.csv || fail "no row for alpha $a, grid $g"
   done
 done
+
+# The case-file variant: the same rows but for the timings.
+sed -n '/^<!-- begin case sweep/,/^<!-- end case sweep/p' "$srcdir/README" \
+  | sed -n 's/^    //p' >case-sweep.sh
+grep -q 'case disk.case' case-sweep.sh || fail "no case-file sweep found in README"
+expect_status 0 sh case-sweep.sh
+cut -d, -f1-7,9 sweep.csv >rows
+cut -d, -f1-7,9 sweep-case.csv >case-rows
+[ "$(wc -l <case-rows)" -eq 10 ] && cmp -s rows case-rows \
+  || fail "the case-file sweep differs: $(diff rows case-rows)"
 
 # A point that fails is a row too, with its parameters and message.
 sed 's/::: 32 64 128/::: 32 0/' sweep.sh >fail.sh

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "multigrid.h"
@@ -172,6 +173,14 @@ test_stability (void)
            "-L", "10x10", "-g", "9x9", "--dt", "0.4");
   /* The tutorial's 8000 x 8000, 10 step case violates the 2-D rule.  */
   REFUSED ("unstable", "-g", "8000");
+  /* The message names what made dt (issue 25, defect 3), and offers the
+     implicit schemes.  */
+  REFUSED ("--end-time 1 with --steps 2: time step 0.5 is unstable", "-g", "9",
+           "-L", "10", "-a", "1", "-T", "1", "-n", "2");
+  REFUSED ("--scheme backward-euler or crank-nicolson", "-g", "9", "-L", "10",
+           "-a", "1", "-T", "1", "-n", "2");
+  REFUSED ("the default --end-time 0.5 and 10 steps: time step 0.05", "-g",
+           "8000");
 }
 
 static void
@@ -315,6 +324,49 @@ test_apply (void)
   CHECK (strstr (err, "--help: not a setting") != NULL);
 }
 
+/* The settings as a case file (--print-case): each option once, by its
+   long name, with its last value as given, in the table's order; and
+   what a case file cannot hold refused.  */
+static void
+test_case_text (void)
+{
+  struct config c;
+  char *text;
+  CHECK (parse (&c, "-q", "-n", "auto", "-T", "1", "-a", "2", "-g", "8x4",
+                "--alpha=0.5", "-p", "disk", "--disk", "3,1,2", "--disk", "2",
+                (char *) NULL) == OPTIONS_RUN);
+  /* The last --disk is the whole setting: its temperatures are the
+     defaults again.  */
+  CHECK (c.disk_radius == 2.0 && c.disk_inside == 100.0
+         && c.disk_outside == 0.0);
+  CHECK (options_case_text (&c, &text, err, sizeof err));
+  CHECK (text != NULL
+         && strcmp (text, "# heatsim case file (heatsim --case FILE runs it)\n"
+                    "problem = disk\ndisk = 2\ngrid = 8x4\nalpha = 0.5\n"
+                    "steps = auto\nend-time = 1\nquiet\n") == 0);
+  free (text);
+  options_free (&c);
+  /* Through options_apply too, as a case file's lines are.  */
+  CHECK (options_apply (&c, "boundary", "periodic", err, sizeof err));
+  CHECK (options_case_text (&c, &text, err, sizeof err));
+  CHECK (text != NULL && strstr (text, "\nboundary = periodic\n") != NULL);
+  free (text);
+  /* No quoting: no line break, no blank at the ends.  */
+  CHECK (parse (&c, "--output-dir", "a b", (char *) NULL) == OPTIONS_RUN);
+  CHECK (options_case_text (&c, &text, err, sizeof err));
+  free (text);
+  static const char *const unwritable[] = { " a", "a ", "a\tb\t", "a\nb",
+                                            "a\r" };
+  for (size_t k = 0; k < sizeof unwritable / sizeof unwritable[0]; ++k)
+    {
+      CHECK (parse (&c, "--output-dir", unwritable[k], (char *) NULL)
+             == OPTIONS_RUN);
+      CHECK (!options_case_text (&c, &text, err, sizeof err) && text == NULL);
+      CHECK (strstr (err, "--output-dir: ") == err);
+    }
+  options_free (&c);
+}
+
 int
 main (void)
 {
@@ -326,5 +378,6 @@ main (void)
   test_bad_input ();
   test_problems ();
   test_apply ();
+  test_case_text ();
   return unit_exit ();
 }

@@ -31,6 +31,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (options_parse (argc, argv, &cfg, err, sizeof err) == OPTIONS_ERROR
       && strlen (err) >= sizeof err)
     abort ();
+  options_free (&cfg);
   free (copy);
   return 0;
 }

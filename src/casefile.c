@@ -1,0 +1,216 @@
+#include <config.h>
+
+#include "casefile.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A case file being read, and the files that included it: their
+   identities find a cycle whatever the paths that name them.  */
+struct case_frame {
+  const char *path;
+  dev_t dev;
+  ino_t ino;
+  size_t depth;                 /* 1: the file --case names */
+  const struct case_frame *parent;
+};
+
+/* Where the settings go, and where a message goes.  */
+struct case_reader {
+  case_setting_fn *apply;
+  void *context;
+  char *err;
+  size_t errlen;
+};
+
+static bool fail (const struct case_reader *r, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+static bool
+fail (const struct case_reader *r, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->err, r->errlen, fmt, ap);
+  va_end (ap);
+  return false;
+}
+
+/* "FIRST -> ... -> path": the includes from the first file to path.  */
+static void
+describe_chain (const struct case_frame *f, const char *path, char *text,
+                size_t size)
+{
+  const struct case_frame *chain[CASE_DEPTH_MAX];
+  size_t n = 0, used = 0;
+  for (; f != NULL && n < CASE_DEPTH_MAX; f = f->parent)
+    chain[n++] = f;
+  text[0] = '\0';
+  while (n > 0 && used < size)
+    used += (size_t) snprintf (text + used, size - used, "%s -> ",
+                               chain[--n]->path);
+  if (used < size)
+    snprintf (text + used, size - used, "%s", path);
+}
+
+enum line_end { LINE_READ, LINE_EOF, LINE_LONG, LINE_NUL, LINE_FAILED };
+
+/* The next line of f into line (CASE_LINE_MAX + 1 bytes), without its
+   newline.  A NUL byte is refused: it would cut the line short unseen.  */
+static enum line_end
+read_line (FILE *f, char *line)
+{
+  size_t n = 0;
+  int ch;
+  while ((ch = getc (f)) != EOF && ch != '\n')
+    {
+      if (ch == '\0')
+        return LINE_NUL;
+      if (n == CASE_LINE_MAX)
+        return LINE_LONG;
+      line[n++] = (char) ch;
+    }
+  line[n] = '\0';
+  if (ch == EOF && ferror (f))
+    return LINE_FAILED;
+  return ch == EOF && n == 0 ? LINE_EOF : LINE_READ;
+}
+
+/* Blanks around names and values; a carriage return too, so that a file
+   saved with CRLF line ends reads the same.  */
+static bool
+is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r';
+}
+
+static char *
+trim (char *s)
+{
+  while (is_blank (*s))
+    ++s;
+  size_t n = strlen (s);
+  while (n > 0 && is_blank (s[n - 1]))
+    s[--n] = '\0';
+  return s;
+}
+
+static bool read_file (const struct case_reader *r, const char *path,
+                       const struct case_frame *parent, const char *where);
+
+/* "case = FILE" at line lineno of f: FILE relative to f's directory.  */
+static bool
+include (const struct case_reader *r, const struct case_frame *f,
+         size_t lineno, const char *value)
+{
+  if (value == NULL || value[0] == '\0')
+    return fail (r, "%s:%zu: case: needs a file name (case = FILE)", f->path,
+                 lineno);
+  const char *slash = strrchr (f->path, '/');
+  const size_t dir = value[0] == '/' || slash == NULL
+                     ? 0 : (size_t) (slash - f->path) + 1;
+  char *path = malloc (dir + strlen (value) + 1);
+  if (path == NULL)
+    return fail (r, "%s:%zu: out of memory", f->path, lineno);
+  memcpy (path, f->path, dir);
+  strcpy (path + dir, value);
+  char where[CASE_LINE_MAX + 32];
+  snprintf (where, sizeof where, "%s:%zu", f->path, lineno);
+  const bool ok = read_file (r, path, f, where);
+  free (path);
+  return ok;
+}
+
+/* One line of f: a comment, a blank line, an include or a setting.  */
+static bool
+read_setting (const struct case_reader *r, const struct case_frame *f,
+              size_t lineno, char *line)
+{
+  char *name = trim (line);
+  if (name[0] == '\0' || name[0] == '#')
+    return true;
+  char *value = NULL;
+  char *equals = strchr (name, '=');
+  if (equals != NULL)
+    {
+      *equals = '\0';
+      value = trim (equals + 1);
+      name = trim (name);
+    }
+  if (name[0] == '\0')
+    return fail (r, "%s:%zu: no option name before '='", f->path, lineno);
+  if (name[strcspn (name, " \t")] != '\0')
+    return fail (r, "%s:%zu: '%s': expected NAME = VALUE, or a bare NAME "
+                 "for a flag", f->path, lineno, name);
+  if (name[0] == '-')
+    return fail (r, "%s:%zu: '%s': write the option's long name without "
+                 "'--'", f->path, lineno, name);
+  if (strcmp (name, "case") == 0)
+    return include (r, f, lineno, value);
+  char msg[512];
+  if (!r->apply (r->context, name, value, msg, sizeof msg))
+    return fail (r, "%s:%zu: %s", f->path, lineno, msg);
+  return true;
+}
+
+/* Read path, included at where ("FILE:LINE") from parent, or named by
+   --case (parent and where NULL).  */
+static bool
+read_file (const struct case_reader *r, const char *path,
+           const struct case_frame *parent, const char *where)
+{
+  const char *from = where != NULL ? where : "--case";
+  if (parent != NULL && parent->depth == CASE_DEPTH_MAX)
+    return fail (r, "%s: case = %s: case files nested more than %d deep",
+                 from, path, CASE_DEPTH_MAX);
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return fail (r, "%s: cannot open '%s': %s", from, path, strerror (errno));
+  struct stat st;
+  bool ok = fstat (fileno (f), &st) == 0
+            || fail (r, "%s: cannot read '%s': %s", from, path,
+                     strerror (errno));
+  if (ok && S_ISDIR (st.st_mode))
+    ok = fail (r, "%s: '%s' is a directory, not a case file", from, path);
+  for (const struct case_frame *p = parent; ok && p != NULL; p = p->parent)
+    if (p->dev == st.st_dev && p->ino == st.st_ino)
+      {
+        char chain[1024];
+        describe_chain (parent, path, chain, sizeof chain);
+        ok = fail (r, "%s: case = %s: an include cycle: %s", from, path,
+                   chain);
+      }
+  const struct case_frame frame = {
+    .path = path, .dev = ok ? st.st_dev : 0, .ino = ok ? st.st_ino : 0,
+    .depth = parent != NULL ? parent->depth + 1 : 1, .parent = parent
+  };
+  char line[CASE_LINE_MAX + 1];
+  for (size_t lineno = 1; ok; ++lineno)
+    {
+      const enum line_end end = read_line (f, line);
+      if (end == LINE_EOF)
+        break;
+      if (end == LINE_READ)
+        ok = read_setting (r, &frame, lineno, line);
+      else if (end == LINE_LONG)
+        ok = fail (r, "%s:%zu: line longer than %d bytes", path, lineno,
+                   CASE_LINE_MAX);
+      else
+        ok = fail (r, "%s:%zu: %s", path, lineno, end == LINE_NUL
+                   ? "a NUL byte: not a text file" : strerror (errno));
+    }
+  fclose (f);
+  return ok;
+}
+
+bool
+case_file_read (const char *path, case_setting_fn *apply, void *context,
+                char *err, size_t errlen)
+{
+  const struct case_reader r = { apply, context, err, errlen };
+  return read_file (&r, path, NULL, NULL);
+}

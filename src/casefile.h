@@ -1,0 +1,32 @@
+/* Case files (--case): the long options of a run, one a line, as
+   "name = value" or a bare "name" for a flag; blank lines, and lines
+   whose first non-blank character is '#', are skipped.  The value is the
+   text after the first '=', blanks (spaces, tabs) at its ends removed; no
+   quoting.  "case = FILE" includes another case file there, FILE
+   relative to the including file's directory.  This module reads the
+   lines and follows the includes (no cycles, at most CASE_DEPTH_MAX
+   deep); what a setting means is its caller's (options.c), which applies
+   each one through a callback.  */
+#ifndef HEATSIM_CASEFILE_H
+#define HEATSIM_CASEFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Longest line, and deepest nesting of includes.  */
+#define CASE_LINE_MAX 4096
+#define CASE_DEPTH_MAX 16
+
+/* Apply one setting (value NULL for a bare name; it lives only during
+   the call).  False with a message in err (errlen bytes), which
+   case_file_read prefixes with the file and line.  */
+typedef bool case_setting_fn (void *context, const char *name,
+                              const char *value, char *err, size_t errlen);
+
+/* Read the case file at path and apply its settings in order.  False
+   with a message in err naming the file, and the line where there is
+   one: "PATH:LINE: ...".  */
+bool case_file_read (const char *path, case_setting_fn *apply,
+                     void *context, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,167 @@
+#!/bin/sh
+# Case files (issue 25): --case FILE runs what the same options on the
+# command line run, bit for bit; options after --case override it, those
+# before it are overridden; includes are relative to the including file;
+# cycles, too deep nesting and every kind of bad line are refused with
+# the file and line; --print-case round-trips; and each run's checkpoints,
+# images and JSON report record exactly what --print-case prints.
+. "${srcdir:-.}/tests/testlib.sh"
+
+# sum ARGS...: the checksum of heatsim -q --json ARGS.
+sum () {
+  expect_status 0 "$HEATSIM" -q --json "$@" || return 1
+  json_field checksum "$workdir/out"
+}
+
+plate='-p plate -g 24x16 -L 2x1 -a 0.5 -T 0.02 --steps auto'
+cat >plate.case <<'EOF'
+# The heated plate, as $plate gives it.
+problem = plate
+
+grid = 24x16
+   length=2x1
+	alpha	=	0.5
+end-time = 0.02
+steps = auto
+EOF
+want=$(sum $plate)
+[ -n "$want" ] || fail "no checksum from '$plate'"
+[ "$(sum --case plate.case)" = "$want" ] \
+  || fail "the case file and the command line give different results"
+# CR LF line ends read the same.
+sed 's/$/\r/' plate.case >crlf.case
+[ "$(sum --case crlf.case)" = "$want" ] || fail "a CR LF case file differs"
+
+# In place: after --case overrides it, before --case is overridden.
+other=$(sum $plate -a 0.25)
+[ "$other" != "$want" ] || fail "--alpha changes nothing: the test cannot fail"
+[ "$(sum --case plate.case -a 0.25)" = "$other" ] \
+  || fail "--alpha after --case does not override the case file"
+[ "$(sum -a 0.25 --case plate.case)" = "$want" ] \
+  || fail "--alpha before --case overrides the case file"
+
+# Includes, relative to the including file's directory (not the working
+# directory, where common/ is not).
+mkdir -p cases/common
+printf 'problem = plate\ngrid = 24x16\nlength = 2x1\n' >cases/common/base.case
+printf 'case = base-time.case\n' >>cases/common/base.case
+printf 'end-time = 0.02\nsteps = auto\n' >cases/common/base-time.case
+printf '# a die on the base\ncase = common/base.case\nalpha = 0.5\n' \
+  >cases/die.case
+[ "$(sum --case cases/die.case)" = "$want" ] \
+  || fail "an included case file differs"
+printf 'case = %s/plate.case\n' "$workdir" >absolute.case
+[ "$(sum --case absolute.case)" = "$want" ] \
+  || fail "an absolute include differs"
+# Nesting: 16 deep is read, 17 refused.
+k=1
+while [ $k -le 17 ]; do
+  printf 'case = d%d.case\n' $((k + 1)) >d$k.case
+  k=$((k + 1))
+done
+printf 'grid = 8\n' >d16.case
+expect_status 0 "$HEATSIM" -q --case d1.case -n 1
+printf 'case = d17.case\n' >d16.case
+printf 'grid = 8\n' >d17.case
+refused "^heatsim: d16.case:1: case = d17.case: case files nested more than 16 deep$" \
+  --case d1.case
+
+# Cycles, found by the file's identity whatever the path, with the chain.
+mkdir -p sub
+printf 'case = b.case\n' >a.case
+printf 'grid = 8\ncase = sub/../a.case\n' >b.case
+refused "^heatsim: b.case:2: case = sub/../a.case: an include cycle: a.case -> b.case -> sub/../a.case$" \
+  --case a.case
+printf 'case = self.case\n' >self.case
+refused "^heatsim: self.case:1: case = self.case: an include cycle: self.case -> self.case$" \
+  --case self.case
+printf 'grid = 8\ncase = link.case\n' >target.case
+ln -s target.case link.case
+refused "^heatsim: target.case:2: case = link.case: an include cycle: target.case -> link.case$" \
+  --case target.case
+# The same file twice, not nested, is no cycle.
+expect_status 0 "$HEATSIM" -q --case d16.case --case d16.case -n 1
+
+# bad LINE WANT: a case file of LINE (printf format) is refused with the
+# message WANT.
+bad () {
+  printf "$1" >bad.case
+  refused "$2" --case bad.case
+}
+bad 'grid = 8\n\ncondutivity = 3\n' "^heatsim: bad.case:3: unknown option 'condutivity'$"
+bad 'gri = 8\n' "^heatsim: bad.case:1: unknown option 'gri'$"
+bad 'alpha\n' "^heatsim: bad.case:1: alpha: needs a value (alpha = ALPHA)$"
+bad 'steady = yes\n' "^heatsim: bad.case:1: steady: a flag takes no value (write 'steady' alone)$"
+bad 'alpha = fast\n' "^heatsim: bad.case:1: --alpha: 'fast'"
+bad '# comment\nalpha = 0.1 # m^2/s\n' "^heatsim: bad.case:2: --alpha: '0.1 # m^2/s'"
+bad 'help\n' "^heatsim: bad.case:1: help: not a setting (for the command line only)$"
+bad 'print-case\n' "^heatsim: bad.case:1: print-case: not a setting"
+bad 'version\n' "^heatsim: bad.case:1: version: not a setting"
+bad ' --alpha = 1\n' "^heatsim: bad.case:1: '--alpha': write the option's long name without '--'$"
+bad 'alpha 0.1\n' "^heatsim: bad.case:1: 'alpha 0.1': expected NAME = VALUE, or a bare NAME for a flag$"
+bad ' = 3\n' "^heatsim: bad.case:1: no option name before '='$"
+bad 'case =\n' "^heatsim: bad.case:1: case: needs a file name (case = FILE)$"
+bad 'case = nowhere.case\n' "^heatsim: bad.case:1: cannot open 'nowhere.case': No such file or directory$"
+bad 'grid = 8\n\000\n' "^heatsim: bad.case:2: a NUL byte: not a text file$"
+bad "output-dir = $(printf '%05000d' 0)\n" "^heatsim: bad.case:1: line longer than 4096 bytes$"
+refused "^heatsim: --case: cannot open 'missing.case': No such file or directory$" \
+  --case missing.case
+refused "^heatsim: --case: 'cases' is a directory, not a case file$" --case cases
+# A case file's --json answers a later refusal in JSON.
+printf 'json\nalpha = fast\n' >json.case
+expect_status 2 "$HEATSIM" --case json.case
+grep -q '"status": "usage_error"' "$workdir/out" \
+  || fail "--json in a case file: no JSON for its refusal: $(cat "$workdir/out")"
+
+# --print-case: checked as a run, nothing run or written.
+args='-p disk -g 20x12 -L 3x2 --disk 0.5,80 -a 0.3 -T 0.05 --steps auto
+      -b neumann --png-every 3 --range 0,100 --checkpoint-every 3
+      --output-dir run -o host'
+expect_status 0 "$HEATSIM" $args --print-case
+cp "$workdir/out" a.case
+[ ! -e run ] || fail "--print-case wrote output"
+[ "$(sed -n 1p a.case)" = "# heatsim case file (heatsim --case FILE runs it)" ] \
+  || fail "--print-case: header: $(sed -n 1p a.case)"
+grep -qx 'disk = 0.5,80' a.case && grep -qx 'steps = auto' a.case \
+  && grep -qx 'offload = host' a.case && [ "$(wc -l <a.case)" = 14 ] \
+  || fail "--print-case: values not as given: $(cat a.case)"
+[ "$(sum --case a.case)" = "$(sum $args)" ] \
+  || fail "the printed case does not run what its command line runs"
+expect_status 0 "$HEATSIM" --case a.case --print-case
+cmp -s "$workdir/out" a.case || fail "--print-case of the printed case differs"
+# Each option once, with its last value.
+expect_status 0 "$HEATSIM" --case a.case -a 0.4 --disk 0.6 --print-case
+[ "$(grep -c '^alpha' "$workdir/out")" = 1 ] \
+  && grep -qx 'alpha = 0.4' "$workdir/out" && grep -qx 'disk = 0.6' "$workdir/out" \
+  || fail "--print-case after an override: $(cat "$workdir/out")"
+# The last --disk is the whole setting, as the case file records it.
+[ "$(sum -p disk -g 16 --disk 300,1,2 --disk 250 -n 2)" = \
+  "$(sum -p disk -g 16 --disk 250 -n 2)" ] \
+  || fail "--disk R after --disk R,IN,OUT keeps the earlier temperatures"
+refused "^heatsim: --solver: only with --steady" --solver jacobi --print-case
+refused "^heatsim: --print-case: --output-dir: ' run' cannot be written in a case file" \
+  --output-dir ' run' --print-case
+
+# The records of a run: JSON, checkpoint attribute and PNG text chunk all
+# hold what --print-case prints.
+expect_status 0 "$HEATSIM" $args --json --print-case
+cp "$workdir/out" p.case
+expect_status 0 "$HEATSIM" $args --json
+if command -v jq >/dev/null 2>&1; then
+  jq -j .case "$workdir/out" >report.case
+  cmp -s report.case p.case || fail "JSON case differs: $(cat report.case)"
+fi
+if [ -n "${H5DUMP:-}" ]; then
+  "$H5DUMP" -a /case -y -w 0 run/heatsim-000003.h5 >dump \
+    || fail "h5dump -a /case"
+  # The string, indented by h5dump, between its quotes.
+  sed -n '/DATA {/,/^   }/p' dump | sed '1d;$d' | sed '$d' \
+    | sed 's/^ *//; 1s/^"//' >h5.case
+  cmp -s h5.case p.case || fail "checkpoint case differs: $(cat dump)"
+fi
+"$PNG_PROBE" run/heatsim-000003.png >probe || fail "png_probe"
+sed -n '/^heatsim:case=/,/^heatsim:version=/p' probe | sed '$d' \
+  | sed '1s/^heatsim:case=//' | sed '$d' >png.case
+cmp -s png.case p.case || fail "PNG case differs: $(cat probe)"
+pass
+finish
