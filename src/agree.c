@@ -28,7 +28,7 @@
 #define FNV_PRIME UINT64_C (0x100000001b3)
 
 /* More than the parts that describe_options and describe_inputs add.  */
-#define MAX_PARTS 48
+#define MAX_PARTS 56
 
 /* What a rank runs, part by part: the option (and, for an input, the
    file) a message names, and the hash of the part's canonical bytes:
@@ -123,6 +123,11 @@ describe_options (struct digest *d, const struct config *c)
   mix_number (d, c->ly);
   part (d, "--alpha");
   mix_number (d, c->alpha);
+  part (d, "--temperature-unit");
+  mix_count (d, c->unit);
+  part (d, "--start-time");
+  mix_count (d, c->given.start_time);
+  mix_number (d, c->start_time);
   part (d, "--steps");
   mix_count (d, c->steps);
   part (d, "--dt");

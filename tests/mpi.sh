@@ -271,6 +271,10 @@ disagree "rank 1: --residual-every differs from rank 0's" \
   -q -p plate -s --solver jacobi -g 32 -- -q -p plate -s --solver jacobi -g 32 --residual-every 7
 disagree "rank 1: --png-every differs from rank 0's" -q -g 32 -n 5 --output-dir pngs \
   -- -q -g 32 -n 5 --output-dir pngs --png-every 2
+disagree "rank 1: --temperature-unit differs from rank 0's" -q -g 32 -n 5 \
+  -L 1 -a 1e-5 --temperature-unit K -- -q -g 32 -n 5 -L 1 -a 1e-5 --temperature-unit degC
+disagree "rank 1: --start-time differs from rank 0's" \
+  -q --init ab/heatsim-000005.h5 -n 5 -- -q --init ab/heatsim-000005.h5 -n 5 --start-time 1
 # Under --json rank 0 prints one object with that message.
 disagree "rank 1: --steady differs from rank 0's" -q --json -p plate -g 32 -- \
   -q --json -p plate -g 32 -s
