@@ -18,30 +18,30 @@
    corner reads the interior cell its row and column copy from, the value
    the sequential order (rows, then full columns) gives it.  */
 static inline void
-halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t s,
+halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t stride,
          ptrdiff_t ls, ptrdiff_t rs, ptrdiff_t bs, ptrdiff_t ts,
          bool corners)
 {
   if (k >= 1 && k <= nx)
     {
       if (bs != 0)
-        u[k] = u[bs * s + k];
+        u[k] = u[bs * stride + k];
       if (ts != 0)
-        u[(ny + 1) * s + k] = u[ts * s + k];
+        u[(ny + 1) * stride + k] = u[ts * stride + k];
     }
   if (k >= 1 && k <= ny)
     {
       if (ls != 0)
-        u[k * s] = u[k * s + ls];
+        u[k * stride] = u[k * stride + ls];
       if (rs != 0)
-        u[k * s + nx + 1] = u[k * s + rs];
+        u[k * stride + nx + 1] = u[k * stride + rs];
     }
   if (k == 0 && corners)
     {
-      u[0] = u[bs * s + ls];
-      u[nx + 1] = u[bs * s + rs];
-      u[(ny + 1) * s] = u[ts * s + ls];
-      u[(ny + 1) * s + nx + 1] = u[ts * s + rs];
+      u[0] = u[bs * stride + ls];
+      u[nx + 1] = u[bs * stride + rs];
+      u[(ny + 1) * stride] = u[ts * stride + ls];
+      u[(ny + 1) * stride + nx + 1] = u[ts * stride + rs];
     }
 }
 
@@ -51,13 +51,13 @@ halo_at (double *u, ptrdiff_t k, ptrdiff_t nx, ptrdiff_t ny, ptrdiff_t s,
    eps DBL_MIN, not its magnitude, bounds how close an iterate can get
    (the term is lost to rounding wherever u is normal).  */
 static inline double
-residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
+residual_at (const double *u, double f, ptrdiff_t stride, double xm, double xp,
              double ym, double yp, double c0, double *scale)
 {
   const double diag = c0 + ym + yp + xm + xp;
   const double centre = diag * u[0];
   const double west = xm * u[-1], east = xp * u[1];
-  const double south = ym * u[-s], north = yp * u[s];
+  const double south = ym * u[-stride], north = yp * u[stride];
   *scale = fabs (f) + fabs (centre) + fabs (west) + fabs (east)
            + fabs (south) + fabs (north) + diag * DBL_MIN;
   return f - (centre - west - east - south - north);
@@ -69,11 +69,12 @@ residual_at (const double *u, double f, ptrdiff_t s, double xm, double xp,
    once (smooth_span_even): a division per cell would bound the host
    loop.  */
 static inline void
-smooth_at (double *u, double f, ptrdiff_t s, double xm, double xp,
+smooth_at (double *u, double f, ptrdiff_t stride, double xm, double xp,
            double ym, double yp, double c0, double omega)
 {
   const double inverse = 1.0 / (c0 + ym + yp + xm + xp);
-  const double gs = (f + xm * u[-1] + xp * u[1] + ym * u[-s] + yp * u[s])
+  const double gs = (f + xm * u[-1] + xp * u[1] + ym * u[-stride]
+                     + yp * u[stride])
                     * inverse;
   u[0] += omega * (gs - u[0]);
 }
@@ -83,7 +84,7 @@ smooth_at (double *u, double f, ptrdiff_t s, double xm, double xp,
    (a fine node is read by up to four coarse nodes: 2.25 residuals per
    fine node instead of a write and a read of r).  */
 static inline double
-restrict_at (const double *u, const double *f, ptrdiff_t s,
+restrict_at (const double *u, const double *f, ptrdiff_t stride,
              const double *axm, const double *axp, const double *aym,
              const double *ayp, double c0, const size_t *rxi,
              const double *rxw, const size_t *ryi, const double *ryw,
@@ -97,8 +98,8 @@ restrict_at (const double *u, const double *f, ptrdiff_t s,
       for (size_t m = 3 * J; m < 3 * J + 3; ++m)
         {
           const size_t j = ryi[m];
-          const size_t c = j * (size_t) s + i;
-          const double r = residual_at (u + c, f[c], s, axm[i], axp[i],
+          const size_t c = j * (size_t) stride + i;
+          const double r = residual_at (u + c, f[c], stride, axm[i], axp[i],
                                         aym[j], ayp[j], c0, &scale);
           col = m == 3 * J ? ryw[m] * r : col + ryw[m] * r;
         }
@@ -124,9 +125,9 @@ prolong_at (const double *uc, size_t sc, const size_t *pxi,
 
 /* Cell k of the n = nx ny unknowns of a level, row by row.  */
 static inline size_t
-unknown_cell (size_t k, size_t nx, size_t s)
+unknown_cell (size_t k, size_t nx, size_t stride)
 {
-  return (k / nx + 1) * s + k % nx + 1;
+  return (k / nx + 1) * stride + k % nx + 1;
 }
 
 /* Row p of A^-1 times the residual vector r (n entries).  */
@@ -143,7 +144,7 @@ dense_row (const double *inverse, const double *r, size_t n, size_t p)
    (rr, mm), each term scaled by sr (of the residual) and sm (of its
    scale) first, or, without f, of u itself (sum, 0).  Rows in order.  */
 static inline void
-band_sums (const double *u, const double *f, size_t s, const double *axm,
+band_sums (const double *u, const double *f, size_t stride, const double *axm,
            const double *axp, const double *aym, const double *ayp,
            double c0, size_t ny, size_t b, size_t i, double sr, double sm,
            double *rr, double *mm)
@@ -152,15 +153,16 @@ band_sums (const double *u, const double *f, size_t s, const double *axm,
   double a = 0.0, m = 0.0;
   for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
     {
-      const size_t c = j * s + i;
+      const size_t c = j * stride + i;
       if (f == NULL)
         {
           a += u[c];
           continue;
         }
       double scale;
-      const double r = sr * residual_at (u + c, f[c], (ptrdiff_t) s, axm[i],
-                                         axp[i], aym[j], ayp[j], c0, &scale);
+      const double r = sr * residual_at (u + c, f[c], (ptrdiff_t) stride,
+                                         axm[i], axp[i], aym[j], ayp[j], c0,
+                                         &scale);
       scale *= sm;
       a += r * r;
       m += scale * scale;

@@ -16,17 +16,17 @@
 
 /* --------------------------------------------------------------- cycles */
 
-/* The halo sources of level L (struct halo_src).  */
+/* The halo sources of a level (struct halo_src).  */
 static struct halo_src
-level_halo (const struct mg_solver *mg, const struct level *L)
+level_halo (const struct mg_solver *mg, const struct level *level)
 {
   /* The edges of a part that trade with other ranks' parts, which fill
      their halo lines (level_refresh); the others are copied here.  */
   enum boundary_kind k[EDGE_COUNT];
   for (int e = 0; e < EDGE_COUNT; ++e)
-    k[e] = L->split && domain_trades (mg->domain, (enum edge) e)
+    k[e] = level->split && domain_trades (mg->domain, (enum edge) e)
            ? BOUNDARY_DIRICHLET : mg->kind[e];
-  const ptrdiff_t nx = (ptrdiff_t) L->nx, ny = (ptrdiff_t) L->ny;
+  const ptrdiff_t nx = (ptrdiff_t) level->nx, ny = (ptrdiff_t) level->ny;
   return (struct halo_src) {
     .left = k[EDGE_LEFT] == BOUNDARY_PERIODIC ? nx
             : k[EDGE_LEFT] == BOUNDARY_NEUMANN ? 1 : 0,
@@ -36,36 +36,38 @@ level_halo (const struct mg_solver *mg, const struct level *L)
               : k[EDGE_BOTTOM] == BOUNDARY_NEUMANN ? 1 : 0,
     .top = k[EDGE_TOP] == BOUNDARY_PERIODIC ? 1
            : k[EDGE_TOP] == BOUNDARY_NEUMANN ? ny : 0,
-    .corners = L != mg->level && mg->kind[EDGE_LEFT] == BOUNDARY_PERIODIC
+    .corners = level != mg->level && mg->kind[EDGE_LEFT] == BOUNDARY_PERIODIC
                && mg->kind[EDGE_BOTTOM] == BOUNDARY_PERIODIC,
   };
 }
 
-/* Fill the halo of level L's u.  On a split level the columns trade
+/* Fill the halo of a level's u.  On a split level the columns trade
    first and the rows, whole, last, so that corners come from diagonal
    neighbours; a periodic axis that is not split copies its lines in
    between (its corners read the traded columns).  */
 static void
 level_refresh (struct exec *x, const struct mg_solver *mg,
-               const struct level *L)
+               const struct level *level)
 {
-  if (L->split)
-    domain_trade_halo (mg->domain, L->u, L->nx, L->ny, L->stride, 0);
-  const struct halo_src h = level_halo (mg, L);
-  k_halo (x, &h, L->nx, L->ny, L->stride, L->u);
-  if (L->split)
-    domain_trade_halo (mg->domain, L->u, L->nx, L->ny, L->stride, 1);
+  if (level->split)
+    domain_trade_halo (mg->domain, level->u, level->nx, level->ny,
+                       level->stride, 0);
+  const struct halo_src h = level_halo (mg, level);
+  k_halo (x, &h, level->nx, level->ny, level->stride, level->u);
+  if (level->split)
+    domain_trade_halo (mg->domain, level->u, level->nx, level->ny,
+                       level->stride, 1);
 }
 
-/* k_sums over the whole of level L, summed over the ranks of a split
+/* k_sums over the whole of a level, summed over the ranks of a split
    level.  */
 static void
-level_sums (struct exec *x, const struct mg_solver *mg, const struct level *L,
-            const double *u, const double *f, const double sq[2],
-            double sums[2])
+level_sums (struct exec *x, const struct mg_solver *mg,
+            const struct level *level, const double *u, const double *f,
+            const double sq[2], double sums[2])
 {
-  k_sums (x, L, u, f, mg->c0, sq, L->part, sums);
-  if (L->split)
+  k_sums (x, level, u, f, mg->c0, sq, level->part, sums);
+  if (level->split)
     domain_sum_ordered (mg->domain, sums, 2);
 }
 
@@ -94,44 +96,44 @@ mg_square_scale (double sum)
 static void
 level_norms (struct exec *x, const struct mg_solver *mg, double norms[2])
 {
-  const struct level *L = mg->level;
+  const struct level *level = mg->level;
   double sums[2];
-  level_refresh (x, mg, L);
-  level_sums (x, mg, L, L->u, L->f, unscaled, sums);
+  level_refresh (x, mg, level);
+  level_sums (x, mg, level, level->u, level->f, unscaled, sums);
   const double sq[2] = { mg_square_scale (sums[0]),
                          mg_square_scale (sums[1]) };
   if (sq[0] != 1.0 || sq[1] != 1.0)
-    level_sums (x, mg, L, L->u, L->f, sq, sums);
+    level_sums (x, mg, level, level->u, level->f, sq, sums);
   norms[0] = sqrt (sums[0]) / sq[0];
   norms[1] = sqrt (sums[1]) / sq[1];
 }
 
 static void
 level_smooth (struct exec *x, const struct mg_solver *mg,
-              const struct level *L, unsigned sweeps,
+              const struct level *level, unsigned sweeps,
               const struct mg_options *o)
 {
   /* The colours are those of the whole grid: a part's cell (i, j) is
      (x0 + i, y0 + j) of its level.  */
-  const unsigned parity = (unsigned) ((L->x0 + L->y0) & 1);
+  const unsigned parity = (unsigned) ((level->x0 + level->y0) & 1);
   /* With every edge Dirichlet, on one rank, the halo stays as it is.  */
-  const struct halo_src h = level_halo (mg, L);
-  const bool fixed_halo = !L->split && h.left == 0 && h.right == 0
+  const struct halo_src h = level_halo (mg, level);
+  const bool fixed_halo = !level->split && h.left == 0 && h.right == 0
                           && h.bottom == 0 && h.top == 0;
   for (unsigned s = 0; s < sweeps; ++s)
     if (o->smoother == MG_RED_BLACK && fixed_halo)
-      k_sweep (x, L, mg->c0, o->omega, parity);
+      k_sweep (x, level, mg->c0, o->omega, parity);
     else if (o->smoother == MG_RED_BLACK)
       for (unsigned color = 0; color < 2; ++color)
         {
-          level_refresh (x, mg, L);
-          k_smooth (x, L, mg->c0, o->omega, color ^ parity);
+          level_refresh (x, mg, level);
+          k_smooth (x, level, mg->c0, o->omega, color ^ parity);
         }
     else
       {
-        level_refresh (x, mg, L);
-        k_residual (x, L, mg->c0);
-        k_jacobi (x, L, mg->c0, o->omega);
+        level_refresh (x, mg, level);
+        k_residual (x, level, mg->c0);
+        k_jacobi (x, level, mg->c0, o->omega);
       }
 }
 
@@ -140,42 +142,42 @@ static void
 vcycle (struct exec *x, const struct mg_solver *mg, size_t l,
         const struct mg_options *o)
 {
-  const struct level *L = &mg->level[l];
+  const struct level *level = &mg->level[l];
   x->at = l;
   if (l + 1 == mg->count)
     {
-      const struct halo_src h = level_halo (mg, L);
-      k_coarsest (x, &h, L, mg->c0);
+      const struct halo_src h = level_halo (mg, level);
+      k_coarsest (x, &h, level, mg->c0);
       return;
     }
-  const struct level *C = L + 1;
-  level_smooth (x, mg, L, o->pre, o);
-  level_refresh (x, mg, L);
+  const struct level *coarse = level + 1;
+  level_smooth (x, mg, level, o->pre, o);
+  level_refresh (x, mg, level);
   /* Below the last split level every rank holds the whole level: each
      restricts to the nodes of its part, 0 elsewhere, and the sum over
      the ranks (exact: one term of each is not 0) assembles it.  */
-  const bool gather = L->split && !C->split;
-  const size_t ccells = C->stride * (C->ny + 2);
+  const bool gather = level->split && !coarse->split;
+  const size_t ccells = coarse->stride * (coarse->ny + 2);
   if (gather)
     {
-      memset (C->f, 0, ccells * sizeof *C->f);
-      memset (C->u, 0, ccells * sizeof *C->u);
+      memset (coarse->f, 0, ccells * sizeof *coarse->f);
+      memset (coarse->u, 0, ccells * sizeof *coarse->u);
     }
-  k_restrict (x, mg, L, C);
+  k_restrict (x, mg, level, coarse);
   if (gather)
-    domain_sum_exact (mg->domain, C->f, ccells);
+    domain_sum_exact (mg->domain, coarse->f, ccells);
   vcycle (x, mg, l + 1, o);
   x->at = l;
-  level_refresh (x, mg, C);
-  k_prolong (x, L, C);
-  level_smooth (x, mg, L, o->post, o);
+  level_refresh (x, mg, coarse);
+  k_prolong (x, level, coarse);
+  level_smooth (x, mg, level, o->post, o);
 }
 
 static bool
 valid_solve (const struct mg_solver *mg, const struct field *u,
              const struct field *f, const struct mg_options *o)
 {
-  const struct level *L = &mg->level[0];
+  const struct level *level = &mg->level[0];
   const bool device = o->placement == MG_MAP || o->placement == MG_RESIDENT;
   return o->rtol >= 0.0 && o->rtol < 1.0 && isfinite (o->atol)
          && o->atol >= 0.0 && (o->rtol > 0.0 || o->atol > 0.0)
@@ -186,20 +188,21 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
          && o->omega > 0.0 && o->omega < 2.0
          && (o->placement == MG_HOST || device) && o->device >= -1
          && (!device || field_cells (u) <= (size_t) INT_MAX)
-         && u->nx == L->nx && u->ny == L->ny && u->stride == L->stride
-         && (f == NULL || (f->nx == L->nx && f->ny == L->ny
-                           && f->stride == L->stride));
+         && u->nx == level->nx && u->ny == level->ny
+         && u->stride == level->stride
+         && (f == NULL || (f->nx == level->nx && f->ny == level->ny
+                           && f->stride == level->stride));
 }
 
-/* Shift the interior of level L's u by a constant, which the Laplacian
+/* Shift the interior of a level's u by a constant, which the Laplacian
    does not see, so that its sum is heat.  */
 static void
 level_set_heat (struct exec *x, const struct mg_solver *mg,
-                const struct level *L, double heat)
+                const struct level *level, double heat)
 {
   double sums[2];
-  level_sums (x, mg, L, L->u, NULL, unscaled, sums);
-  k_shift (x, L, L->u, (heat - sums[0]) / mg->cells);
+  level_sums (x, mg, level, level->u, NULL, unscaled, sums);
+  k_shift (x, level, level->u, (heat - sums[0]) / mg->cells);
 }
 
 /* The cycles of mg_solve, with u and f where x's kernels find them.  */
@@ -208,22 +211,22 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
        const struct field *f, const struct mg_options *o,
        struct mg_report *report)
 {
-  struct level *L = &mg->level[0];
+  struct level *level = &mg->level[0];
   const double cells = mg->cells;
   double sums[2], norms[2];
-  L->u = u->data;
+  level->u = u->data;
   /* A singular problem is solvable only for f of zero mean.  */
   double mean = 0.0, heat = 0.0;
   if (mg->singular && f != NULL)
     {
-      level_sums (x, mg, L, f->data, NULL, unscaled, sums);
+      level_sums (x, mg, level, f->data, NULL, unscaled, sums);
       mean = sums[0] / cells;
     }
-  k_set (x, L, L->f, f != NULL ? f->data : NULL, -mean);
-  L->zero_f = f == NULL;
+  k_set (x, level, level->f, f != NULL ? f->data : NULL, -mean);
+  level->zero_f = f == NULL;
   if (mg->singular)
     {
-      level_sums (x, mg, L, L->u, NULL, unscaled, sums);
+      level_sums (x, mg, level, level->u, NULL, unscaled, sums);
       heat = sums[0];
     }
   else if (mg->closed)
@@ -232,10 +235,10 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
          mean alone (level_invert): u gets it now and after each cycle.  */
       if (f != NULL)
         {
-          level_sums (x, mg, L, f->data, NULL, unscaled, sums);
+          level_sums (x, mg, level, f->data, NULL, unscaled, sums);
           heat = sums[0] / mg->c0;
         }
-      level_set_heat (x, mg, L, heat);
+      level_set_heat (x, mg, level, heat);
     }
 
   level_norms (x, mg, norms);
@@ -267,7 +270,7 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
       vcycle (x, mg, 0, o);
       x->at = 0;
       if (mg->closed && !mg->singular)
-        level_set_heat (x, mg, L, heat);
+        level_set_heat (x, mg, level, heat);
       level_norms (x, mg, norms);
       memcpy (report->level_launches, x->level, sizeof x->level);
       report->cycle_launches = (unsigned) (x->launches - before.launches);
@@ -280,12 +283,12 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
     }
   if (mg->singular)
     {
-      level_set_heat (x, mg, L, heat);
-      level_refresh (x, mg, L);
+      level_set_heat (x, mg, level, heat);
+      level_refresh (x, mg, level);
     }
   report->cycles = cycles;
   report->final = norm;
-  L->u = NULL;
+  level->u = NULL;
   return status;
 }
 

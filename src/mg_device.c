@@ -15,18 +15,18 @@ halo_target (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
 {
   const ptrdiff_t ls = h->left, rs = h->right, bs = h->bottom, ts = h->top;
   const bool corners = h->corners;
-  const int n = (int) (nx > ny ? nx : ny), s = (int) stride;
+  const int n = (int) (nx > ny ? nx : ny), istride = (int) stride;
   const int inx = (int) nx, iny = (int) ny;
 #pragma omp target teams distribute parallel for dist_schedule(static) \
   device(device)
   for (int k = 0; k <= n; ++k)
-    halo_at (u, k, inx, iny, s, ls, rs, bs, ts, corners);
+    halo_at (u, k, inx, iny, istride, ls, rs, bs, ts, corners);
 }
 
 /* The cells of one colour are every other cell of a row: the loop runs
    over half a row, rounded up, and skips the one past the end.  */
 void
-smooth_target (int nx, int ny, int s, double *restrict u,
+smooth_target (int nx, int ny, int stride, double *restrict u,
                const double *restrict f, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0, double omega,
@@ -40,13 +40,13 @@ smooth_target (int nx, int ny, int s, double *restrict u,
       {
         const int i = 1 + ((1 + j + color) & 1) + 2 * h;
         if (i <= nx)
-          smooth_at (u + j * s + i, f[j * s + i], s, axm[i], axp[i], aym[j],
-                     ayp[j], c0, omega);
+          smooth_at (u + j * stride + i, f[j * stride + i], stride, axm[i],
+                     axp[i], aym[j], ayp[j], c0, omega);
       }
 }
 
 void
-residual_target (int nx, int ny, int s, const double *restrict u,
+residual_target (int nx, int ny, int stride, const double *restrict u,
                  const double *restrict f, double *restrict r,
                  const double *restrict axm, const double *restrict axp,
                  const double *restrict aym, const double *restrict ayp,
@@ -58,13 +58,14 @@ residual_target (int nx, int ny, int s, const double *restrict u,
     for (int i = 1; i <= nx; ++i)
       {
         double scale;
-        r[j * s + i] = residual_at (u + j * s + i, f[j * s + i], s, axm[i],
-                                    axp[i], aym[j], ayp[j], c0, &scale);
+        r[j * stride + i] = residual_at (u + j * stride + i, f[j * stride + i],
+                                         stride, axm[i], axp[i], aym[j],
+                                         ayp[j], c0, &scale);
       }
 }
 
 void
-jacobi_target (int nx, int ny, int s, double *restrict u,
+jacobi_target (int nx, int ny, int stride, double *restrict u,
                const double *restrict r, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0, double omega,
@@ -74,14 +75,14 @@ jacobi_target (int nx, int ny, int s, double *restrict u,
   dist_schedule(static) device(device)
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i)
-      u[j * s + i] += omega * r[j * s + i]
+      u[j * stride + i] += omega * r[j * stride + i]
                       / (c0 + aym[j] + ayp[j] + axm[i] + axp[i]);
 }
 
 /* One team: its threads share the phases, with the barriers of the
    worksharing loops between them.  */
 void
-coarsest_target (const struct halo_src *h, int nx, int ny, int s,
+coarsest_target (const struct halo_src *h, int nx, int ny, int stride,
                  double *restrict u, const double *restrict f,
                  double *restrict r, const double *restrict axm,
                  const double *restrict axp, const double *restrict aym,
@@ -96,25 +97,26 @@ coarsest_target (const struct halo_src *h, int nx, int ny, int s,
   {
 #pragma omp for schedule(static)
     for (int k = 0; k <= lines; ++k)
-      halo_at (u, k, nx, ny, s, ls, rs, bs, ts, corners);
+      halo_at (u, k, nx, ny, stride, ls, rs, bs, ts, corners);
 #pragma omp for schedule(static)
     for (int q = 0; q < n; ++q)
       {
-        const int c = (q / nx + 1) * s + q % nx + 1, i = q % nx + 1;
+        const int c = (q / nx + 1) * stride + q % nx + 1, i = q % nx + 1;
         const int j = q / nx + 1;
         double scale;
-        r[q] = residual_at (u + c, f[c], s, axm[i], axp[i], aym[j], ayp[j],
-                            c0, &scale);
+        r[q] = residual_at (u + c, f[c], stride, axm[i], axp[i], aym[j],
+                            ayp[j], c0, &scale);
       }
 #pragma omp for schedule(static)
     for (int p = 0; p < n; ++p)
-      u[(p / nx + 1) * s + p % nx + 1] += dense_row (inverse, r, (size_t) n,
-                                                     (size_t) p);
+      u[(p / nx + 1) * stride + p % nx + 1] += dense_row (inverse, r,
+                                                          (size_t) n,
+                                                          (size_t) p);
   }
 }
 
 void
-bands_target (int nx, int ny, int s, const double *restrict u,
+bands_target (int nx, int ny, int stride, const double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
               const double *restrict ayp, double c0, double sr, double sm,
@@ -125,7 +127,7 @@ bands_target (int nx, int ny, int s, const double *restrict u,
   dist_schedule(static) device(device)
   for (int b = 0; b < nb; ++b)
     for (int i = 1; i <= nx; ++i)
-      band_sums (u, f, (size_t) s, axm, axp, aym, ayp, c0, (size_t) ny,
+      band_sums (u, f, (size_t) stride, axm, axp, aym, ayp, c0, (size_t) ny,
                  (size_t) b, (size_t) i, sr, sm, &part[b * nx + i - 1],
                  &part[(nb + b) * nx + i - 1]);
 }
@@ -162,22 +164,22 @@ totals_target (int nx, int nb, double *restrict part, double out[2],
 }
 
 void
-set_target (int nx, int ny, int s, double *restrict dst,
+set_target (int nx, int ny, int stride, double *restrict dst,
             const double *restrict src, double shift, int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i)
-      dst[j * s + i] = (src != NULL ? src[j * s + i] : 0.0) + shift;
+      dst[j * stride + i] = (src != NULL ? src[j * stride + i] : 0.0) + shift;
 }
 
 void
-shift_target (int nx, int ny, int s, double *u, double shift, int device)
+shift_target (int nx, int ny, int stride, double *u, double shift, int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
   for (int j = 1; j <= ny; ++j)
     for (int i = 1; i <= nx; ++i)
-      u[j * s + i] += shift;
+      u[j * stride + i] += shift;
 }

@@ -18,11 +18,11 @@ halo_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
 {
   const ptrdiff_t ls = h->left, rs = h->right, bs = h->bottom, ts = h->top;
   const bool corners = h->corners;
-  const ptrdiff_t n = (ptrdiff_t) (nx > ny ? nx : ny), s = (ptrdiff_t) stride;
+  const ptrdiff_t n = (ptrdiff_t) (nx > ny ? nx : ny);
 #pragma omp parallel for schedule(static) if (n >= PARALLEL_MIN)
   for (ptrdiff_t k = 0; k <= n; ++k)
-    halo_at (u, k, (ptrdiff_t) nx, (ptrdiff_t) ny, s, ls, rs, bs, ts,
-             corners);
+    halo_at (u, k, (ptrdiff_t) nx, (ptrdiff_t) ny, (ptrdiff_t) stride, ls,
+             rs, bs, ts, corners);
 }
 
 /* The common weights are those of a column a quarter of the way in,
@@ -56,28 +56,28 @@ row_runs (size_t nx, const double *axm, const double *axp,
    for a zero right-hand side, read as 0.0: the same sums, so the same
    bits, without its loads.  */
 static inline void
-smooth_span (size_t first, size_t last, size_t s, double *restrict u,
+smooth_span (size_t first, size_t last, size_t stride, double *restrict u,
              const double *restrict f, const double *restrict axm,
              const double *restrict axp, double ym, double yp, double c0,
              double omega, unsigned color, size_t j)
 {
   for (size_t i = first + ((first + j + color) & 1); i <= last; i += 2)
-    smooth_at (u + j * s + i, f != NULL ? f[j * s + i] : 0.0, (ptrdiff_t) s,
-               axm[i], axp[i], ym, yp, c0, omega);
+    smooth_at (u + j * stride + i, f != NULL ? f[j * stride + i] : 0.0,
+               (ptrdiff_t) stride, axm[i], axp[i], ym, yp, c0, omega);
 }
 
 /* smooth_span with the x weights xm and xp in every column: the cells
    of one colour are independent, so the loop over them vectorises.  */
 static inline void
-smooth_span_even (size_t first, size_t last, size_t s, double *restrict u,
+smooth_span_even (size_t first, size_t last, size_t stride, double *restrict u,
                   const double *restrict f, double xm, double xp, double ym,
                   double yp, double c0, double omega, unsigned color,
                   size_t j)
 {
   const double inverse = 1.0 / (c0 + ym + yp + xm + xp);
-  double *restrict row = u + j * s;
-  const double *restrict south = row - s, *restrict north = row + s;
-  const double *restrict fr = f != NULL ? f + j * s : NULL;
+  double *restrict row = u + j * stride;
+  const double *restrict south = row - stride, *restrict north = row + stride;
+  const double *restrict fr = f != NULL ? f + j * stride : NULL;
   const size_t i0 = first + ((first + j + color) & 1);
   if (i0 > last)
     return;
@@ -97,7 +97,7 @@ smooth_span_even (size_t first, size_t last, size_t s, double *restrict u,
    call smooth_span_even with a NULL that the compiler sees, for a loop
    without the test or the loads.  */
 static inline void
-smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
+smooth_row (const struct row_runs *runs, size_t stride, double *restrict u,
             const double *restrict f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double omega,
@@ -105,37 +105,38 @@ smooth_row (const struct row_runs *runs, size_t s, double *restrict u,
 {
   for (size_t k = 0; k < runs->count; ++k)
     if (runs->even[k] && f == NULL)
-      smooth_span_even (runs->first[k], runs->last[k], s, u, NULL, runs->xm,
-                        runs->xp, aym[j], ayp[j], c0, omega, color, j);
+      smooth_span_even (runs->first[k], runs->last[k], stride, u, NULL,
+                        runs->xm, runs->xp, aym[j], ayp[j], c0, omega, color,
+                        j);
     else if (runs->even[k])
-      smooth_span_even (runs->first[k], runs->last[k], s, u, f, runs->xm,
+      smooth_span_even (runs->first[k], runs->last[k], stride, u, f, runs->xm,
                         runs->xp, aym[j], ayp[j], c0, omega, color, j);
     else
-      smooth_span (runs->first[k], runs->last[k], s, u, f, axm, axp, aym[j],
-                   ayp[j], c0, omega, color, j);
+      smooth_span (runs->first[k], runs->last[k], stride, u, f, axm, axp,
+                   aym[j], ayp[j], c0, omega, color, j);
 }
 
 /* f - A u in columns first .. last of row j into out: with the weights
    xm, xp, or where axm is not NULL those of the arrays; f NULL: zero.  */
 static inline void
-residual_span (size_t first, size_t last, size_t s, const double *restrict u,
-               const double *restrict f, double *restrict out,
-               const double *restrict axm, const double *restrict axp,
-               double xm, double xp, double ym, double yp, double c0,
-               size_t j)
+residual_span (size_t first, size_t last, size_t stride,
+               const double *restrict u, const double *restrict f,
+               double *restrict out, const double *restrict axm,
+               const double *restrict axp, double xm, double xp, double ym,
+               double yp, double c0, size_t j)
 {
-  const size_t c = j * s;
+  const size_t c = j * stride;
   double scale;
   for (size_t i = first; i <= last; ++i)
     out[i] = residual_at (u + c + i, f != NULL ? f[c + i] : 0.0,
-                          (ptrdiff_t) s, axm != NULL ? axm[i] : xm,
+                          (ptrdiff_t) stride, axm != NULL ? axm[i] : xm,
                           axp != NULL ? axp[i] : xp, ym, yp, c0, &scale);
 }
 
 /* Row j of f - A u into out[1 .. nx] (f NULL: zero).  The NULLs of the
    even runs are spelled out, as in smooth_row.  */
 void
-residual_row (const struct row_runs *runs, size_t s,
+residual_row (const struct row_runs *runs, size_t stride,
               const double *restrict u, const double *restrict f,
               double *restrict out, const double *restrict axm,
               const double *restrict axp, double ym, double yp, double c0,
@@ -146,14 +147,14 @@ residual_row (const struct row_runs *runs, size_t s,
       const size_t first = runs->first[k], last = runs->last[k];
       const double xm = runs->xm, xp = runs->xp;
       if (!runs->even[k])
-        residual_span (first, last, s, u, f, out, axm, axp, xm, xp, ym, yp,
-                       c0, j);
-      else if (f == NULL)
-        residual_span (first, last, s, u, NULL, out, NULL, NULL, xm, xp, ym,
+        residual_span (first, last, stride, u, f, out, axm, axp, xm, xp, ym,
                        yp, c0, j);
+      else if (f == NULL)
+        residual_span (first, last, stride, u, NULL, out, NULL, NULL, xm, xp,
+                       ym, yp, c0, j);
       else
-        residual_span (first, last, s, u, f, out, NULL, NULL, xm, xp, ym, yp,
-                       c0, j);
+        residual_span (first, last, stride, u, f, out, NULL, NULL, xm, xp, ym,
+                       yp, c0, j);
     }
 }
 
@@ -162,19 +163,19 @@ residual_row (const struct row_runs *runs, size_t s,
    column i at i - 1, scaled as in band_sums; weights and f as in
    residual_span.  */
 static inline void
-norm_span (size_t first, size_t last, size_t s, const double *restrict u,
+norm_span (size_t first, size_t last, size_t stride, const double *restrict u,
            const double *restrict f, const double *restrict axm,
            const double *restrict axp, double xm, double xp, double ym,
            double yp, double c0, double sr, double sm, double *restrict rr,
            double *restrict mm, size_t j)
 {
-  const size_t c = j * s;
+  const size_t c = j * stride;
   double scale;
   for (size_t i = first; i <= last; ++i)
     {
       const double r = sr * residual_at (u + c + i,
                                          f != NULL ? f[c + i] : 0.0,
-                                         (ptrdiff_t) s,
+                                         (ptrdiff_t) stride,
                                          axm != NULL ? axm[i] : xm,
                                          axp != NULL ? axp[i] : xp, ym, yp,
                                          c0, &scale);
@@ -186,7 +187,7 @@ norm_span (size_t first, size_t last, size_t s, const double *restrict u,
 
 /* Row j's terms of the residual norms (f NULL: zero), as residual_row.  */
 static inline void
-norm_row (const struct row_runs *runs, size_t s, const double *restrict u,
+norm_row (const struct row_runs *runs, size_t stride, const double *restrict u,
           const double *restrict f, const double *restrict axm,
           const double *restrict axp, double ym, double yp, double c0,
           double sr, double sm, double *restrict rr, double *restrict mm,
@@ -197,21 +198,21 @@ norm_row (const struct row_runs *runs, size_t s, const double *restrict u,
       const size_t first = runs->first[k], last = runs->last[k];
       const double xm = runs->xm, xp = runs->xp;
       if (!runs->even[k])
-        norm_span (first, last, s, u, f, axm, axp, xm, xp, ym, yp, c0, sr,
+        norm_span (first, last, stride, u, f, axm, axp, xm, xp, ym, yp, c0, sr,
                    sm, rr, mm, j);
       else if (f == NULL)
-        norm_span (first, last, s, u, NULL, NULL, NULL, xm, xp, ym, yp, c0,
-                   sr, sm, rr, mm, j);
+        norm_span (first, last, stride, u, NULL, NULL, NULL, xm, xp, ym, yp,
+                   c0, sr, sm, rr, mm, j);
       else
-        norm_span (first, last, s, u, f, NULL, NULL, xm, xp, ym, yp, c0, sr,
-                   sm, rr, mm, j);
+        norm_span (first, last, stride, u, f, NULL, NULL, xm, xp, ym, yp, c0,
+                   sr, sm, rr, mm, j);
     }
 }
 
 /* ---- red-black smoothing, one colour */
 
 void
-smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
+smooth_host (size_t nx, size_t ny, size_t stride, double *restrict u,
              const double *restrict f, const double *restrict axm,
              const double *restrict axp, const double *restrict aym,
              const double *restrict ayp, double c0, double omega,
@@ -221,7 +222,7 @@ smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
   row_runs (nx, axm, axp, &runs);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, color, j);
+    smooth_row (&runs, stride, u, f, axm, axp, aym, ayp, c0, omega, color, j);
 }
 
 /* Both colours of a sweep (color, then the other) in one pass over the
@@ -233,7 +234,7 @@ smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
    sees the values the two passes of smooth_host give it, so the result
    is bitwise theirs, from one read of the level instead of two.  */
 void
-sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
+sweep_host (size_t nx, size_t ny, size_t stride, double *restrict u,
             const double *restrict f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double omega,
@@ -249,23 +250,26 @@ sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
     const size_t j0 = 1 + ny * b / bands, j1 = ny * (b + 1) / bands;
     for (size_t j = j0; j <= j1; ++j)
       {
-        smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, color, j);
+        smooth_row (&runs, stride, u, f, axm, axp, aym, ayp, c0, omega, color,
+                    j);
         if (j > j0 + 1)
-          smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other,
-                      j - 1);
+          smooth_row (&runs, stride, u, f, axm, axp, aym, ayp, c0, omega,
+                      other, j - 1);
       }
 #pragma omp barrier
     if (j0 <= j1)
-      smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other, j0);
+      smooth_row (&runs, stride, u, f, axm, axp, aym, ayp, c0, omega, other,
+                  j0);
     if (j0 < j1)
-      smooth_row (&runs, s, u, f, axm, axp, aym, ayp, c0, omega, other, j1);
+      smooth_row (&runs, stride, u, f, axm, axp, aym, ayp, c0, omega, other,
+                  j1);
   }
 }
 
 /* ---- residual r = f - A u, and the weighted Jacobi update from it */
 
 void
-residual_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+residual_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
                const double *restrict f, double *restrict r,
                const double *restrict axm, const double *restrict axp,
                const double *restrict aym, const double *restrict ayp,
@@ -275,11 +279,12 @@ residual_host (size_t nx, size_t ny, size_t s, const double *restrict u,
   row_runs (nx, axm, axp, &runs);
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
-    residual_row (&runs, s, u, f, r + j * s, axm, axp, aym[j], ayp[j], c0, j);
+    residual_row (&runs, stride, u, f, r + j * stride, axm, axp, aym[j],
+                  ayp[j], c0, j);
 }
 
 void
-jacobi_host (size_t nx, size_t ny, size_t s, double *restrict u,
+jacobi_host (size_t nx, size_t ny, size_t stride, double *restrict u,
              const double *restrict r, const double *restrict axm,
              const double *restrict axp, const double *restrict aym,
              const double *restrict ayp, double c0, double omega)
@@ -287,7 +292,7 @@ jacobi_host (size_t nx, size_t ny, size_t s, double *restrict u,
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      u[j * s + i] += omega * r[j * s + i]
+      u[j * stride + i] += omega * r[j * stride + i]
                       / (c0 + aym[j] + ayp[j] + axm[i] + axp[i]);
 }
 
@@ -295,7 +300,7 @@ jacobi_host (size_t nx, size_t ny, size_t s, double *restrict u,
    Its r holds the residual vector of its n <= DENSE_MAX unknowns.  */
 
 void
-coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t s,
+coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
                double *restrict u, const double *restrict f,
                double *restrict r, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
@@ -304,18 +309,19 @@ coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t s,
 {
   const size_t n = nx * ny, lines = nx > ny ? nx : ny;
   for (size_t k = 0; k <= lines; ++k)
-    halo_at (u, (ptrdiff_t) k, (ptrdiff_t) nx, (ptrdiff_t) ny, (ptrdiff_t) s,
-             h->left, h->right, h->bottom, h->top, h->corners);
+    halo_at (u, (ptrdiff_t) k, (ptrdiff_t) nx, (ptrdiff_t) ny,
+             (ptrdiff_t) stride, h->left, h->right, h->bottom, h->top,
+             h->corners);
   for (size_t q = 0; q < n; ++q)
     {
-      const size_t c = unknown_cell (q, nx, s), i = q % nx + 1;
+      const size_t c = unknown_cell (q, nx, stride), i = q % nx + 1;
       const size_t j = q / nx + 1;
       double scale;
-      r[q] = residual_at (u + c, f[c], (ptrdiff_t) s, axm[i], axp[i], aym[j],
-                          ayp[j], c0, &scale);
+      r[q] = residual_at (u + c, f[c], (ptrdiff_t) stride, axm[i], axp[i],
+                          aym[j], ayp[j], c0, &scale);
     }
   for (size_t p = 0; p < n; ++p)
-    u[unknown_cell (p, nx, s)] += dense_row (inverse, r, n, p);
+    u[unknown_cell (p, nx, stride)] += dense_row (inverse, r, n, p);
 }
 
 /* ---- sums: the residual norms, or the interior sum of a field.
@@ -334,7 +340,7 @@ coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t s,
    stride, vectorised) rather than down a column.  zero_f: f is zero
    and not read.  */
 void
-bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double sr, double sm,
@@ -353,10 +359,10 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
       for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
         if (f == NULL)
           for (size_t i = 1; i <= nx; ++i)
-            rr[i - 1] += u[j * s + i];
+            rr[i - 1] += u[j * stride + i];
         else
-          norm_row (&runs, s, u, zero_f ? NULL : f, axm, axp, aym[j], ayp[j],
-                    c0, sr, sm, rr, mm, j);
+          norm_row (&runs, stride, u, zero_f ? NULL : f, axm, axp, aym[j],
+                    ayp[j], c0, sr, sm, rr, mm, j);
     }
 }
 
@@ -386,20 +392,20 @@ totals_host (size_t nx, size_t nb, double *restrict part, double out[2])
    u += shift */
 
 void
-set_host (size_t nx, size_t ny, size_t s, double *restrict dst,
+set_host (size_t nx, size_t ny, size_t stride, double *restrict dst,
           const double *restrict src, double shift)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      dst[j * s + i] = (src != NULL ? src[j * s + i] : 0.0) + shift;
+      dst[j * stride + i] = (src != NULL ? src[j * stride + i] : 0.0) + shift;
 }
 
 void
-shift_host (size_t nx, size_t ny, size_t s, double *u, double shift)
+shift_host (size_t nx, size_t ny, size_t stride, double *u, double shift)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      u[j * s + i] += shift;
+      u[j * stride + i] += shift;
 }

@@ -145,14 +145,14 @@ count_map (struct exec *x, size_t to, size_t tofrom)
   x->from_device += tofrom;
 }
 
-/* L's right-hand side for the host kernels: NULL where it is zero.
-   solve () then still fills L->f with +0.0 (0.0 + -0.0 is +0.0), so
+/* The level's right-hand side for the host kernels: NULL where it is zero.
+   solve () then still fills level->f with +0.0 (0.0 + -0.0 is +0.0), so
    the device kernels, which read it, and the host ones, which take
    NULL as 0.0, form the same sums bit for bit.  */
 static inline const double *
-host_f (const struct level *L)
+host_f (const struct level *level)
 {
-  return L->zero_f ? NULL : L->f;
+  return level->zero_f ? NULL : level->f;
 }
 
 /* ---- rows of the host kernels.  Most columns of a level have the same
@@ -226,20 +226,20 @@ double
 axis_mean_spacing (const struct axis *a);
 bool
 axis_coarsen (const struct axis *f, bool merge, struct axis *c,
-              struct transfer t, size_t *s);
+              struct transfer t, size_t *point);
 void
 axis_weights (const struct axis *a, double c1, struct span p, double *am,
               double *ap);
 struct span
-coarse_span (const struct axis *f, const struct axis *c, const size_t *s,
+coarse_span (const struct axis *f, const struct axis *c, const size_t *point,
              struct span p);
 bool
-level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
+level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest);
 bool
 transfer_alloc (struct transfer *t, size_t fine_n, size_t coarse_n);
 void
-local_tables (const struct axis *f, const struct axis *c, const size_t *s,
+local_tables (const struct axis *f, const struct axis *c, const size_t *point,
               const struct transfer *t, struct span fp, struct span cp,
               size_t *pi, double *pw, size_t *ri, double *rw);
 void
@@ -247,7 +247,7 @@ transfer_free (struct transfer *t);
 size_t
 axis_coarse_unknowns (const struct axis *a, bool merge);
 bool
-level_invert (struct level *L, double c0, bool closed,
+level_invert (struct level *level, double c0, bool closed,
               const struct axis *ax, const struct axis *ay);
 
 /* mg_host.c: host loops.  */
@@ -258,43 +258,43 @@ void
 row_runs (size_t nx, const double *axm, const double *axp,
           struct row_runs *runs);
 void
-residual_row (const struct row_runs *runs, size_t s,
+residual_row (const struct row_runs *runs, size_t stride,
               const double *restrict u, const double *restrict f,
               double *restrict out, const double *restrict axm,
               const double *restrict axp, double ym, double yp, double c0,
               size_t j);
 void
-smooth_host (size_t nx, size_t ny, size_t s, double *restrict u,
+smooth_host (size_t nx, size_t ny, size_t stride, double *restrict u,
              const double *restrict f, const double *restrict axm,
              const double *restrict axp, const double *restrict aym,
              const double *restrict ayp, double c0, double omega,
              unsigned color);
 void
-sweep_host (size_t nx, size_t ny, size_t s, double *restrict u,
+sweep_host (size_t nx, size_t ny, size_t stride, double *restrict u,
             const double *restrict f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double omega,
             unsigned color);
 void
-residual_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+residual_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
                const double *restrict f, double *restrict r,
                const double *restrict axm, const double *restrict axp,
                const double *restrict aym, const double *restrict ayp,
                double c0);
 void
-jacobi_host (size_t nx, size_t ny, size_t s, double *restrict u,
+jacobi_host (size_t nx, size_t ny, size_t stride, double *restrict u,
              const double *restrict r, const double *restrict axm,
              const double *restrict axp, const double *restrict aym,
              const double *restrict ayp, double c0, double omega);
 void
-coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t s,
+coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
                double *restrict u, const double *restrict f,
                double *restrict r, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0,
                const double *restrict inverse);
 void
-bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
+bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double sr, double sm,
@@ -302,42 +302,42 @@ bands_host (size_t nx, size_t ny, size_t s, const double *restrict u,
 void
 totals_host (size_t nx, size_t nb, double *restrict part, double out[2]);
 void
-set_host (size_t nx, size_t ny, size_t s, double *restrict dst,
+set_host (size_t nx, size_t ny, size_t stride, double *restrict dst,
           const double *restrict src, double shift);
 void
-shift_host (size_t nx, size_t ny, size_t s, double *u, double shift);
+shift_host (size_t nx, size_t ny, size_t stride, double *u, double shift);
 
 /* mg_device.c: target loops.  */
 void
 halo_target (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
              double *u, int device);
 void
-smooth_target (int nx, int ny, int s, double *restrict u,
+smooth_target (int nx, int ny, int stride, double *restrict u,
                const double *restrict f, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0, double omega,
                int color, int device);
 void
-residual_target (int nx, int ny, int s, const double *restrict u,
+residual_target (int nx, int ny, int stride, const double *restrict u,
                  const double *restrict f, double *restrict r,
                  const double *restrict axm, const double *restrict axp,
                  const double *restrict aym, const double *restrict ayp,
                  double c0, int device);
 void
-jacobi_target (int nx, int ny, int s, double *restrict u,
+jacobi_target (int nx, int ny, int stride, double *restrict u,
                const double *restrict r, const double *restrict axm,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0, double omega,
                int device);
 void
-coarsest_target (const struct halo_src *h, int nx, int ny, int s,
+coarsest_target (const struct halo_src *h, int nx, int ny, int stride,
                  double *restrict u, const double *restrict f,
                  double *restrict r, const double *restrict axm,
                  const double *restrict axp, const double *restrict aym,
                  const double *restrict ayp, double c0,
                  const double *restrict inverse, int device);
 void
-bands_target (int nx, int ny, int s, const double *restrict u,
+bands_target (int nx, int ny, int stride, const double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
               const double *restrict ayp, double c0, double sr, double sm,
@@ -346,37 +346,37 @@ void
 totals_target (int nx, int nb, double *restrict part, double out[2],
                int device);
 void
-set_target (int nx, int ny, int s, double *restrict dst,
+set_target (int nx, int ny, int stride, double *restrict dst,
             const double *restrict src, double shift, int device);
 void
-shift_target (int nx, int ny, int s, double *u, double shift, int device);
+shift_target (int nx, int ny, int stride, double *u, double shift, int device);
 
 /* mg_kernels.c: the kernels, placed.  */
 void
 k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
         size_t stride, double *u);
 void
-k_sweep (struct exec *x, const struct level *L, double c0, double omega,
+k_sweep (struct exec *x, const struct level *level, double c0, double omega,
          unsigned color);
 void
-k_smooth (struct exec *x, const struct level *L, double c0, double omega,
+k_smooth (struct exec *x, const struct level *level, double c0, double omega,
           unsigned color);
 void
-k_residual (struct exec *x, const struct level *L, double c0);
+k_residual (struct exec *x, const struct level *level, double c0);
 void
-k_jacobi (struct exec *x, const struct level *L, double c0, double omega);
+k_jacobi (struct exec *x, const struct level *level, double c0, double omega);
 void
-k_coarsest (struct exec *x, const struct halo_src *h, const struct level *L,
-            double c0);
+k_coarsest (struct exec *x, const struct halo_src *h,
+            const struct level *level, double c0);
 void
-k_sums (struct exec *x, const struct level *L, const double *u,
+k_sums (struct exec *x, const struct level *level, const double *u,
         const double *f, double c0, const double sq[2], double *part,
         double out[2]);
 void
-k_set (struct exec *x, const struct level *L, double *dst, const double *src,
-       double shift);
+k_set (struct exec *x, const struct level *level, double *dst,
+       const double *src, double shift);
 void
-k_shift (struct exec *x, const struct level *L, double *u, double shift);
+k_shift (struct exec *x, const struct level *level, double *u, double shift);
 bool
 present (const void *p, int device);
 void
@@ -386,9 +386,10 @@ hierarchy_enter (struct mg_solver *mg, struct exec *x);
 
 /* mg_transfer.c: restriction and prolongation.  */
 void
-k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
-            const struct level *C);
+k_restrict (struct exec *x, const struct mg_solver *mg,
+            const struct level *fine, const struct level *coarse);
 void
-k_prolong (struct exec *x, const struct level *F, const struct level *C);
+k_prolong (struct exec *x, const struct level *fine,
+           const struct level *coarse);
 
 #endif

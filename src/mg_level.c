@@ -216,10 +216,10 @@ prolongation_weight (const struct axis *c, size_t pi, double pw, size_t I)
 }
 
 /* Build c from f, merging pairs of intervals or (merge false) none, and
-   the tables between them.  s is scratch for f->N + 1 indices.  */
+   the tables between them.  point is scratch for f->N + 1 indices.  */
 bool
 axis_coarsen (const struct axis *f, bool merge, struct axis *c,
-              struct transfer t, size_t *s)
+              struct transfer t, size_t *point)
 {
   *c = (struct axis) {
     .h = f->h, .periodic = f->periodic, .neumann_lo = f->neumann_lo,
@@ -230,19 +230,19 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   if (!axis_alloc (c))
     return false;
 
-  /* s[k]: the fine point that coarse point k is.  */
+  /* point[k]: the fine point that coarse point k is.  */
   const size_t first = axis_merge_first (f), end = axis_merge_end (f);
   const size_t single = merge && (end - first) % 2 == 1 ? axis_single (f)
                         : SIZE_MAX;
-  s[0] = 0;
+  point[0] = 0;
   for (size_t k = 0; k < c->N; ++k)
     {
-      const bool alone = !merge || s[k] < first || s[k] >= end
-                         || s[k] == single;
-      s[k + 1] = s[k] + (alone ? 1 : 2);
+      const bool alone = !merge || point[k] < first || point[k] >= end
+                         || point[k] == single;
+      point[k + 1] = point[k] + (alone ? 1 : 2);
     }
   for (size_t k = 0; k <= c->N; ++k)
-    c->x[k] = f->x[s[k]];
+    c->x[k] = f->x[point[k]];
   for (size_t k = 0; k < c->N; ++k)
     c->g[k] = axis_open_interval (c, k) ? 0.0
               : 1.0 / (c->h * (c->x[k + 1] - c->x[k]));
@@ -252,10 +252,10 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   for (size_t i = 1; i <= f->n; ++i)
     {
       const size_t q = axis_point (f, i);
-      while (s[k + 1] <= q)
+      while (point[k + 1] <= q)
         ++k;
       t.pi[i] = axis_halo (c, k);
-      t.pw[i] = q == s[k] ? 1.0
+      t.pw[i] = q == point[k] ? 1.0
                 : (c->x[k + 1] - f->x[q]) / (c->x[k + 1] - c->x[k]);
     }
   t.pi[0] = t.pi[f->n + 1] = 0;
@@ -276,7 +276,7 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
     t.ri[m] = 1, t.rw[m] = 0.0;
   for (size_t I = 1; I <= c->n; ++I)
     {
-      const size_t centre = s[axis_point (c, I)];
+      const size_t centre = point[axis_point (c, I)];
       for (size_t m = 0; m < 3; ++m)
         t.ri[3 * I + m] = axis_unknown (f, centre);
       for (size_t m = 0; m < 3; ++m)
@@ -315,16 +315,16 @@ axis_weights (const struct axis *a, double c1, struct span p, double *am,
     }
 }
 
-/* The part of coarse axis c (coarse point k is fine point s[k] of f)
+/* The part of coarse axis c (coarse point k is point[k] of f)
    whose nodes lie in part p of f.  */
 struct span
-coarse_span (const struct axis *f, const struct axis *c, const size_t *s,
+coarse_span (const struct axis *f, const struct axis *c, const size_t *point,
              struct span p)
 {
   struct span q = { .split = p.split };
   for (size_t I = 1; I <= c->n; ++I)
     {
-      const size_t i = axis_unknown (f, s[axis_point (c, I)]);
+      const size_t i = axis_unknown (f, point[axis_point (c, I)]);
       if (i <= p.first)
         q.first++;
       else if (i <= p.first + p.n)
@@ -364,11 +364,11 @@ zero_pages (void *block, size_t bytes)
    for the finest), with its own u unless finest, and room for the dense
    inverse when coarsest.  */
 bool
-level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
+level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest)
 {
   size_t bytes;
-  *L = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2 };
+  *level = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2 };
   if (!field_bytes (nx, ny, &bytes))
     return false;
   /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table
@@ -384,33 +384,33 @@ level_alloc (struct level *L, size_t nx, size_t ny, size_t fnx, size_t fny,
       || !add_bytes (&total, unknowns * unknowns, sizeof (double))
       || !add_bytes (&total, indices, sizeof (size_t)))
     return false;
-  L->bytes = total;
-  L->block = field_block (total);
-  if (L->block == NULL)
+  level->bytes = total;
+  level->block = field_block (total);
+  if (level->block == NULL)
     return false;
-  zero_pages (L->block, total);
-  double *p = L->block;
+  zero_pages (level->block, total);
+  double *p = level->block;
   if (!finest)
-    L->u = p, p += cells;
-  L->f = p, p += cells;
-  L->r = p, p += cells;
-  L->axm = p, p += nx + 2;
-  L->axp = p, p += nx + 2;
-  L->aym = p, p += ny + 2;
-  L->ayp = p, p += ny + 2;
-  L->rxw = p, p += 3 * (nx + 2);
-  L->ryw = p, p += 3 * (ny + 2);
-  L->pxw = p, p += fnx + 2;
-  L->pyw = p, p += fny + 2;
+    level->u = p, p += cells;
+  level->f = p, p += cells;
+  level->r = p, p += cells;
+  level->axm = p, p += nx + 2;
+  level->axp = p, p += nx + 2;
+  level->aym = p, p += ny + 2;
+  level->ayp = p, p += ny + 2;
+  level->rxw = p, p += 3 * (nx + 2);
+  level->ryw = p, p += 3 * (ny + 2);
+  level->pxw = p, p += fnx + 2;
+  level->pyw = p, p += fny + 2;
   if (coarsest)
-    L->inverse = p, p += unknowns * unknowns;
+    level->inverse = p, p += unknowns * unknowns;
   if (finest)
-    L->part = p, p += part;
+    level->part = p, p += part;
   size_t *q = (size_t *) p;
-  L->rxi = q, q += 3 * (nx + 2);
-  L->ryi = q, q += 3 * (ny + 2);
-  L->pxi = q, q += fnx + 2;
-  L->pyi = q;
+  level->rxi = q, q += 3 * (nx + 2);
+  level->ryi = q, q += 3 * (ny + 2);
+  level->pxi = q, q += fnx + 2;
+  level->pyi = q;
   return true;
 }
 
@@ -426,13 +426,13 @@ transfer_alloc (struct transfer *t, size_t fine_n, size_t coarse_n)
 }
 
 /* The tables t between fine axis f and coarse axis c (coarse point k is
-   fine point s[k]) as this rank's arrays index them: fine part fp in its
+   point[k] of f) as this rank's arrays index them: fine part fp in its
    level's arrays, coarse part cp in the coarse window, 0 and n + 1 the
    halo.  On a split periodic axis a restriction tap of a node at the
    edge of the whole axis wraps around it: it is the halo cell on the
    side of its centre.  */
 void
-local_tables (const struct axis *f, const struct axis *c, const size_t *s,
+local_tables (const struct axis *f, const struct axis *c, const size_t *point,
               const struct transfer *t, struct span fp, struct span cp,
               size_t *pi, double *pw, size_t *ri, double *rw)
 {
@@ -449,7 +449,8 @@ local_tables (const struct axis *f, const struct axis *c, const size_t *s,
   for (size_t I = 1; I <= cp.n; ++I)
     {
       const size_t G = cp.first + I;
-      const ptrdiff_t centre = (ptrdiff_t) axis_unknown (f, s[axis_point (c, G)])
+      const size_t fine_centre = point[axis_point (c, G)];
+      const ptrdiff_t centre = (ptrdiff_t) axis_unknown (f, fine_centre)
                                - first;
       for (size_t m = 0; m < 3; ++m)
         {
@@ -479,7 +480,7 @@ axis_coarse_unknowns (const struct axis *a, bool merge)
   return a->periodic ? N : N - 1;
 }
 
-/* Invert the dense operator of the coarsest level L into L->inverse by
+/* Invert the dense operator of the coarsest level into level->inverse by
    Gauss-Jordan elimination with partial pivoting.  An operator without a
    Dirichlet edge (closed) gets the rank-one term s 1 v^T, v the nodes'
    volumes: for a compatible right-hand side (v^T r = 0, which restriction
@@ -490,20 +491,21 @@ axis_coarse_unknowns (const struct axis *a, bool merge)
    matrix would lose the mean to cancellation, so the solve (which knows
    the mean) sets it.  */
 bool
-level_invert (struct level *L, double c0, bool closed,
+level_invert (struct level *level, double c0, bool closed,
               const struct axis *ax, const struct axis *ay)
 {
-  const size_t nx = L->nx, ny = L->ny, n = nx * ny;
+  const size_t nx = level->nx, ny = level->ny, n = nx * ny;
   double *a = calloc (n * n, sizeof *a);
   if (a == NULL)
     return false;
-  double *inv = L->inverse;
+  double *inv = level->inverse;
   double diag_sum = 0.0, volume_sum = 0.0;
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t p = (j - 1) * nx + i - 1;
-        const double w[4] = { L->axm[i], L->axp[i], L->aym[j], L->ayp[j] };
+        const double w[4] = { level->axm[i], level->axp[i], level->aym[j],
+                              level->ayp[j] };
         /* A neighbour beyond a periodic edge is on the far side; beyond
            another edge it is a boundary node, 0 in a correction.  */
         const bool inside[4] = { i > 1 || ax->periodic, i < nx || ax->periodic,

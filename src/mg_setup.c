@@ -60,31 +60,34 @@ owned_along_splits (struct span qx, struct span qy)
   return least;
 }
 
-/* Allocate coarse level C, split into parts qx x qy or whole (the
+/* Allocate the coarse level, split into parts qx x qy or whole (the
    window qx x qy then), and fill its tables and weights.  */
 static bool
-fill_level (struct level *C, const struct level *F, bool split, bool last,
-            const struct axis *ax, const struct axis *cx, const size_t *sx,
-            const struct transfer *tx, struct span px, struct span qx,
-            const struct axis *ay, const struct axis *cy, const size_t *sy,
-            const struct transfer *ty, struct span py, struct span qy,
-            double c1)
+fill_level (struct level *coarse, const struct level *fine, bool split,
+            bool last, const struct axis *ax, const struct axis *cx,
+            const size_t *sx, const struct transfer *tx, struct span px,
+            struct span qx, const struct axis *ay, const struct axis *cy,
+            const size_t *sy, const struct transfer *ty, struct span py,
+            struct span qy, double c1)
 {
   const size_t nx = split ? qx.n : cx->n, ny = split ? qy.n : cy->n;
-  if (!level_alloc (C, nx, ny, F->nx, F->ny, false, last))
+  if (!level_alloc (coarse, nx, ny, fine->nx, fine->ny, false, last))
     return false;
-  C->split = split;
-  C->x0 = split ? qx.first : 0;
-  C->y0 = split ? qy.first : 0;
-  C->wx0 = qx.first - C->x0;
-  C->wy0 = qy.first - C->y0;
-  C->wnx = qx.n;
-  C->wny = qy.n;
-  local_tables (ax, cx, sx, tx, px, qx, C->pxi, C->pxw, C->rxi, C->rxw);
-  local_tables (ay, cy, sy, ty, py, qy, C->pyi, C->pyw, C->ryi, C->ryw);
-  const struct span wx = { C->x0, nx, split }, wy = { C->y0, ny, split };
-  axis_weights (cx, c1, wx, C->axm, C->axp);
-  axis_weights (cy, c1, wy, C->aym, C->ayp);
+  coarse->split = split;
+  coarse->x0 = split ? qx.first : 0;
+  coarse->y0 = split ? qy.first : 0;
+  coarse->wx0 = qx.first - coarse->x0;
+  coarse->wy0 = qy.first - coarse->y0;
+  coarse->wnx = qx.n;
+  coarse->wny = qy.n;
+  local_tables (ax, cx, sx, tx, px, qx, coarse->pxi, coarse->pxw, coarse->rxi,
+                coarse->rxw);
+  local_tables (ay, cy, sy, ty, py, qy, coarse->pyi, coarse->pyw, coarse->ryi,
+                coarse->ryw);
+  const struct span wx = { coarse->x0, nx, split };
+  const struct span wy = { coarse->y0, ny, split };
+  axis_weights (cx, c1, wx, coarse->axm, coarse->axp);
+  axis_weights (cy, c1, wy, coarse->aym, coarse->ayp);
   return true;
 }
 
@@ -96,9 +99,9 @@ static enum mg_status
 add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
            struct span *px, struct span *py, double c1)
 {
-  struct level *F = &mg->level[mg->count - 1], *C = F + 1;
+  struct level *fine = &mg->level[mg->count - 1], *coarse = fine + 1;
   bool mx = false, my = false;
-  if (!F->split || !is_coarsest (ax, ay))
+  if (!fine->split || !is_coarsest (ax, ay))
     choose_merges (ax, ay, &mx, &my);
   struct transfer tx = { 0 }, ty = { 0 };
   struct axis cx = { 0 }, cy = { 0 };
@@ -106,7 +109,8 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   const size_t ncy = axis_coarse_unknowns (ay, my);
   size_t *sx = malloc ((ax->N + 1) * sizeof *sx);
   size_t *sy = malloc ((ay->N + 1) * sizeof *sy);
-  bool ok = transfer_alloc (&tx, ax->n, ncx) && transfer_alloc (&ty, ay->n, ncy)
+  bool ok = transfer_alloc (&tx, ax->n, ncx)
+            && transfer_alloc (&ty, ay->n, ncy)
             && sx != NULL && sy != NULL && axis_coarsen (ax, mx, &cx, tx, sx)
             && axis_coarsen (ay, my, &cy, ty, sy);
   struct span qx = { 0 }, qy = { 0 };
@@ -119,16 +123,16 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
       last = is_coarsest (&cx, &cy);
       owned = owned_along_splits (qx, qy);
     }
-  if (F->split)
+  if (fine->split)
     {
       ok = ranks_agree (mg, ok, &owned);
       split = ok && !last && owned >= SPLIT_MIN;
     }
   if (ok)
     {
-      ok = fill_level (C, F, split, last, ax, &cx, sx, &tx, *px, qx, ay, &cy,
-                       sy, &ty, *py, qy, c1);
-      mg->count += C->block != NULL;
+      ok = fill_level (coarse, fine, split, last, ax, &cx, sx, &tx, *px, qx,
+                       ay, &cy, sy, &ty, *py, qy, c1);
+      mg->count += coarse->block != NULL;
     }
   free (sx);
   free (sy);
@@ -141,9 +145,9 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   *px = split ? qx : (struct span) { 0, cx.n, false };
   *py = split ? qy : (struct span) { 0, cy.n, false };
   enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
-  if (ok && last && !level_invert (C, mg->c0, mg->closed, ax, ay))
+  if (ok && last && !level_invert (coarse, mg->c0, mg->closed, ax, ay))
     status = MG_INVALID;
-  if (F->split)
+  if (fine->split)
     {
       double none = 0.0;
       if (!ranks_agree (mg, status == MG_OK, &none) && status == MG_OK)
@@ -220,23 +224,23 @@ create (struct mg_solver **out, size_t nx, size_t ny,
       py = (struct span) { d->y0, d->local_ny, d->dims[1] > 1 };
     }
   struct axis ax = { 0 }, ay = { 0 };
-  struct level *L = &mg->level[0];
+  struct level *level = &mg->level[0];
   bool ok = axis_fine (&ax, nx, op->dx, bc->kind[EDGE_LEFT],
                        bc->kind[EDGE_RIGHT])
             && axis_fine (&ay, ny, op->dy, bc->kind[EDGE_BOTTOM],
                           bc->kind[EDGE_TOP]);
   const bool last = ok && !split && is_coarsest (&ax, &ay);
-  ok = ok && level_alloc (L, px.n, py.n, 0, 0, true, last);
+  ok = ok && level_alloc (level, px.n, py.n, 0, 0, true, last);
   enum mg_status status = ok ? MG_OK : MG_NO_MEMORY;
   if (ok)
     {
       mg->count = 1;
-      L->split = split;
-      L->x0 = px.first;
-      L->y0 = py.first;
-      axis_weights (&ax, op->c1, px, L->axm, L->axp);
-      axis_weights (&ay, op->c1, py, L->aym, L->ayp);
-      if (last && !level_invert (L, mg->c0, mg->closed, &ax, &ay))
+      level->split = split;
+      level->x0 = px.first;
+      level->y0 = py.first;
+      axis_weights (&ax, op->c1, px, level->axm, level->axp);
+      axis_weights (&ay, op->c1, py, level->aym, level->ayp);
+      if (last && !level_invert (level, mg->c0, mg->closed, &ax, &ay))
         status = MG_INVALID;
     }
   if (split)

@@ -202,39 +202,40 @@ restrict_target (int nxc, int nyc, int sc, double *restrict fc,
       }
 }
 
-/* From fine level F to the window of coarse level C.  A split F's
-   residual needs its neighbours' halo lines: the restriction of a node
-   by the edge of its part gathers fine nodes beyond it.  */
+/* From the fine level to the window of the coarse level.  A split fine
+   level's residual needs its neighbours' halo lines: the restriction of
+   a node by the edge of its part gathers fine nodes beyond it.  */
 void
-k_restrict (struct exec *x, const struct mg_solver *mg, const struct level *F,
-            const struct level *C)
+k_restrict (struct exec *x, const struct mg_solver *mg,
+            const struct level *fine, const struct level *coarse)
 {
-  const size_t nxc = C->wnx, nyc = C->wny, sc = C->stride;
-  const size_t window = C->wy0 * sc + C->wx0;
-  const size_t nx = F->nx, ny = F->ny, sf = F->stride;
-  const size_t ccells = sc * (C->ny + 2) - window, fcells = sf * (ny + 2);
+  const size_t nxc = coarse->wnx, nyc = coarse->wny, sc = coarse->stride;
+  const size_t window = coarse->wy0 * sc + coarse->wx0;
+  const size_t nx = fine->nx, ny = fine->ny, sf = fine->stride;
+  const size_t ccells = sc * (coarse->ny + 2) - window, fcells = sf * (ny + 2);
   const double c0 = mg->c0;
-  double *fc = C->f + window, *uc = C->u + window;
-  const double *u = F->u, *f = F->f, *axm = F->axm, *axp = F->axp;
-  const double *aym = F->aym, *ayp = F->ayp;
-  const size_t *rxi = C->rxi, *ryi = C->ryi;
-  const double *rxw = C->rxw, *ryw = C->ryw;
+  double *fc = coarse->f + window, *uc = coarse->u + window;
+  const double *u = fine->u, *f = fine->f, *axm = fine->axm, *axp = fine->axp;
+  const double *aym = fine->aym, *ayp = fine->ayp;
+  const size_t *rxi = coarse->rxi, *ryi = coarse->ryi;
+  const double *rxw = coarse->rxw, *ryw = coarse->ryw;
   const size_t tx = 3 * (nxc + 2), ty = 3 * (nyc + 2);
   count_launches (x, 1);
   switch (x->where)
     {
     case MG_HOST:
-      if (!F->split && x->mg != NULL)
+      if (!fine->split && x->mg != NULL)
         {
-          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, host_f (F), axm, axp,
-                         aym, ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
+          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, host_f (fine), axm,
+                         axp, aym, ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
           break;
         }
-      residual_host (nx, ny, sf, u, host_f (F), F->r, axm, axp, aym, ayp, c0);
-      if (F->split)
+      residual_host (nx, ny, sf, u, host_f (fine), fine->r, axm, axp, aym, ayp,
+                     c0);
+      if (fine->split)
         for (int axis = 0; axis < 2; ++axis)
-          domain_trade_halo (mg->domain, F->r, nx, ny, sf, axis);
-      restrict_stored_host (nxc, nyc, sc, fc, uc, sf, F->r, rxi, rxw, ryi,
+          domain_trade_halo (mg->domain, fine->r, nx, ny, sf, axis);
+      restrict_stored_host (nxc, nyc, sc, fc, uc, sf, fine->r, rxi, rxw, ryi,
                             ryw);
       break;
     case MG_MAP:
@@ -367,23 +368,27 @@ prolong_target (int nxf, int nyf, int sf, double *restrict uf, int sc,
                                     (size_t) i, (size_t) j);
 }
 
-/* From the window of coarse level C to fine level F.  */
+/* From the window of the coarse level to the fine level.  */
 void
-k_prolong (struct exec *x, const struct level *F, const struct level *C)
+k_prolong (struct exec *x, const struct level *fine,
+           const struct level *coarse)
 {
-  const size_t nxf = F->nx, nyf = F->ny, sf = F->stride, sc = C->stride;
-  const size_t window = C->wy0 * sc + C->wx0;
-  const size_t fcells = sf * (nyf + 2), ccells = sc * (C->ny + 2) - window;
-  double *uf = F->u;
-  const double *uc = C->u + window, *pxw = C->pxw, *pyw = C->pyw;
-  const size_t *pxi = C->pxi, *pyi = C->pyi;
+  const size_t nxf = fine->nx, nyf = fine->ny, sf = fine->stride,
+    sc = coarse->stride;
+  const size_t window = coarse->wy0 * sc + coarse->wx0;
+  const size_t fcells = sf * (nyf + 2),
+    ccells = sc * (coarse->ny + 2) - window;
+  double *uf = fine->u;
+  const double *uc = coarse->u + window, *pxw = coarse->pxw,
+    *pyw = coarse->pyw;
+  const size_t *pxi = coarse->pxi, *pyi = coarse->pyi;
   count_launches (x, 1);
   switch (x->where)
     {
     case MG_HOST:
-      /* Without scratch rows, F's spent residual holds them.  */
-      prolong_host (nxf, nyf, sf, uf, C->wnx, sc, uc,
-                    x->mg != NULL ? x->mg->rows : F->r, x->mg != NULL, pxi,
+      /* Without scratch rows, the fine level's spent residual holds them.  */
+      prolong_host (nxf, nyf, sf, uf, coarse->wnx, sc, uc,
+                    x->mg != NULL ? x->mg->rows : fine->r, x->mg != NULL, pxi,
                     pxw, pyi, pyw);
       break;
     case MG_MAP:
