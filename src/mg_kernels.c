@@ -1,0 +1,324 @@
+/* Where each multigrid kernel runs: the host loop (mg_host.c), or the
+   target loop (mg_device.c) inside the sections a MG_MAP kernel maps, or
+   on the hierarchy that MG_RESIDENT keeps on the device; and what each
+   costs in launches and bytes moved.  */
+#include <config.h>
+
+#include "mg_internal.h"
+
+#include <omp.h>
+#include <stddef.h>
+
+/* Fill the halo lines of u that copy an interior line; nothing (and no
+   launch) when every edge is Dirichlet.  */
+void
+k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
+        size_t stride, double *u)
+{
+  if (h->left == 0 && h->right == 0 && h->bottom == 0 && h->top == 0)
+    return;
+  count_launches (x, 1);
+  const size_t cells = stride * (ny + 2);
+  switch (x->where)
+    {
+    case MG_HOST:
+      halo_host (h, nx, ny, stride, u);
+      break;
+    case MG_MAP:
+      count_map (x, 0, cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
+      halo_target (h, nx, ny, stride, u, x->device);
+      break;
+    case MG_RESIDENT:
+      halo_target (h, nx, ny, stride, u, x->device);
+      break;
+    }
+}
+
+/* Both colours of a red-black sweep, color first, on a level whose halo
+   needs no refresh between them: one pass on the host (the two kernels
+   it stands for counted), the two kernels on a device.  */
+void
+k_sweep (struct exec *x, const struct level *level, double c0, double omega,
+         unsigned color)
+{
+  if (x->where != MG_HOST)
+    {
+      k_smooth (x, level, c0, omega, color);
+      k_smooth (x, level, c0, omega, color ^ 1);
+      return;
+    }
+  count_launches (x, 2);
+  sweep_host (level->nx, level->ny, level->stride, level->u, host_f (level),
+              level->axm, level->axp, level->aym, level->ayp, c0, omega,
+              color);
+}
+
+void
+k_smooth (struct exec *x, const struct level *level, double c0, double omega,
+          unsigned color)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2);
+  double *u = level->u;
+  const double *f = level->f, *axm = level->axm, *axp = level->axp;
+  const double *aym = level->aym, *ayp = level->ayp;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      smooth_host (nx, ny, stride, u, host_f (level), axm, axp, aym, ayp, c0,
+                   omega, color);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
+                 cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) map(to: f[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      smooth_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
+                     ayp, c0, omega, (int) color, x->device);
+      break;
+    case MG_RESIDENT:
+      smooth_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
+                     ayp, c0, omega, (int) color, x->device);
+      break;
+    }
+}
+
+void
+k_residual (struct exec *x, const struct level *level, double c0)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2);
+  const double *u = level->u, *f = level->f, *axm = level->axm,
+    *axp = level->axp;
+  const double *aym = level->aym, *ayp = level->ayp;
+  double *r = level->r;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      residual_host (nx, ny, stride, u, host_f (level), r, axm, axp, aym, ayp,
+                     c0);
+      break;
+    case MG_MAP:
+      count_map (x, (2 * cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
+                 cells * sizeof *r);
+#pragma omp target data map(to: u[0:cells], f[0:cells]) \
+  map(tofrom: r[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      residual_target ((int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
+                       aym, ayp, c0, x->device);
+      break;
+    case MG_RESIDENT:
+      residual_target ((int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
+                       aym, ayp, c0, x->device);
+      break;
+    }
+}
+
+void
+k_jacobi (struct exec *x, const struct level *level, double c0, double omega)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2);
+  double *u = level->u;
+  const double *r = level->r, *axm = level->axm, *axp = level->axp;
+  const double *aym = level->aym, *ayp = level->ayp;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      jacobi_host (nx, ny, stride, u, r, axm, axp, aym, ayp, c0, omega);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *r,
+                 cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) map(to: r[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  device(x->device)
+      jacobi_target ((int) nx, (int) ny, (int) stride, u, r, axm, axp, aym,
+                     ayp, c0, omega, x->device);
+      break;
+    case MG_RESIDENT:
+      jacobi_target ((int) nx, (int) ny, (int) stride, u, r, axm, axp, aym,
+                     ayp, c0, omega, x->device);
+      break;
+    }
+}
+
+void
+k_coarsest (struct exec *x, const struct halo_src *h,
+            const struct level *level, double c0)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2), n = nx * ny;
+  double *u = level->u, *r = level->r;
+  const double *f = level->f, *axm = level->axm, *axp = level->axp;
+  const double *aym = level->aym, *ayp = level->ayp, *inverse = level->inverse;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      coarsest_host (h, nx, ny, stride, u, f, r, axm, axp, aym, ayp, c0,
+                     inverse);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2) + n * n) * sizeof *f,
+                 (cells + n) * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells], r[0:n]) map(to: f[0:cells]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  map(to: inverse[0:n * n]) device(x->device)
+      coarsest_target (h, (int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
+                       aym, ayp, c0, inverse, x->device);
+      break;
+    case MG_RESIDENT:
+      coarsest_target (h, (int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
+                       aym, ayp, c0, inverse, x->device);
+      break;
+    }
+}
+
+/* out[0] = sum of (sq[0] (f - A u))^2 and out[1] of the squared scales
+   times sq[1] over the interior of the level (A without f: the interior
+   sum of u, and 0); part holds norm_scratch (nx, ny) doubles.  */
+void
+k_sums (struct exec *x, const struct level *level, const double *u,
+        const double *f, double c0, const double sq[2], double *part,
+        double out[2])
+{
+  const double sr = sq[0], sm = sq[1];
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2), nb = norm_bands (ny);
+  const size_t np = norm_scratch (nx, ny), fn = f != NULL ? cells : 0;
+  const double *axm = level->axm, *axp = level->axp, *aym = level->aym,
+    *ayp = level->ayp;
+  count_launches (x, 2);
+  switch (x->where)
+    {
+    case MG_HOST:
+      bands_host (nx, ny, stride, u, f, level->zero_f && f == level->f, axm,
+                  axp, aym, ayp, c0, sr, sm, part);
+      totals_host (nx, nb, part, out);
+      break;
+    case MG_MAP:
+      count_map (x, (cells + fn + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *u,
+                 0);
+      x->from_device += 2 * sizeof *out;
+#pragma omp target data map(to: u[0:cells], f[0:fn]) \
+  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
+  map(alloc: part[0:np]) device(x->device)
+      {
+        bands_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
+                      ayp, c0, sr, sm, part, x->device);
+        totals_target ((int) nx, (int) nb, part, out, x->device);
+      }
+      break;
+    case MG_RESIDENT:
+      x->from_device += 2 * sizeof *out;
+      bands_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym, ayp,
+                    c0, sr, sm, part, x->device);
+      totals_target ((int) nx, (int) nb, part, out, x->device);
+      break;
+    }
+}
+
+void
+k_set (struct exec *x, const struct level *level, double *dst,
+       const double *src, double shift)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2), sn = src != NULL ? cells : 0;
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      set_host (nx, ny, stride, dst, src, shift);
+      break;
+    case MG_MAP:
+      count_map (x, sn * sizeof *src, cells * sizeof *dst);
+#pragma omp target data map(tofrom: dst[0:cells]) map(to: src[0:sn]) \
+  device(x->device)
+      set_target ((int) nx, (int) ny, (int) stride, dst, src, shift,
+                  x->device);
+      break;
+    case MG_RESIDENT:
+      set_target ((int) nx, (int) ny, (int) stride, dst, src, shift,
+                  x->device);
+      break;
+    }
+}
+
+void
+k_shift (struct exec *x, const struct level *level, double *u, double shift)
+{
+  const size_t nx = level->nx, ny = level->ny, stride = level->stride;
+  const size_t cells = stride * (ny + 2);
+  count_launches (x, 1);
+  switch (x->where)
+    {
+    case MG_HOST:
+      shift_host (nx, ny, stride, u, shift);
+      break;
+    case MG_MAP:
+      count_map (x, 0, cells * sizeof *u);
+#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
+      shift_target ((int) nx, (int) ny, (int) stride, u, shift, x->device);
+      break;
+    case MG_RESIDENT:
+      shift_target ((int) nx, (int) ny, (int) stride, u, shift, x->device);
+      break;
+    }
+}
+
+/* Whether p is on the device already: then mapping it moves nothing.  A
+   build without device code moves nothing either, nor does the host
+   fallback, where the runtime finds everything present.  */
+bool
+present (const void *p, int device)
+{
+#ifdef HEATSIM_OFFLOAD
+  return p == NULL || omp_target_is_present (p, device);
+#else
+  (void) p;
+  (void) device;
+  return true;
+#endif
+}
+
+/* The hierarchy enters device's memory, each level's block (fields,
+   right-hand sides, weights, tables, inverse) in one piece: kernels find
+   its arrays by their host addresses, which lie inside the block.  */
+void
+hierarchy_leave (struct mg_solver *mg)
+{
+  if (!mg->resident)
+    return;
+  for (size_t l = 0; l < mg->count; ++l)
+    {
+      char *block = mg->level[l].block;
+      const size_t bytes = mg->level[l].bytes;
+#pragma omp target exit data map(delete: block[0:bytes]) device(mg->device)
+    }
+  mg->resident = false;
+}
+
+void
+hierarchy_enter (struct mg_solver *mg, struct exec *x)
+{
+  if (mg->resident && mg->device == x->device)
+    return;
+  hierarchy_leave (mg);
+  for (size_t l = 0; l < mg->count; ++l)
+    {
+      char *block = mg->level[l].block;
+      const size_t bytes = mg->level[l].bytes;
+      if (!present (block, x->device))
+        x->to_device += bytes;
+#pragma omp target enter data map(to: block[0:bytes]) device(x->device)
+    }
+  mg->resident = true;
+  mg->device = x->device;
+}
