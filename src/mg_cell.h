@@ -79,7 +79,7 @@ smooth_at (double *u, double f, ptrdiff_t stride, double xm, double xp,
   u[0] += omega * (gs - u[0]);
 }
 
-/* (R (f - A u)) at coarse node (I, J): the fine residual at the up to 3 x
+/* (R (f - A u)) at coarse node (ic, jc): the fine residual at the up to 3 x
    3 fine nodes it gathers, computed where it is used rather than stored
    (a fine node is read by up to four coarse nodes: 2.25 residuals per
    fine node instead of a write and a read of r).  */
@@ -88,20 +88,20 @@ restrict_at (const double *u, const double *f, ptrdiff_t stride,
              const double *axm, const double *axp, const double *aym,
              const double *ayp, double c0, const size_t *rxi,
              const double *rxw, const size_t *ryi, const double *ryw,
-             size_t I, size_t J)
+             size_t ic, size_t jc)
 {
   double sum = 0.0, scale;
-  for (size_t k = 3 * I; k < 3 * I + 3; ++k)
+  for (size_t k = 3 * ic; k < 3 * ic + 3; ++k)
     {
       const size_t i = rxi[k];
       double col = 0.0;
-      for (size_t m = 3 * J; m < 3 * J + 3; ++m)
+      for (size_t m = 3 * jc; m < 3 * jc + 3; ++m)
         {
           const size_t j = ryi[m];
           const size_t c = j * (size_t) stride + i;
           const double r = residual_at (u + c, f[c], stride, axm[i], axp[i],
                                         aym[j], ayp[j], c0, &scale);
-          col = m == 3 * J ? ryw[m] * r : col + ryw[m] * r;
+          col = m == 3 * jc ? ryw[m] * r : col + ryw[m] * r;
         }
       sum += rxw[k] * col;
     }
@@ -111,15 +111,15 @@ restrict_at (const double *u, const double *f, ptrdiff_t stride,
 /* (P uc) at fine node (i, j): linear in y between coarse rows, then in
    x between coarse columns.  */
 static inline double
-prolong_at (const double *uc, size_t sc, const size_t *pxi,
+prolong_at (const double *uc, size_t coarse_stride, const size_t *pxi,
             const double *pxw, const size_t *pyi, const double *pyw,
             size_t i, size_t j)
 {
-  const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
+  const double *lo = uc + pyi[j] * coarse_stride, *hi = lo + coarse_stride;
   const double wy = pyw[j], wx = pxw[i];
-  const size_t I = pxi[i];
-  const double t0 = wy * lo[I] + (1.0 - wy) * hi[I];
-  const double t1 = wy * lo[I + 1] + (1.0 - wy) * hi[I + 1];
+  const size_t ic = pxi[i];
+  const double t0 = wy * lo[ic] + (1.0 - wy) * hi[ic];
+  const double t1 = wy * lo[ic + 1] + (1.0 - wy) * hi[ic + 1];
   return wx * t0 + (1.0 - wx) * t1;
 }
 

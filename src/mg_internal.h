@@ -41,8 +41,8 @@ struct level {
   double *axm, *axp;            /* c1 times the x weights, nx + 2 */
   double *aym, *ayp;            /* c1 times the y weights, ny + 2 */
   /* Transfers from the next finer level (not on the finest): restriction
-     to coarse node I gathers fine nodes rxi[3I .. 3I+2] with weights rxw;
-     prolongation to fine node i reads coarse pxi[i] (weight pxw[i]) and
+     to coarse node ic gathers fine nodes rxi[3 ic .. 3 ic + 2] with weights
+     rxw; prolongation to fine node i reads coarse pxi[i] (weight pxw[i]) and
      pxi[i] + 1 (1 - pxw[i]).  */
   size_t *rxi, *ryi, *pxi, *pyi;
   double *rxw, *ryw, *pxw, *pyw;
@@ -191,13 +191,13 @@ struct regular_runs {
 
 /* One axis of one level while the hierarchy is built.  */
 struct axis {
-  size_t n, N;           /* unknowns, intervals */
+  size_t n, intervals;   /* counts of unknowns, intervals */
   bool periodic, neumann_lo, neumann_hi;
   double h;              /* the finest level's spacing */
-  double *x;             /* N + 1 point positions in units of h: whole
+  double *x;             /* intervals + 1 point positions in units of h: whole
                             and half numbers, exact, so that evenly
                             spaced points give exactly even weights */
-  double *g;             /* N conductances */
+  double *g;             /* a conductance per interval */
   double *d;             /* n + 2 lumped volumes, 1 .. n */
 };
 

@@ -1,12 +1,13 @@
 /* Geometric multigrid on nested, per-axis coarsened grids (multigrid.h).
 
    One axis of one level is a row of points p_0 .. p_N joined by N
-   intervals.  Without periodicity, p_1 .. p_{N-1} are the unknowns and
-   p_0, p_N the ends: a Dirichlet node, or for a zero-flux end a virtual
-   point on the face half a cell out, joined by an interval that carries no
-   flux.  With periodicity p_0 .. p_{N-1} are the unknowns and p_N is p_0
-   one period on.  Each interval k has a conductance g_k (1 / its length,
-   0 for a zero-flux end) and each unknown a lumped volume d_i; the 1-D
+   intervals (struct axis: intervals is N, n the unknowns).  Without
+   periodicity, p_1 .. p_{N-1} are the unknowns and p_0, p_N the ends: a
+   Dirichlet node, or for a zero-flux end a virtual point on the face half
+   a cell out, joined by an interval that carries no flux.  With
+   periodicity p_0 .. p_{N-1} are the unknowns and p_N is p_0 one period
+   on.  Each interval k has a conductance g_k (1 / its length, 0 for a
+   zero-flux end) and each unknown a lumped volume d_i; the 1-D
    operator is  (L u)_i = [g_right (u_i+1 - u_i) - g_left (u_i - u_i-1)] / d_i.
 
    Coarsening an axis merges its intervals in pairs, but for the half-cell
@@ -45,8 +46,8 @@ axis_free (struct axis *a)
 static bool
 axis_alloc (struct axis *a)
 {
-  a->x = malloc ((a->N + 1) * sizeof *a->x);
-  a->g = malloc (a->N * sizeof *a->g);
+  a->x = malloc ((a->intervals + 1) * sizeof *a->x);
+  a->g = malloc (a->intervals * sizeof *a->g);
   a->d = calloc (a->n + 2, sizeof *a->d);
   if (a->x != NULL && a->g != NULL && a->d != NULL)
     return true;
@@ -63,12 +64,12 @@ axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
     .n = n, .h = h, .periodic = lo == BOUNDARY_PERIODIC,
     .neumann_lo = lo == BOUNDARY_NEUMANN, .neumann_hi = hi == BOUNDARY_NEUMANN,
   };
-  a->N = a->periodic ? n : n + 1;
+  a->intervals = a->periodic ? n : n + 1;
   if (!axis_alloc (a))
     return false;
-  for (size_t k = 0; k <= a->N; ++k)
+  for (size_t k = 0; k <= a->intervals; ++k)
     a->x[k] = (double) k;
-  for (size_t k = 0; k < a->N; ++k)
+  for (size_t k = 0; k < a->intervals; ++k)
     a->g[k] = 1.0 / h;
   for (size_t i = 1; i <= n; ++i)
     a->d[i] = h;
@@ -80,8 +81,8 @@ axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
     }
   if (a->neumann_hi)
     {
-      a->x[a->N] = a->x[a->N - 1] + 0.5;
-      a->g[a->N - 1] = 0.0;
+      a->x[a->intervals] = a->x[a->intervals - 1] + 0.5;
+      a->g[a->intervals - 1] = 0.0;
     }
   return true;
 }
@@ -90,7 +91,7 @@ axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
 static size_t
 axis_unknown (const struct axis *a, size_t k)
 {
-  return a->periodic ? k % a->N + 1 : k;
+  return a->periodic ? k % a->intervals + 1 : k;
 }
 
 static size_t
@@ -102,14 +103,14 @@ axis_point (const struct axis *a, size_t i)
 static bool
 axis_is_unknown (const struct axis *a, size_t k)
 {
-  return a->periodic || (k >= 1 && k < a->N);
+  return a->periodic || (k >= 1 && k < a->intervals);
 }
 
 /* Intervals on the left and right of unknown i.  */
 static size_t
 axis_left (const struct axis *a, size_t i)
 {
-  return a->periodic ? (i + a->N - 2) % a->N : i - 1;
+  return a->periodic ? (i + a->intervals - 2) % a->intervals : i - 1;
 }
 
 static size_t
@@ -131,7 +132,7 @@ axis_merge_first (const struct axis *a)
 static size_t
 axis_merge_end (const struct axis *a)
 {
-  return a->neumann_hi ? a->N - 1 : a->N;
+  return a->neumann_hi ? a->intervals - 1 : a->intervals;
 }
 
 /* Intervals after merging pairs, and whether that leaves >= 2 unknowns,
@@ -140,20 +141,21 @@ static size_t
 axis_coarse_intervals (const struct axis *a)
 {
   const size_t merged = axis_merge_end (a) - axis_merge_first (a);
-  return a->N - merged + (merged + 1) / 2;
+  return a->intervals - merged + (merged + 1) / 2;
 }
 
 bool
 axis_can_coarsen (const struct axis *a)
 {
-  const size_t Nc = axis_coarse_intervals (a);
-  return Nc < a->N && (a->periodic ? Nc : Nc - 1) >= 2;
+  const size_t coarse_intervals = axis_coarse_intervals (a);
+  return coarse_intervals < a->intervals
+         && (a->periodic ? coarse_intervals : coarse_intervals - 1) >= 2;
 }
 
 double
 axis_mean_spacing (const struct axis *a)
 {
-  return a->h * (a->x[a->N] - a->x[0]) / (double) a->N;
+  return a->h * (a->x[a->intervals] - a->x[0]) / (double) a->intervals;
 }
 
 /* With an odd number of intervals to merge, the one left unmerged: the
@@ -184,7 +186,7 @@ axis_single (const struct axis *a)
 static bool
 axis_open_interval (const struct axis *c, size_t k)
 {
-  return (k == 0 && c->neumann_lo) || (k + 1 == c->N && c->neumann_hi);
+  return (k == 0 && c->neumann_lo) || (k + 1 == c->intervals && c->neumann_hi);
 }
 
 /* Halo index on coarse axis c of its point k.  */
@@ -203,20 +205,20 @@ axis_halo_unknown (const struct axis *c, size_t h)
   return h >= 1 && h <= c->n ? h : 0;
 }
 
-/* P(i, I) from the prolongation table of fine unknown i.  */
+/* P(i, ic) from the prolongation table of fine unknown i.  */
 static double
-prolongation_weight (const struct axis *c, size_t pi, double pw, size_t I)
+prolongation_weight (const struct axis *c, size_t pi, double pw, size_t ic)
 {
   double w = 0.0;
-  if (axis_halo_unknown (c, pi) == I)
+  if (axis_halo_unknown (c, pi) == ic)
     w += pw;
-  if (axis_halo_unknown (c, pi + 1) == I)
+  if (axis_halo_unknown (c, pi + 1) == ic)
     w += 1.0 - pw;
   return w;
 }
 
 /* Build c from f, merging pairs of intervals or (merge false) none, and
-   the tables between them.  point is scratch for f->N + 1 indices.  */
+   the tables between them.  point is scratch for f->intervals + 1 indices.  */
 bool
 axis_coarsen (const struct axis *f, bool merge, struct axis *c,
               struct transfer t, size_t *point)
@@ -224,9 +226,9 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   *c = (struct axis) {
     .h = f->h, .periodic = f->periodic, .neumann_lo = f->neumann_lo,
     .neumann_hi = f->neumann_hi,
-    .N = merge ? axis_coarse_intervals (f) : f->N,
+    .intervals = merge ? axis_coarse_intervals (f) : f->intervals,
   };
-  c->n = c->periodic ? c->N : c->N - 1;
+  c->n = c->periodic ? c->intervals : c->intervals - 1;
   if (!axis_alloc (c))
     return false;
 
@@ -235,15 +237,15 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   const size_t single = merge && (end - first) % 2 == 1 ? axis_single (f)
                         : SIZE_MAX;
   point[0] = 0;
-  for (size_t k = 0; k < c->N; ++k)
+  for (size_t k = 0; k < c->intervals; ++k)
     {
       const bool alone = !merge || point[k] < first || point[k] >= end
                          || point[k] == single;
       point[k + 1] = point[k] + (alone ? 1 : 2);
     }
-  for (size_t k = 0; k <= c->N; ++k)
+  for (size_t k = 0; k <= c->intervals; ++k)
     c->x[k] = f->x[point[k]];
-  for (size_t k = 0; k < c->N; ++k)
+  for (size_t k = 0; k < c->intervals; ++k)
     c->g[k] = axis_open_interval (c, k) ? 0.0
               : 1.0 / (c->h * (c->x[k + 1] - c->x[k]));
 
@@ -265,35 +267,36 @@ axis_coarsen (const struct axis *f, bool merge, struct axis *c,
   for (size_t i = 1; i <= f->n; ++i)
     for (size_t tap = 0; tap < 2; ++tap)
       {
-        const size_t I = axis_halo_unknown (c, t.pi[i] + tap);
-        if (I != 0)
-          c->d[I] += (tap == 0 ? t.pw[i] : 1.0 - t.pw[i]) * f->d[i];
+        const size_t ic = axis_halo_unknown (c, t.pi[i] + tap);
+        if (ic != 0)
+          c->d[ic] += (tap == 0 ? t.pw[i] : 1.0 - t.pw[i]) * f->d[i];
       }
 
   /* Restriction D_c^-1 P^T D_f: only the fine points next to coarse point
      k interpolate from it.  Unused taps read the centre with weight 0.  */
   for (size_t m = 0; m < 3 * (c->n + 2); ++m)
     t.ri[m] = 1, t.rw[m] = 0.0;
-  for (size_t I = 1; I <= c->n; ++I)
+  for (size_t ic = 1; ic <= c->n; ++ic)
     {
-      const size_t centre = point[axis_point (c, I)];
+      const size_t centre = point[axis_point (c, ic)];
       for (size_t m = 0; m < 3; ++m)
-        t.ri[3 * I + m] = axis_unknown (f, centre);
+        t.ri[3 * ic + m] = axis_unknown (f, centre);
       for (size_t m = 0; m < 3; ++m)
         {
-          const size_t q = f->periodic ? (centre + f->N + m - 1) % f->N
-                           : centre + m - 1;
+          const size_t q = f->periodic
+                               ? (centre + f->intervals + m - 1) % f->intervals
+                               : centre + m - 1;
           if (!axis_is_unknown (f, q))
             continue;
           const size_t i = axis_unknown (f, q);
-          const double w = prolongation_weight (c, t.pi[i], t.pw[i], I);
+          const double w = prolongation_weight (c, t.pi[i], t.pw[i], ic);
           bool seen = false;     /* a periodic axis of 1 or 2 unknowns */
           for (size_t e = 0; e < m; ++e)
-            seen = seen || (t.rw[3 * I + e] != 0.0 && t.ri[3 * I + e] == i);
+            seen = seen || (t.rw[3 * ic + e] != 0.0 && t.ri[3 * ic + e] == i);
           if (w == 0.0 || seen)
             continue;
-          t.ri[3 * I + m] = i;
-          t.rw[3 * I + m] = w * f->d[i] / c->d[I];
+          t.ri[3 * ic + m] = i;
+          t.rw[3 * ic + m] = w * f->d[i] / c->d[ic];
         }
     }
   return true;
@@ -322,9 +325,9 @@ coarse_span (const struct axis *f, const struct axis *c, const size_t *point,
              struct span p)
 {
   struct span q = { .split = p.split };
-  for (size_t I = 1; I <= c->n; ++I)
+  for (size_t ic = 1; ic <= c->n; ++ic)
     {
-      const size_t i = axis_unknown (f, point[axis_point (c, I)]);
+      const size_t i = axis_unknown (f, point[axis_point (c, ic)]);
       if (i <= p.first)
         q.first++;
       else if (i <= p.first + p.n)
@@ -446,19 +449,19 @@ local_tables (const struct axis *f, const struct axis *c, const size_t *point,
   for (size_t m = 0; m < 3 * (cp.n + 2); ++m)
     ri[m] = 1, rw[m] = 0.0;
   const ptrdiff_t n = (ptrdiff_t) f->n, first = (ptrdiff_t) fp.first;
-  for (size_t I = 1; I <= cp.n; ++I)
+  for (size_t ic = 1; ic <= cp.n; ++ic)
     {
-      const size_t G = cp.first + I;
-      const size_t fine_centre = point[axis_point (c, G)];
+      const size_t whole_ic = cp.first + ic;
+      const size_t fine_centre = point[axis_point (c, whole_ic)];
       const ptrdiff_t centre = (ptrdiff_t) axis_unknown (f, fine_centre)
                                - first;
       for (size_t m = 0; m < 3; ++m)
         {
-          ptrdiff_t i = (ptrdiff_t) t->ri[3 * G + m] - first;
+          ptrdiff_t i = (ptrdiff_t) t->ri[3 * whole_ic + m] - first;
           if (f->periodic && fp.split)
             i += i - centre > n / 2 ? -n : centre - i > n / 2 ? n : 0;
-          ri[3 * I + m] = (size_t) i;
-          rw[3 * I + m] = t->rw[3 * G + m];
+          ri[3 * ic + m] = (size_t) i;
+          rw[3 * ic + m] = t->rw[3 * whole_ic + m];
         }
     }
 }
@@ -476,20 +479,20 @@ transfer_free (struct transfer *t)
 size_t
 axis_coarse_unknowns (const struct axis *a, bool merge)
 {
-  const size_t N = merge ? axis_coarse_intervals (a) : a->N;
-  return a->periodic ? N : N - 1;
+  const size_t intervals = merge ? axis_coarse_intervals (a) : a->intervals;
+  return a->periodic ? intervals : intervals - 1;
 }
 
 /* Invert the dense operator of the coarsest level into level->inverse by
    Gauss-Jordan elimination with partial pivoting.  An operator without a
-   Dirichlet edge (closed) gets the rank-one term s 1 v^T, v the nodes'
-   volumes: for a compatible right-hand side (v^T r = 0, which restriction
-   keeps) the solution is the same but for its mean, which becomes 0.
-   Constants are in the kernel of the singular one (c0 = 0); they are the
-   eigenvector of eigenvalue c0 of the others, whose other eigenvalues
-   grow with c1 (implicit steps of huge dt): eliminating it from the
-   matrix would lose the mean to cancellation, so the solve (which knows
-   the mean) sets it.  */
+   Dirichlet edge (closed) gets the rank-one term rank_one_scale 1 v^T,
+   v the nodes' volumes: for a compatible right-hand side (v^T r = 0,
+   which restriction keeps) the solution is the same but for its mean,
+   which becomes 0.  Constants are in the kernel of the singular one
+   (c0 = 0); they are the eigenvector of eigenvalue c0 of the others,
+   whose other eigenvalues grow with c1 (implicit steps of huge dt):
+   eliminating it from the matrix would lose the mean to cancellation, so
+   the solve (which knows the mean) sets it.  */
 bool
 level_invert (struct level *level, double c0, bool closed,
               const struct axis *ax, const struct axis *ay)
@@ -528,10 +531,12 @@ level_invert (struct level *level, double c0, bool closed,
       }
   if (closed)
     {
-      const double s = (diag_sum > 0.0 ? diag_sum : 1.0) / volume_sum;
+      const double rank_one_scale
+          = (diag_sum > 0.0 ? diag_sum : 1.0) / volume_sum;
       for (size_t p = 0; p < n; ++p)
         for (size_t q = 0; q < n; ++q)
-          a[p * n + q] += s * ax->d[q % nx + 1] * ay->d[q / nx + 1];
+          a[p * n + q]
+              += rank_one_scale * ax->d[q % nx + 1] * ay->d[q / nx + 1];
     }
   for (size_t p = 0; p < n; ++p)
     for (size_t q = 0; q < n; ++q)

@@ -107,8 +107,8 @@ add_level (struct mg_solver *mg, struct axis *ax, struct axis *ay,
   struct axis cx = { 0 }, cy = { 0 };
   const size_t ncx = axis_coarse_unknowns (ax, mx);
   const size_t ncy = axis_coarse_unknowns (ay, my);
-  size_t *sx = malloc ((ax->N + 1) * sizeof *sx);
-  size_t *sy = malloc ((ay->N + 1) * sizeof *sy);
+  size_t *sx = malloc ((ax->intervals + 1) * sizeof *sx);
+  size_t *sy = malloc ((ay->intervals + 1) * sizeof *sy);
   bool ok = transfer_alloc (&tx, ax->n, ncx)
             && transfer_alloc (&ty, ay->n, ncy)
             && sx != NULL && sy != NULL && axis_coarsen (ax, mx, &cx, tx, sx)

@@ -25,27 +25,27 @@ same_taps (const size_t *ri, const double *rw)
   return same;
 }
 
-/* Where a level halves evenly, coarse node I + 1 gathers the fine nodes
-   two after those of I with I's weights: the runs of such nodes.  */
+/* Where a level halves evenly, coarse node ic + 1 gathers the fine nodes
+   two after those of ic with ic's weights: the runs of such nodes.  */
 static void
 restrict_runs (size_t nxc, const size_t *rxi, const double *rxw,
                struct regular_runs *runs)
 {
   runs->count = 0;
-  for (size_t I = 1; I <= nxc && runs->count < RUNS_MAX; ++I)
+  for (size_t ic = 1; ic <= nxc && runs->count < RUNS_MAX; ++ic)
     {
-      size_t e = I;
+      size_t e = ic;
       while (e + 1 <= nxc && same_taps (rxi + 3 * e, rxw + 3 * e))
         ++e;
-      if (e - I + 1 < RUN_MIN)
+      if (e - ic + 1 < RUN_MIN)
         continue;
-      runs->first[runs->count] = I;
+      runs->first[runs->count] = ic;
       runs->last[runs->count++] = e;
-      I = e;
+      ic = e;
     }
 }
 
-/* Coarse nodes first .. last of row J of R r (weights w0 .. w2 of the
+/* Coarse nodes first .. last of row jc of R r (weights w0 .. w2 of the
    fine rows r0 .. r2): restrict_at's values in its order.  */
 static inline void
 restrict_span (size_t first, size_t last, double *restrict fc,
@@ -54,20 +54,20 @@ restrict_span (size_t first, size_t last, double *restrict fc,
                double w0, double w1, double w2, const size_t *restrict rxi,
                const double *restrict rxw)
 {
-  for (size_t I = first; I <= last; ++I)
+  for (size_t ic = first; ic <= last; ++ic)
     {
       double sum = 0.0;
-      for (size_t k = 3 * I; k < 3 * I + 3; ++k)
+      for (size_t k = 3 * ic; k < 3 * ic + 3; ++k)
         {
           const size_t i = rxi[k];
           sum += rxw[k] * (w0 * r0[i] + w1 * r1[i] + w2 * r2[i]);
         }
-      fc[I] = sum;
-      uc[I] = 0.0;
+      fc[ic] = sum;
+      uc[ic] = 0.0;
     }
 }
 
-/* Coarse row J of fc = R r from the fine residual rows r[0 .. 2] that
+/* Coarse row jc of fc = R r from the fine residual rows r[0 .. 2] that
    its node gathers (ryi[3J .. 3J+2], weights ryw), the runs with the
    same sums written out.  */
 static void
@@ -75,19 +75,21 @@ restrict_row (const struct regular_runs *runs, size_t nxc,
               double *restrict fc, double *restrict uc,
               const double *const r[3], const size_t *restrict rxi,
               const double *restrict rxw, const double *restrict ryw,
-              size_t J)
+              size_t jc)
 {
-  const double w0 = ryw[3 * J], w1 = ryw[3 * J + 1], w2 = ryw[3 * J + 2];
+  const double w0 = ryw[3 * jc], w1 = ryw[3 * jc + 1], w2 = ryw[3 * jc + 2];
   const double *restrict r0 = r[0], *restrict r1 = r[1], *restrict r2 = r[2];
-  size_t I = 1;
+  size_t ic = 1;
   for (size_t k = 0; k < runs->count; ++k)
     {
-      restrict_span (I, runs->first[k] - 1, fc, uc, r0, r1, r2, w0, w1, w2,
+      restrict_span (ic, runs->first[k] - 1, fc, uc, r0, r1, r2, w0, w1, w2,
                      rxi, rxw);
-      I = runs->first[k];
-      const size_t n = runs->last[k] - I + 1;
-      const size_t i0 = rxi[3 * I], i1 = rxi[3 * I + 1], i2 = rxi[3 * I + 2];
-      const double a0 = rxw[3 * I], a1 = rxw[3 * I + 1], a2 = rxw[3 * I + 2];
+      ic = runs->first[k];
+      const size_t n = runs->last[k] - ic + 1;
+      const size_t i0 = rxi[3 * ic], i1 = rxi[3 * ic + 1],
+                   i2 = rxi[3 * ic + 2];
+      const double a0 = rxw[3 * ic], a1 = rxw[3 * ic + 1],
+                   a2 = rxw[3 * ic + 2];
 #pragma omp simd
       for (size_t h = 0; h < n; ++h)
         {
@@ -96,29 +98,30 @@ restrict_row (const struct regular_runs *runs, size_t nxc,
           sum += a0 * (w0 * r0[p] + w1 * r1[p] + w2 * r2[p]);
           sum += a1 * (w0 * r0[q] + w1 * r1[q] + w2 * r2[q]);
           sum += a2 * (w0 * r0[m] + w1 * r1[m] + w2 * r2[m]);
-          fc[I + h] = sum;
-          uc[I + h] = 0.0;
+          fc[ic + h] = sum;
+          uc[ic + h] = 0.0;
         }
-      I += n;
+      ic += n;
     }
-  restrict_span (I, nxc, fc, uc, r0, r1, r2, w0, w1, w2, rxi, rxw);
+  restrict_span (ic, nxc, fc, uc, r0, r1, r2, w0, w1, w2, rxi, rxw);
 }
 
 /* The host computes each fine residual once, a row at a time into three
-   rows of scratch per thread (rows, of stride sf: the rows the current
-   coarse row gathers), and restricts from them: bitwise the device's
+   rows of scratch per thread (rows, of stride fine_stride: the rows the
+   current coarse row gathers), and restricts from them: bitwise the device's
    restrict_at, without a level-sized residual array, whose pages would
    push the level's u and f out of cache.  Row 0 is never gathered on a
    whole level, so it marks an empty slot.  */
 static void
-restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-               double *restrict uc, size_t nx, size_t sf,
-               const double *restrict u, const double *restrict f,
-               const double *restrict axm, const double *restrict axp,
-               const double *restrict aym, const double *restrict ayp,
-               double c0, const size_t *restrict rxi,
-               const double *restrict rxw, const size_t *restrict ryi,
-               const double *restrict ryw, double *rows)
+restrict_host (size_t nxc, size_t nyc, size_t coarse_stride,
+               double *restrict fc, double *restrict uc, size_t nx,
+               size_t fine_stride, const double *restrict u,
+               const double *restrict f, const double *restrict axm,
+               const double *restrict axp, const double *restrict aym,
+               const double *restrict ayp, double c0,
+               const size_t *restrict rxi, const double *restrict rxw,
+               const size_t *restrict ryi, const double *restrict ryw,
+               double *rows)
 {
   struct row_runs runs;
   row_runs (nx, axm, axp, &runs);
@@ -126,14 +129,14 @@ restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
   restrict_runs (nxc, rxi, rxw, &coarse);
 #pragma omp parallel if (nxc * nyc >= PARALLEL_MIN)
   {
-    double *ring = rows + 3 * sf * (size_t) omp_get_thread_num ();
+    double *ring = rows + 3 * fine_stride * (size_t) omp_get_thread_num ();
     size_t held[3] = { 0, 0, 0 };
     for (size_t k = 0; k < 3; ++k)
-      ring[k * sf] = ring[k * sf + nx + 1] = 0.0;
+      ring[k * fine_stride] = ring[k * fine_stride + nx + 1] = 0.0;
 #pragma omp for schedule(static)
-    for (size_t J = 1; J <= nyc; ++J)
+    for (size_t jc = 1; jc <= nyc; ++jc)
       {
-        const size_t *want = ryi + 3 * J;
+        const size_t *want = ryi + 3 * jc;
         const double *r[3];
         for (size_t k = 0; k < 3; ++k)
           {
@@ -148,13 +151,14 @@ restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
                        || held[slot] == want[2])
                   ++slot;
                 held[slot] = want[k];
-                residual_row (&runs, sf, u, f, ring + slot * sf, axm, axp,
+                residual_row (&runs, fine_stride, u, f,
+                              ring + slot * fine_stride, axm, axp,
                               aym[want[k]], ayp[want[k]], c0, want[k]);
               }
-            r[k] = ring + slot * sf;
+            r[k] = ring + slot * fine_stride;
           }
-        restrict_row (&coarse, nxc, fc + J * sc, uc + J * sc, r, rxi, rxw, ryw,
-                      J);
+        restrict_row (&coarse, nxc, fc + jc * coarse_stride,
+                      uc + jc * coarse_stride, r, rxi, rxw, ryw, jc);
       }
   }
 }
@@ -163,42 +167,44 @@ restrict_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
    halo lines with the neighbours first, or where the rows are too few
    for the threads.  */
 static void
-restrict_stored_host (size_t nxc, size_t nyc, size_t sc, double *restrict fc,
-                      double *restrict uc, size_t sf, const double *restrict r,
+restrict_stored_host (size_t nxc, size_t nyc, size_t coarse_stride,
+                      double *restrict fc, double *restrict uc,
+                      size_t fine_stride, const double *restrict r,
                       const size_t *restrict rxi, const double *restrict rxw,
                       const size_t *restrict ryi, const double *restrict ryw)
 {
   struct regular_runs coarse;
   restrict_runs (nxc, rxi, rxw, &coarse);
 #pragma omp parallel for schedule(static) if (nxc * nyc >= PARALLEL_MIN)
-  for (size_t J = 1; J <= nyc; ++J)
+  for (size_t jc = 1; jc <= nyc; ++jc)
     {
-      const double *const rows[3] = { r + ryi[3 * J] * sf,
-                                      r + ryi[3 * J + 1] * sf,
-                                      r + ryi[3 * J + 2] * sf };
-      restrict_row (&coarse, nxc, fc + J * sc, uc + J * sc, rows, rxi, rxw,
-                    ryw, J);
+      const double *const rows[3] = { r + ryi[3 * jc] * fine_stride,
+                                      r + ryi[3 * jc + 1] * fine_stride,
+                                      r + ryi[3 * jc + 2] * fine_stride };
+      restrict_row (&coarse, nxc, fc + jc * coarse_stride,
+                    uc + jc * coarse_stride, rows, rxi, rxw, ryw, jc);
     }
 }
 
 static void
-restrict_target (int nxc, int nyc, int sc, double *restrict fc,
-                 double *restrict uc, int sf, const double *restrict u,
-                 const double *restrict f, const double *restrict axm,
-                 const double *restrict axp, const double *restrict aym,
-                 const double *restrict ayp, double c0,
-                 const size_t *restrict rxi, const double *restrict rxw,
-                 const size_t *restrict ryi, const double *restrict ryw,
-                 int device)
+restrict_target (int nxc, int nyc, int coarse_stride, double *restrict fc,
+                 double *restrict uc, int fine_stride,
+                 const double *restrict u, const double *restrict f,
+                 const double *restrict axm, const double *restrict axp,
+                 const double *restrict aym, const double *restrict ayp,
+                 double c0, const size_t *restrict rxi,
+                 const double *restrict rxw, const size_t *restrict ryi,
+                 const double *restrict ryw, int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
-  for (int J = 1; J <= nyc; ++J)
-    for (int I = 1; I <= nxc; ++I)
+  for (int jc = 1; jc <= nyc; ++jc)
+    for (int ic = 1; ic <= nxc; ++ic)
       {
-        fc[J * sc + I] = restrict_at (u, f, sf, axm, axp, aym, ayp, c0, rxi,
-                                      rxw, ryi, ryw, (size_t) I, (size_t) J);
-        uc[J * sc + I] = 0.0;
+        fc[jc * coarse_stride + ic]
+            = restrict_at (u, f, fine_stride, axm, axp, aym, ayp, c0, rxi, rxw,
+                           ryi, ryw, (size_t) ic, (size_t) jc);
+        uc[jc * coarse_stride + ic] = 0.0;
       }
 }
 
@@ -209,10 +215,12 @@ void
 k_restrict (struct exec *x, const struct mg_solver *mg,
             const struct level *fine, const struct level *coarse)
 {
-  const size_t nxc = coarse->wnx, nyc = coarse->wny, sc = coarse->stride;
-  const size_t window = coarse->wy0 * sc + coarse->wx0;
-  const size_t nx = fine->nx, ny = fine->ny, sf = fine->stride;
-  const size_t ccells = sc * (coarse->ny + 2) - window, fcells = sf * (ny + 2);
+  const size_t nxc = coarse->wnx, nyc = coarse->wny,
+               coarse_stride = coarse->stride;
+  const size_t window = coarse->wy0 * coarse_stride + coarse->wx0;
+  const size_t nx = fine->nx, ny = fine->ny, fine_stride = fine->stride;
+  const size_t ccells = coarse_stride * (coarse->ny + 2) - window,
+               fcells = fine_stride * (ny + 2);
   const double c0 = mg->c0;
   double *fc = coarse->f + window, *uc = coarse->u + window;
   const double *u = fine->u, *f = fine->f, *axm = fine->axm, *axp = fine->axp;
@@ -226,17 +234,18 @@ k_restrict (struct exec *x, const struct mg_solver *mg,
     case MG_HOST:
       if (!fine->split && x->mg != NULL)
         {
-          restrict_host (nxc, nyc, sc, fc, uc, nx, sf, u, host_f (fine), axm,
-                         axp, aym, ayp, c0, rxi, rxw, ryi, ryw, x->mg->rows);
+          restrict_host (nxc, nyc, coarse_stride, fc, uc, nx, fine_stride, u,
+                         host_f (fine), axm, axp, aym, ayp, c0, rxi, rxw, ryi,
+                         ryw, x->mg->rows);
           break;
         }
-      residual_host (nx, ny, sf, u, host_f (fine), fine->r, axm, axp, aym, ayp,
-                     c0);
+      residual_host (nx, ny, fine_stride, u, host_f (fine), fine->r, axm, axp,
+                     aym, ayp, c0);
       if (fine->split)
         for (int axis = 0; axis < 2; ++axis)
-          domain_trade_halo (mg->domain, fine->r, nx, ny, sf, axis);
-      restrict_stored_host (nxc, nyc, sc, fc, uc, sf, fine->r, rxi, rxw, ryi,
-                            ryw);
+          domain_trade_halo (mg->domain, fine->r, nx, ny, fine_stride, axis);
+      restrict_stored_host (nxc, nyc, coarse_stride, fc, uc, fine_stride,
+                            fine->r, rxi, rxw, ryi, ryw);
       break;
     case MG_MAP:
       count_map (x, (2 * fcells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f
@@ -246,14 +255,14 @@ k_restrict (struct exec *x, const struct mg_solver *mg,
   map(to: u[0:fcells], f[0:fcells]) \
   map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
   map(to: rxi[0:tx], rxw[0:tx], ryi[0:ty], ryw[0:ty]) device(x->device)
-      restrict_target ((int) nxc, (int) nyc, (int) sc, fc, uc, (int) sf, u,
-                       f, axm, axp, aym, ayp, c0, rxi, rxw, ryi, ryw,
-                       x->device);
+      restrict_target ((int) nxc, (int) nyc, (int) coarse_stride, fc, uc,
+                       (int) fine_stride, u, f, axm, axp, aym, ayp, c0, rxi,
+                       rxw, ryi, ryw, x->device);
       break;
     case MG_RESIDENT:
-      restrict_target ((int) nxc, (int) nyc, (int) sc, fc, uc, (int) sf, u,
-                       f, axm, axp, aym, ayp, c0, rxi, rxw, ryi, ryw,
-                       x->device);
+      restrict_target ((int) nxc, (int) nyc, (int) coarse_stride, fc, uc,
+                       (int) fine_stride, u, f, axm, axp, aym, ayp, c0, rxi,
+                       rxw, ryi, ryw, x->device);
       break;
     }
 }
@@ -290,9 +299,9 @@ prolong_span (size_t first, size_t last, double *restrict out,
 {
   for (size_t i = first; i <= last; ++i)
     {
-      const size_t I = pxi[i];
+      const size_t ic = pxi[i];
       const double wx = pxw[i];
-      out[i] += wx * t[I] + (1.0 - wx) * t[I + 1];
+      out[i] += wx * t[ic] + (1.0 - wx) * t[ic + 1];
     }
 }
 
@@ -329,8 +338,8 @@ prolong_row (const struct regular_runs *runs, size_t nxf, double *restrict out,
    thread, rows (of stride tn) where x->mg gives them, else row j of a
    level-sized array.  */
 static void
-prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
-              size_t nxc, size_t sc, const double *restrict uc,
+prolong_host (size_t nxf, size_t nyf, size_t fine_stride, double *restrict uf,
+              size_t nxc, size_t coarse_stride, const double *restrict uc,
               double *restrict rows, bool per_thread,
               const size_t *restrict pxi, const double *restrict pxw,
               const size_t *restrict pyi, const double *restrict pyw)
@@ -345,27 +354,30 @@ prolong_host (size_t nxf, size_t nyf, size_t sf, double *restrict uf,
     for (size_t j = 1; j <= nyf; ++j)
       {
         double *restrict t = per_thread ? thread_row : rows + j * tn;
-        const double *lo = uc + pyi[j] * sc, *hi = lo + sc;
+        const double *lo = uc + pyi[j] * coarse_stride,
+                     *hi = lo + coarse_stride;
         const double wy = pyw[j];
-        for (size_t I = 0; I <= nxc + 1; ++I)
-          t[I] = wy * lo[I] + (1.0 - wy) * hi[I];
-        prolong_row (&runs, nxf, uf + j * sf, t, pxi, pxw);
+        for (size_t ic = 0; ic <= nxc + 1; ++ic)
+          t[ic] = wy * lo[ic] + (1.0 - wy) * hi[ic];
+        prolong_row (&runs, nxf, uf + j * fine_stride, t, pxi, pxw);
       }
   }
 }
 
 static void
-prolong_target (int nxf, int nyf, int sf, double *restrict uf, int sc,
-                const double *restrict uc, const size_t *restrict pxi,
-                const double *restrict pxw, const size_t *restrict pyi,
-                const double *restrict pyw, int device)
+prolong_target (int nxf, int nyf, int fine_stride, double *restrict uf,
+                int coarse_stride, const double *restrict uc,
+                const size_t *restrict pxi, const double *restrict pxw,
+                const size_t *restrict pyi, const double *restrict pyw,
+                int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
   for (int j = 1; j <= nyf; ++j)
     for (int i = 1; i <= nxf; ++i)
-      uf[j * sf + i] += prolong_at (uc, (size_t) sc, pxi, pxw, pyi, pyw,
-                                    (size_t) i, (size_t) j);
+      uf[j * fine_stride + i]
+          += prolong_at (uc, (size_t) coarse_stride, pxi, pxw, pyi, pyw,
+                         (size_t) i, (size_t) j);
 }
 
 /* From the window of the coarse level to the fine level.  */
@@ -373,11 +385,11 @@ void
 k_prolong (struct exec *x, const struct level *fine,
            const struct level *coarse)
 {
-  const size_t nxf = fine->nx, nyf = fine->ny, sf = fine->stride,
-    sc = coarse->stride;
-  const size_t window = coarse->wy0 * sc + coarse->wx0;
-  const size_t fcells = sf * (nyf + 2),
-    ccells = sc * (coarse->ny + 2) - window;
+  const size_t nxf = fine->nx, nyf = fine->ny, fine_stride = fine->stride,
+    coarse_stride = coarse->stride;
+  const size_t window = coarse->wy0 * coarse_stride + coarse->wx0;
+  const size_t fcells = fine_stride * (nyf + 2),
+    ccells = coarse_stride * (coarse->ny + 2) - window;
   double *uf = fine->u;
   const double *uc = coarse->u + window, *pxw = coarse->pxw,
     *pyw = coarse->pyw;
@@ -387,7 +399,7 @@ k_prolong (struct exec *x, const struct level *fine,
     {
     case MG_HOST:
       /* Without scratch rows, the fine level's spent residual holds them.  */
-      prolong_host (nxf, nyf, sf, uf, coarse->wnx, sc, uc,
+      prolong_host (nxf, nyf, fine_stride, uf, coarse->wnx, coarse_stride, uc,
                     x->mg != NULL ? x->mg->rows : fine->r, x->mg != NULL, pxi,
                     pxw, pyi, pyw);
       break;
@@ -398,12 +410,12 @@ k_prolong (struct exec *x, const struct level *fine,
 #pragma omp target data map(tofrom: uf[0:fcells]) map(to: uc[0:ccells]) \
   map(to: pxi[0:nxf + 2], pxw[0:nxf + 2], pyi[0:nyf + 2], pyw[0:nyf + 2]) \
   device(x->device)
-      prolong_target ((int) nxf, (int) nyf, (int) sf, uf, (int) sc, uc, pxi,
-                      pxw, pyi, pyw, x->device);
+      prolong_target ((int) nxf, (int) nyf, (int) fine_stride, uf,
+                      (int) coarse_stride, uc, pxi, pxw, pyi, pyw, x->device);
       break;
     case MG_RESIDENT:
-      prolong_target ((int) nxf, (int) nyf, (int) sf, uf, (int) sc, uc, pxi,
-                      pxw, pyi, pyw, x->device);
+      prolong_target ((int) nxf, (int) nyf, (int) fine_stride, uf,
+                      (int) coarse_stride, uc, pxi, pxw, pyi, pyw, x->device);
       break;
     }
 }
