@@ -15,6 +15,7 @@
 #include "agree.h"
 #include "diagnostics.h"
 #include "domain.h"
+#include "heat_rates.h"
 #include "initial.h"
 #include "monitor.h"
 #include "options.h"
@@ -113,6 +114,7 @@ measure (const struct config *cfg, const struct domain *d,
   report->max = domain_max (d, report->max);
   report->checksum = domain_hash (d, field_checksum (u));
   field_peak (d, cfg, u, &report->peak);
+  heat_rates (d, cfg, u, report->heat_rate);
   return HEATSIM_OK;
 }
 

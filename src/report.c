@@ -115,6 +115,17 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
              cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
 }
 
+/* The sum of the edges' heat rates, in edge order (the same sum in the
+   text and in JSON).  */
+static double
+heat_rate_net (const struct run_report *r)
+{
+  double net = 0.0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    net += r->heat_rate[e];
+  return net;
+}
+
 /* What the run solved with, for the report's title.  */
 static const char *
 method_name (const struct config *cfg)
@@ -180,12 +191,16 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  range         %E to %E\n"
            "  peak          %E at (%g, %g)\n"
            "  mean          %E\n"
+           "  heat rates    left %E  right %E  bottom %E  top %E\n"
+           "  net rate      %E (into the domain; 0 at a steady state)\n"
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
            "files%s)  transfer out %.6f  total %.6f\n",
            r->heat, r->heat_initial, r->min, r->max, r->peak.value,
-           r->peak.x, r->peak.y, r->peak.mean, r->checksum, run->setup,
+           r->peak.x, r->peak.y, r->peak.mean, r->heat_rate[EDGE_LEFT],
+           r->heat_rate[EDGE_RIGHT], r->heat_rate[EDGE_BOTTOM],
+           r->heat_rate[EDGE_TOP], heat_rate_net (r), r->checksum, run->setup,
            run->transfer_in,
            run->solve, run->output, run->files,
            cfg->monitor != NULL ? ", --monitor rows" : "",
@@ -419,6 +434,11 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "peak_x", true, r->peak.x);
   json_number (out, "peak_y", true, r->peak.y);
   json_number (out, "mean", true, r->peak.mean);
+  json_number (out, "heat_rate_left", true, r->heat_rate[EDGE_LEFT]);
+  json_number (out, "heat_rate_right", true, r->heat_rate[EDGE_RIGHT]);
+  json_number (out, "heat_rate_bottom", true, r->heat_rate[EDGE_BOTTOM]);
+  json_number (out, "heat_rate_top", true, r->heat_rate[EDGE_TOP]);
+  json_number (out, "heat_rate_net", true, heat_rate_net (r));
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

@@ -72,6 +72,7 @@ cli_tests = \
 	tests/readme-sweep.sh \
 	tests/monitor.sh \
 	tests/probes.sh \
+	tests/heat-rates.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \

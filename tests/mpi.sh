@@ -341,4 +341,24 @@ for n in 3 4; do
   pass
 done
 [ "$(wc -l <probe1/probes.csv)" -eq 7 ] || fail "--probe on MPI: rows"
+# Heat rates through the edges: sums along the edges, so close on any
+# number of ranks (to 1e-12 of the largest), for fixed and periodic edges
+# (an uneven field, so that no rate is zero by symmetry).
+for b in dirichlet periodic; do
+  for n in 1 2 3 4; do
+    mpi $n -q --json --init "$srcdir/data/ring-and-bar.png" -b "$b" -L 1 \
+      -a 1 --dt 1e-6 -n 200 \
+      || { fail "heat rates ($b) on $n ranks: $(cat "$workdir/err")"; continue; }
+    for e in left right bottom top; do
+      json_field "heat_rate_$e" "$workdir/out"
+    done >"rates$n"
+  done
+  for n in 2 3 4; do
+    paste rates1 "rates$n" | awk '{ d = $1 - $2; d = d < 0 ? -d : d;
+      m = $1 < 0 ? -$1 : $1; if (m > big) big = m; if (d > worst) worst = d }
+      END { exit !(big > 0 && worst <= 1e-12 * big) }' \
+      || fail "heat rates ($b) on $n ranks: $(paste rates1 "rates$n" | tr '\n' ' ')"
+    pass
+  done
+done
 finish

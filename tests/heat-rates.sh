@@ -1,0 +1,79 @@
+#!/bin/sh
+# Heat rates through the edges (issue 25: the steady report gives them):
+# the plate's steady state against the rates of its exact bilinear field,
+# worked by hand (the 5-point fluxes across each edge sum to closed
+# forms); the heat balance at a steady state; an explicit step changes the
+# total heat by dt times the net rate, as the scheme conserves it;
+# zero-flux edges carry nothing and periodic ones cancel in pairs.
+. "${srcdir:-.}/tests/testlib.sh"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: no jq"; exit 77; }
+
+# key NAME: the JSON report's NAME from $workdir/out.
+key () {
+  jq -r ".$1" "$workdir/out"
+}
+# close A B TOL WHAT: |A - B| <= TOL (absolute).
+close () {
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
+    exit !(d <= t) }' || fail "$4: $1, not $2 (within $3)"
+  checks=$((checks + 1))
+}
+
+# The plate, u = 100 (x/Lx)(1 - y/Ly), nx x ny interior nodes, alpha a:
+#   left  = -a 100/Lx dy ny/2          right = -left
+#   bottom = a 100/(Lx Ly) dx^2 nx (nx+1)/2   top = -bottom
+plate () {
+  nx=$1 ny=$2 lx=$3 ly=$4 a=$5
+  expect_status 0 "$HEATSIM" -q --json -p plate -s -g "${nx}x$ny" \
+    -L "${lx}x$ly" -a "$a" || return
+  awk -v nx="$nx" -v ny="$ny" -v lx="$lx" -v ly="$ly" -v a="$a" 'BEGIN {
+    dx = lx / (nx + 1); dy = ly / (ny + 1);
+    printf "%.17g %.17g\n", -a * 100 / lx * dy * ny / 2,
+      a * 100 / (lx * ly) * dx * dx * nx * (nx + 1) / 2 }' >"$workdir/want"
+  read -r left bottom <"$workdir/want"
+  scale=$(awk -v l="$left" -v b="$bottom" 'BEGIN { l = l < 0 ? -l : l;
+    b = b < 0 ? -b : b; printf "%.17g", (l > b ? l : b) * 1e-8 }')
+  what="plate ${nx}x$ny, ${lx}x$ly, alpha $a"
+  close "$(key heat_rate_left)" "$left" "$scale" "$what: left"
+  close "$(key heat_rate_right)" "$(awk -v v="$left" 'BEGIN { printf "%.17g", -v }')" \
+    "$scale" "$what: right"
+  close "$(key heat_rate_bottom)" "$bottom" "$scale" "$what: bottom"
+  close "$(key heat_rate_top)" "$(awk -v v="$bottom" 'BEGIN { printf "%.17g", -v }')" \
+    "$scale" "$what: top"
+  close "$(key heat_rate_net)" 0 "$scale" "$what: net (the heat balance)"
+}
+plate 31 15 1 1 1
+plate 63 15 2 1 0.5
+plate 40 27 3 0.7 2
+
+# An explicit step: heat(2) - heat(1) = dt * net rate of the field after
+# step 1 (the 5-point sums telescope to the edge terms).
+mms='-p mms -g 40x30 -L 1x0.75 -a 1 --dt 1e-4'
+expect_status 0 "$HEATSIM" -q --json $mms -n 1 && {
+  h1=$(key heat)
+  net=$(key heat_rate_net)
+  expect_status 0 "$HEATSIM" -q --json $mms -n 2 && {
+    h2=$(key heat)
+    change=$(awk -v a="$h2" -v b="$h1" 'BEGIN { printf "%.17g", a - b }')
+    want=$(awk -v n="$net" 'BEGIN { printf "%.17g", n * 1e-4 }')
+    tol=$(awk -v w="$want" 'BEGIN { w = w < 0 ? -w : w; printf "%.17g", w * 1e-9 }')
+    close "$change" "$want" "$tol" "explicit step: heat change against dt x net rate"
+  }
+}
+
+# Zero-flux edges carry nothing; periodic ones cancel in pairs exactly.
+expect_status 0 "$HEATSIM" -q --json -p disk -b neumann -g 32x24 -L 1 -a 1 \
+  --dt 1e-5 -n 10 && for e in left right bottom top net; do
+  [ "$(key heat_rate_$e)" = 0 ] || fail "zero flux: heat_rate_$e $(key heat_rate_$e)"
+  checks=$((checks + 1))
+done
+expect_status 0 "$HEATSIM" -q --json -p disk -b periodic -g 32x24 -L 1 -a 1 \
+  --dt 1e-5 -n 300 && {
+  l=$(key heat_rate_left) r=$(key heat_rate_right)
+  [ "$(awk -v l="$l" -v r="$r" 'BEGIN { print (l + r == 0 && l != 0) }')" = 1 ] \
+    || fail "periodic: left $l, right $r: not opposite, or zero"
+  [ "$(key heat_rate_net)" = 0 ] || fail "periodic: net $(key heat_rate_net)"
+  checks=$((checks + 2))
+}
+
+finish
