@@ -19,13 +19,10 @@
 #include "colormap.h"
 #include "diagnostics.h"
 #include "domain.h"
+#include "fnv1a.h"
 #include "problem.h"
 #include "run_config.h"
 #include "strategy.h"
-
-/* FNV-1a, 64 bits: the hash of the checkpoints' seal too.  */
-#define FNV_OFFSET UINT64_C (0xcbf29ce484222325)
-#define FNV_PRIME UINT64_C (0x100000001b3)
 
 /* More than the parts that describe_options and describe_inputs add.  */
 #define MAX_PARTS 56
@@ -42,22 +39,13 @@ struct digest {
   size_t n;
 };
 
-static uint64_t
-fnv1a (uint64_t h, const void *bytes, size_t len)
-{
-  const unsigned char *b = bytes;
-  for (size_t i = 0; i < len; ++i)
-    h = (h ^ b[i]) * FNV_PRIME;
-  return h;
-}
-
 /* Begin the part called name: what is mixed next goes into its hash.  */
 static void
 part (struct digest *d, const char *name)
 {
   d->name[d->n] = name;
   d->path[d->n] = NULL;
-  d->hash[d->n] = FNV_OFFSET;
+  d->hash[d->n] = FNV1A_OFFSET;
   ++d->n;
 }
 
@@ -222,7 +210,7 @@ file_hash (const char *path)
              ? fopen (path, "rb") : NULL;
   if (fp == NULL)
     return 0;
-  uint64_t h = FNV_OFFSET;
+  uint64_t h = FNV1A_OFFSET;
   unsigned char buf[1 << 16];
   size_t n;
   while ((n = fread (buf, 1, sizeof buf, fp)) > 0)

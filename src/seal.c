@@ -8,21 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv1a.h"
+
 /* The block is text, then NUL bytes:
      heatsim-checkpoint-seal-1
      fnv1a64 <FNV-1a, 64 bits, of the bytes after the block, in hex>
      bytes <their number>  */
 #define SEAL_MAGIC "heatsim-checkpoint-seal-1\n"
 #define SEAL_KEY "fnv1a64 "
-#define FNV_OFFSET UINT64_C (0xcbf29ce484222325)
-
-static uint64_t
-fnv1a (uint64_t h, const unsigned char *p, size_t n)
-{
-  for (size_t k = 0; k < n; ++k)
-    h = (h ^ p[k]) * UINT64_C (0x100000001b3);
-  return h;
-}
 
 /* The user block of n bytes whose checksum is sum.  */
 static void
@@ -37,7 +30,7 @@ void
 seal_image (unsigned char *image, size_t size)
 {
   const size_t n = size - SEAL_BYTES;
-  seal_text (image, fnv1a (FNV_OFFSET, image + SEAL_BYTES, n), n);
+  seal_text (image, fnv1a (FNV1A_OFFSET, image + SEAL_BYTES, n), n);
 }
 
 /* Whether a file's first got bytes are a seal: its magic or its key line
@@ -68,7 +61,7 @@ seal_matches (FILE *fp, const unsigned char block[SEAL_BYTES])
   if (memcmp (block, want, SEAL_BYTES) != 0)
     return false;
   unsigned char buf[1 << 16];
-  uint64_t h = FNV_OFFSET, total = 0;
+  uint64_t h = FNV1A_OFFSET, total = 0;
   size_t got;
   while ((got = fread (buf, 1, sizeof buf, fp)) > 0)
     {
