@@ -12,19 +12,6 @@
 plate='-p disk -g 30x20 -L 0.2x0.1 -a 1.17e-5'
 c=$workdir/c
 
-# steps FILE, xdmf_times FILE, names FILE: what an XDMF index lists, one line.
-steps () {
-  sed -n 's/.*<Grid Name="step \([0-9]*\)".*/\1/p' "$1" | tr '\n' ' ' \
-    | sed 's/ $//'
-}
-xdmf_times () {
-  sed -n 's/.*<Time Value="\([^"]*\)".*/\1/p' "$1" | tr '\n' ' ' \
-    | sed 's/ $//'
-}
-names () {
-  sed -n 's/.*Format="HDF">\(.*\):\/field<.*/\1/p' "$1" | tr '\n' ' ' \
-    | sed 's/ $//'
-}
 # json_is KEY VALUE: the key of the last --json report.
 json_is () {
   [ "$(json_field "$1" "$workdir/out")" = "$2" ] \
@@ -92,20 +79,20 @@ json_is alpha 3 "--init of a plain field with -a"
 # first segment's entries before its start.
 expect_status 0 "$HEATSIM" -q --init "$c/heatsim-000020.h5" --dt 0.25 -n 20 \
   --checkpoint-every 10 --checkpoint-name 'b-%06d.h5' --output-dir "$c"
-[ "$(steps "$c/heatsim.xmf")" = "0 10 20 30 40" ] \
-  || fail "chained index: steps $(steps "$c/heatsim.xmf")"
+[ "$(xdmf_steps "$c/heatsim.xmf")" = "0 10 20 30 40" ] \
+  || fail "chained index: steps $(xdmf_steps "$c/heatsim.xmf")"
 [ "$(xdmf_times "$c/heatsim.xmf")" = "0 5 10 12.5 15" ] \
   || fail "chained index: times $(xdmf_times "$c/heatsim.xmf")"
-[ "$(names "$c/heatsim.xmf")" = \
+[ "$(xdmf_names "$c/heatsim.xmf")" = \
   "heatsim-000000.h5 heatsim-000010.h5 b-000020.h5 b-000030.h5 b-000040.h5" ] \
-  || fail "chained index: files $(names "$c/heatsim.xmf")"
+  || fail "chained index: files $(xdmf_names "$c/heatsim.xmf")"
 # A third in place, from the second's last checkpoint: that file is
 # indexed, not rewritten.
 ls -i "$c/b-000040.h5" >"$workdir/inode"
 expect_status 0 "$HEATSIM" -q --init "$c/b-000040.h5" --dt 0.25 -n 10 \
   --checkpoint-every 10 --checkpoint-name 'b-%06d.h5' --output-dir "$c"
-[ "$(steps "$c/heatsim.xmf")" = "0 10 20 30 40 50" ] \
-  || fail "third segment: steps $(steps "$c/heatsim.xmf")"
+[ "$(xdmf_steps "$c/heatsim.xmf")" = "0 10 20 30 40 50" ] \
+  || fail "third segment: steps $(xdmf_steps "$c/heatsim.xmf")"
 [ "$(xdmf_times "$c/heatsim.xmf")" = "0 5 10 12.5 15 17.5" ] \
   || fail "third segment: times $(xdmf_times "$c/heatsim.xmf")"
 [ "$(ls -i "$c/b-000040.h5")" = "$(cat "$workdir/inode")" ] \
@@ -119,8 +106,8 @@ expect_status 0 "$HEATSIM" -q --json --init "$c/heatsim-000020.h5" \
   --checkpoint-name 'd-%06d.h5' --output-dir "$c"
 json_is start_time 3 "--start-time 3"
 json_is end_time 5.5 "--start-time 3"
-[ "$(steps "$c/heatsim.xmf")" = "0 20 30" ] \
-  || fail "--start-time: steps $(steps "$c/heatsim.xmf")"
+[ "$(xdmf_steps "$c/heatsim.xmf")" = "0 20 30" ] \
+  || fail "--start-time: steps $(xdmf_steps "$c/heatsim.xmf")"
 [ "$(xdmf_times "$c/heatsim.xmf")" = "0 3 5.5" ] \
   || fail "--start-time: times $(xdmf_times "$c/heatsim.xmf")"
 # It also sets the time of a field that has none.

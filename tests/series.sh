@@ -7,16 +7,6 @@
 run='-p disk -g 30x20 -L 1 -a 1 --dt 5e-5'
 a=$workdir/a
 
-# steps FILE: the steps listed in an XDMF index, one line.
-steps () {
-  sed -n 's/.*<Grid Name="step \([0-9]*\)".*/\1/p' "$1" | tr '\n' ' ' \
-    | sed 's/ $//'
-}
-# names FILE: the checkpoint files it names.
-names () {
-  sed -n 's/.*Format="HDF">\(.*\):\/field<.*/\1/p' "$1" | tr '\n' ' ' \
-    | sed 's/ $//'
-}
 # well_formed FILE: an XML parser reads it, where one is installed.
 well_formed () {
   for py in python3 /usr/bin/python3; do
@@ -37,8 +27,8 @@ whole=$(json_field checksum "$workdir/out")
 for f in heatsim-000000.png heatsim-000000.h5; do
   [ -f "$a/$f" ] || fail "no $f: $(ls "$a")"
 done
-[ "$(steps "$a/heatsim.xmf")" = "0 10 20 30 40" ] \
-  || fail "index of a whole run: steps $(steps "$a/heatsim.xmf")"
+[ "$(xdmf_steps "$a/heatsim.xmf")" = "0 10 20 30 40" ] \
+  || fail "index of a whole run: steps $(xdmf_steps "$a/heatsim.xmf")"
 grep -q '<Time Value="0"/>' "$a/heatsim.xmf" || fail "index: no time 0"
 well_formed "$a/heatsim.xmf"
 if [ -n "${H5DUMP:-}" ]; then
@@ -64,8 +54,8 @@ expect_status 0 "$HEATSIM" -q --json --restart "$a/heatsim-000020.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$a"
 [ "$(json_field files "$workdir/out")" = 1 ] \
   || fail "restart in place wrote $(json_field files "$workdir/out") files, expected 1"
-[ "$(steps "$a/heatsim.xmf")" = "0 20 30" ] \
-  || fail "index after a restart in place: steps $(steps "$a/heatsim.xmf")"
+[ "$(xdmf_steps "$a/heatsim.xmf")" = "0 20 30" ] \
+  || fail "index after a restart in place: steps $(xdmf_steps "$a/heatsim.xmf")"
 [ "$(ls -i "$a/heatsim-000020.h5")" = "$(cat "$workdir/inode")" ] \
   || fail "the restart rewrote the checkpoint it started from"
 # Entries are as the whole run wrote them.
@@ -82,11 +72,11 @@ well_formed "$a/heatsim.xmf"
 # their files' names, the restart step gets a file of the new name.
 expect_status 0 "$HEATSIM" -q --restart "$a/heatsim-000020.h5" -n 20 \
   --checkpoint-every 10 --checkpoint-name 'b&%d.h5' --output-dir "$a"
-[ "$(steps "$a/heatsim.xmf")" = "0 20 30 40" ] \
-  || fail "index after a renamed restart: steps $(steps "$a/heatsim.xmf")"
-[ "$(names "$a/heatsim.xmf")" = \
+[ "$(xdmf_steps "$a/heatsim.xmf")" = "0 20 30 40" ] \
+  || fail "index after a renamed restart: steps $(xdmf_steps "$a/heatsim.xmf")"
+[ "$(xdmf_names "$a/heatsim.xmf")" = \
   "heatsim-000000.h5 b&amp;20.h5 b&amp;30.h5 b&amp;40.h5" ] \
-  || fail "index after a renamed restart: files $(names "$a/heatsim.xmf")"
+  || fail "index after a renamed restart: files $(xdmf_names "$a/heatsim.xmf")"
 [ -f "$a/b&20.h5" ] || fail "restart step not written under the new name"
 well_formed "$a/heatsim.xmf"
 
@@ -96,8 +86,8 @@ expect_status 0 "$HEATSIM" -q --json --restart "$a/heatsim-000020.h5" -n 20 \
   --checkpoint-every 10 --png-every 10 --output-dir "$workdir/b"
 [ "$(cd "$workdir/b" && echo *)" = "heatsim-000020.h5 heatsim-000020.png heatsim-000030.h5 heatsim-000030.png heatsim-000040.h5 heatsim-000040.png heatsim.xmf" ] \
   || fail "restart elsewhere: files $(cd "$workdir/b" && echo *)"
-[ "$(steps "$workdir/b/heatsim.xmf")" = "20 30 40" ] \
-  || fail "restart elsewhere: steps $(steps "$workdir/b/heatsim.xmf")"
+[ "$(xdmf_steps "$workdir/b/heatsim.xmf")" = "20 30 40" ] \
+  || fail "restart elsewhere: steps $(xdmf_steps "$workdir/b/heatsim.xmf")"
 [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
   || fail "restart elsewhere does not end where the whole run does"
 
@@ -112,8 +102,8 @@ expect_status 0 "$HEATSIM" -q -p disk -g 9x12 -L 1 -a 1 --dt 1e-4 -n 2 \
   --checkpoint-every 1 --output-dir "$workdir/o"
 expect_status 0 "$HEATSIM" -q --restart "$a/heatsim-000020.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$workdir/o"
-[ "$(steps "$workdir/o/heatsim.xmf")" = "0 1 2 20 30" ] \
-  || fail "index over another run: steps $(steps "$workdir/o/heatsim.xmf")"
+[ "$(xdmf_steps "$workdir/o/heatsim.xmf")" = "0 1 2 20 30" ] \
+  || fail "index over another run: steps $(xdmf_steps "$workdir/o/heatsim.xmf")"
 # grid K: the lines of the entry of step K.
 grid () {
   sed -n "/<Grid Name=\"step $1\"/,/<\/Grid>/p" "$workdir/o/heatsim.xmf"
@@ -138,8 +128,8 @@ printf '<Grid Name="step 5" GridType="Uniform">\n<DataItem Format="HDF">../a/hea
   >"$workdir/c/heatsim.xmf"
 expect_status 0 "$HEATSIM" -q --restart "$workdir/c/start.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$workdir/c"
-[ "$(steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
-  || fail "foreign index: steps $(steps "$workdir/c/heatsim.xmf")"
+[ "$(xdmf_steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
+  || fail "foreign index: steps $(xdmf_steps "$workdir/c/heatsim.xmf")"
 # A FIFO in its place is not read (that would block): a warning, and the
 # new index replaces it.
 rm "$workdir/c/heatsim.xmf"
@@ -148,12 +138,12 @@ if mkfifo "$workdir/c/heatsim.xmf" 2>/dev/null; then
     -n 10 --checkpoint-every 10 --output-dir "$workdir/c"
   grep -q "^heatsim: warning: .*heatsim.xmf: cannot read" "$workdir/err" \
     || fail "FIFO index: no warning: $(cat "$workdir/err")"
-  [ "$(steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
-    || fail "FIFO index: steps $(steps "$workdir/c/heatsim.xmf")"
+  [ "$(xdmf_steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
+    || fail "FIFO index: steps $(xdmf_steps "$workdir/c/heatsim.xmf")"
 fi
 echo garbage >"$workdir/c/heatsim.xmf"
 expect_status 0 "$HEATSIM" -q --restart "$workdir/c/start.h5" -n 10 \
   --checkpoint-every 10 --output-dir "$workdir/c"
-[ "$(steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
-  || fail "garbage index: steps $(steps "$workdir/c/heatsim.xmf")"
+[ "$(xdmf_steps "$workdir/c/heatsim.xmf")" = "20 30" ] \
+  || fail "garbage index: steps $(xdmf_steps "$workdir/c/heatsim.xmf")"
 finish

@@ -57,6 +57,21 @@ json_field () {
   sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$2"
 }
 
+# xdmf_steps FILE, xdmf_times FILE, xdmf_names FILE: the steps, times and
+# checkpoint files an XDMF index (heatsim.xmf) lists, on one line.
+xdmf_steps () {
+  sed -n 's/.*<Grid Name="step \([0-9]*\)".*/\1/p' "$1" | tr '\n' ' ' \
+    | sed 's/ $//'
+}
+xdmf_times () {
+  sed -n 's/.*<Time Value="\([^"]*\)".*/\1/p' "$1" | tr '\n' ' ' \
+    | sed 's/ $//'
+}
+xdmf_names () {
+  sed -n 's/.*Format="HDF">\(.*\):\/field<.*/\1/p' "$1" | tr '\n' ' ' \
+    | sed 's/ $//'
+}
+
 # close_to A B RELTOL: |A - B| <= RELTOL * |B|
 close_to () {
   awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
