@@ -1,0 +1,44 @@
+/* The material and the heat sources of a run: per node, the conductivity
+   k (W/(m K)), the volumetric heat capacity rho c_p (J/(m^3 K)) and the
+   heat source q (W/m^3) of rho c_p dT/dt = div (k grad T) + q, on this
+   rank's part of the grid with its halo ring, so that every face of the
+   part has both of its nodes.  A run without material or source options
+   is nondimensional: k = alpha, rho c_p = 1, q = 0 (the constant-
+   coefficient kernels).  Where the inputs come from (options, maps,
+   built-in materials) is material.c's business; what the solvers see is
+   this.  */
+#ifndef HEATSIM_MATERIAL_H
+#define HEATSIM_MATERIAL_H
+
+#include <stdbool.h>
+
+#include "field.h"
+
+struct config;
+struct domain;
+
+struct material {
+  /* Some coefficient varies from node to node, or a source is given:
+     the variable-coefficient operator (operator.h) runs.  false: k and
+     rho c_p are uniform and q = 0, and the constant-coefficient kernels
+     run with alpha = k / (rho c_p) (fields below then have no data).  */
+  bool variable;
+  double conductivity_uniform;    /* k where uniform (alpha without SI) */
+  double capacity_uniform;        /* rho c_p where uniform (1 without SI) */
+  /* Padded like the part.  The halo holds the neighbouring node: of the
+     neighbouring rank, of the opposite edge on a periodic axis, and at
+     the grid's edge the edge node's own value.  */
+  struct field conductivity;
+  struct field capacity;
+  struct field source;            /* data NULL where no source is given */
+  double diffusivity_max;         /* largest k / (rho c_p) of the whole
+                                     grid: the explicit stability limit */
+};
+
+/* The material of cfg on d's part of the grid.  Returns 0 or a
+   heatsim_status after a message naming the option, file, key or cell.  */
+int material_build (struct material *m, const struct config *cfg,
+                    const struct domain *d);
+void material_free (struct material *m);
+
+#endif

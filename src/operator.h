@@ -1,0 +1,58 @@
+/* The finite-volume operator of rho c_p dT/dt = div (k grad T) + q on the
+   vertex grid (DESIGN.md, "The general heat equation").  Node P owns the
+   box halfway to its neighbours; it exchanges heat with each neighbour N
+   through their common face, whose conductance is the harmonic mean
+   2 k_P k_N / (k_P + k_N) (exact for layered materials whose interfaces
+   lie on faces).  Divided by the box's volume, the net flow into P is
+     wx[P] (u_E - u_P) - wx[W] (u_P - u_W) + wy[P] (u_N - u_P)
+       - wy[S] (u_P - u_S),
+   wx the face conductance over dx^2 between a node and its east
+   neighbour, wy over dy^2 to its north neighbour.  A boundary is one face
+   term: a Dirichlet edge's face leads to the halo node, which holds the
+   edge's temperature; an insulated (zero-flux) edge's face has
+   conductance 0.  Every kernel (explicit steps, residuals, smoothers,
+   implicit right-hand sides) computes the flow with heat_flow_at, so the
+   operator is written once.  */
+#ifndef HEATSIM_OPERATOR_H
+#define HEATSIM_OPERATOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+
+struct material;
+
+struct heat_operator {
+  size_t nx, ny, stride;   /* as the fields it acts on */
+  /* Padded arrays of (ny + 2) stride doubles, one allocation (block).  */
+  double *wx;              /* face to the east neighbour / dx^2: columns
+                              0 .. nx of rows 1 .. ny */
+  double *wy;              /* face to the north neighbour / dy^2: rows
+                              0 .. ny of columns 1 .. nx */
+  double *capacity;        /* rho c_p of each interior node */
+  double *source;          /* q of each interior node (0 where none) */
+  void *block;
+};
+
+/* The operator of material m on a part of nx x ny nodes with spacing dx,
+   dy; insulated[e]: edge e is a zero-flux edge of the whole grid (its
+   face has conductance 0).  False when memory is short.  */
+bool heat_operator_build (struct heat_operator *op, const struct material *m,
+                          double dx, double dy,
+                          const bool insulated[EDGE_COUNT]);
+void heat_operator_free (struct heat_operator *op);
+
+#pragma omp declare target
+/* div (k grad u) at the node u points at (wx, wy at the same node): the
+   net heat flow into its box per unit volume.  */
+static inline double
+heat_flow_at (const double *u, const double *wx, const double *wy,
+              ptrdiff_t stride)
+{
+  return wx[0] * (u[1] - u[0]) - wx[-1] * (u[0] - u[-1])
+         + wy[0] * (u[stride] - u[0]) - wy[-stride] * (u[0] - u[-stride]);
+}
+#pragma omp end declare target
+
+#endif
