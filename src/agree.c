@@ -16,16 +16,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "colormap.h"
 #include "diagnostics.h"
 #include "domain.h"
 #include "fnv1a.h"
-#include "problem.h"
+#include "options.h"
 #include "run_config.h"
-#include "strategy.h"
 
-/* More than the parts that describe_options and describe_inputs add.  */
-#define MAX_PARTS 56
+/* More than the parts that describe_options and describe_inputs add
+   (see part).  */
+#define MAX_PARTS 256
 
 /* What a rank runs, part by part: the option (and, for an input, the
    file) a message names, and the hash of the part's canonical bytes:
@@ -39,10 +38,14 @@ struct digest {
   size_t n;
 };
 
-/* Begin the part called name: what is mixed next goes into its hash.  */
+/* Begin the part called name: what is mixed next goes into its hash.
+   Past MAX_PARTS (over twice the options there are) it goes into the
+   last part: still compared, named less precisely.  */
 static void
 part (struct digest *d, const char *name)
 {
+  if (d->n == MAX_PARTS)
+    return;
   d->name[d->n] = name;
   d->path[d->n] = NULL;
   d->hash[d->n] = FNV1A_OFFSET;
@@ -61,12 +64,6 @@ mix_count (struct digest *d, uint64_t v)
   mix (d, &v, sizeof v);
 }
 
-static void
-mix_number (struct digest *d, double v)
-{
-  mix (d, &v, sizeof v);
-}
-
 /* NULL differs from every string; "" too, by the count before it.  */
 static void
 mix_text (struct digest *d, const char *s)
@@ -76,128 +73,48 @@ mix_text (struct digest *d, const char *s)
     mix (d, s, strlen (s));
 }
 
-/* The options every rank must share: all but the rank-local ones
-   (agree.h), in the order of the parts a message names first.  The
-   input files' names are left out: their contents are compared
-   (describe_inputs).  */
+/* Options whose values every rank keeps to itself: its own device, and
+   what only rank 0 prints.  */
+static const char *const rank_local[] = {
+  "device", "require-device", "quiet", "progress-every", "json"
+};
+
+/* Options that name an input file: its contents are compared
+   (describe_inputs), not its name, which a node-local copy may change.  */
+static const char *const input_options[] = {
+  "init", "restart", "material-map", "source-map"
+};
+
+static bool
+listed (const char *name, const char *const *list, size_t n)
+{
+  for (size_t k = 0; k < n; ++k)
+    if (strcmp (name, list[k]) == 0)
+      return true;
+  return false;
+}
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+/* The settings every rank must share, one part per option of the
+   table (options.h), in its order: the values given, as given (every
+   value of a repeatable option in turn), or none.  Driven by the table,
+   so an option added to it is compared without a line here.  An input
+   option counts as given or not; its file is compared later.  */
 static void
 describe_options (struct digest *d, const struct config *c)
 {
-  /* The kind of run first: other values (--steps, --max-steps) follow
-     from it, and a message names what the user changed.  */
-  part (d, "--steady");
-  mix_count (d, c->steady);
-  part (d, "--solver");
-  mix_count (d, c->solver);
-  part (d, "--scheme");
-  mix_count (d, c->scheme);
-  part (d, "--problem");
-  mix_text (d, c->problem != NULL ? c->problem->name : NULL);
-  part (d, "--boundary");
-  mix_count (d, c->boundary);
-  part (d, "--edges");
-  mix_count (d, c->edges_given);
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    mix_number (d, c->edges[e]);
-  part (d, "--disk");
-  mix_number (d, c->disk_radius);
-  mix_number (d, c->disk_inside);
-  mix_number (d, c->disk_outside);
-  part (d, "--grid");
-  mix_count (d, c->nx);
-  mix_count (d, c->ny);
-  part (d, "--length");
-  mix_number (d, c->lx);
-  mix_number (d, c->ly);
-  part (d, "--alpha");
-  mix_number (d, c->alpha);
-  part (d, "--temperature-unit");
-  mix_count (d, c->unit);
-  part (d, "--start-time");
-  mix_count (d, c->given.start_time);
-  mix_number (d, c->start_time);
-  part (d, "--steps");
-  mix_count (d, c->steps);
-  part (d, "--dt");
-  mix_number (d, c->dt);
-  part (d, "--end-time");
-  mix_number (d, c->end_time);
-  part (d, "--force");
-  mix_count (d, c->force);
-  part (d, "--tol");
-  mix_number (d, c->tol);
-  part (d, "--rtol");
-  mix_number (d, c->rtol);
-  part (d, "--max-steps");
-  mix_count (d, c->max_steps);
-  part (d, "--residual-every");
-  mix_count (d, c->residual_every);
-  part (d, "--nan-check-every");
-  mix_count (d, c->nan_check_every);
-  part (d, "--offload");
-  mix_text (d, c->strategy_auto || c->strategy == NULL ? "auto"
-            : c->strategy->name);
-  part (d, "--kernel");
-  mix_count (d, c->kernel);
-  part (d, "--bench");
-  mix_count (d, c->bench);
-  part (d, "--monitor");
-  mix_text (d, c->monitor);
-  part (d, "--monitor-every");
-  mix_count (d, c->monitor_every);
-  part (d, "--probe");
-  mix_count (d, c->probes);
-  for (size_t k = 0; k < c->probes; ++k)
+  for (unsigned k = 0; k < options_count (); ++k)
     {
-      mix_number (d, c->probe_xy[k][0]);
-      mix_number (d, c->probe_xy[k][1]);
+      const char *name = options_long_name (k);
+      if (listed (name, rank_local, COUNT (rank_local)))
+        continue;
+      const bool input = listed (name, input_options, COUNT (input_options));
+      part (d, name);
+      for (size_t i = 0; i < c->setting_count; ++i)
+        if (c->settings[i].option == k)
+          mix_text (d, input ? "" : c->settings[i].value);
     }
-  part (d, "--probe-every");
-  mix_count (d, c->probe_every);
-  part (d, "--probe-file");
-  mix_text (d, c->probe_file);
-  part (d, "--profile");
-  mix_count (d, c->profile);
-  for (int k = 0; k < 4; ++k)
-    mix_number (d, c->profile_ends[k]);
-  mix_count (d, c->profile_points);
-  part (d, "--output-dir");
-  mix_text (d, c->output_dir);
-  part (d, "--png-every");
-  mix_count (d, c->png_every);
-  part (d, "--png-name");
-  mix_text (d, c->png_name);
-  part (d, "--colormap");
-  mix_text (d, c->colormap != NULL ? c->colormap->name : NULL);
-  part (d, "--png-depth");
-  mix_count (d, (uint64_t) c->png_depth);
-  part (d, "--png-scale");
-  mix_count (d, c->png_scale);
-  part (d, "--png-legend");
-  mix_count (d, c->png_legend);
-  part (d, "--range");
-  mix_count (d, c->range_given);
-  mix_number (d, c->range[0]);
-  mix_number (d, c->range[1]);
-  part (d, "--checkpoint-every");
-  mix_count (d, c->checkpoint_every);
-  part (d, "--checkpoint-name");
-  mix_text (d, c->checkpoint_name);
-  part (d, "--compress");
-  mix_count (d, (uint64_t) c->compress);
-  part (d, "--restart");
-  mix_count (d, c->restart != NULL);
-  part (d, "--init");
-  mix_count (d, c->init != NULL);
-  part (d, "--init-dataset");
-  mix_text (d, c->init_dataset);
-  part (d, "--init-range");
-  mix_number (d, c->init_range[0]);
-  mix_number (d, c->init_range[1]);
-  /* Which options were named decides what a restart derives from its
-     checkpoint.  All members are bool: no padding, each 0 or 1.  */
-  part (d, "the set of options given");
-  mix (d, &c->given, sizeof c->given);
 }
 
 /* The hash of the bytes of the file at path; 0 where it is not a
@@ -221,18 +138,20 @@ file_hash (const char *path)
   return !read ? 0 : h == 0 ? 1 : h;
 }
 
+/* The input files given, in the table's order, so that the parts of
+   ranks given the same options line up.  */
 static void
 describe_inputs (struct digest *d, const struct config *c)
 {
-  const char *opt[] = { "--init", "--restart" };
-  const char *path[] = { c->init, c->restart };
-  for (size_t k = 0; k < sizeof opt / sizeof opt[0]; ++k)
-    if (path[k] != NULL)
-      {
-        part (d, opt[k]);
-        d->path[d->n - 1] = path[k];
-        d->hash[d->n - 1] = file_hash (path[k]);
-      }
+  for (unsigned k = 0; k < options_count (); ++k)
+    if (listed (options_long_name (k), input_options, COUNT (input_options)))
+      for (size_t i = 0; i < c->setting_count; ++i)
+        if (c->settings[i].option == k && c->settings[i].value != NULL)
+          {
+            part (d, options_long_name (k));
+            d->path[d->n - 1] = c->settings[i].value;
+            d->hash[d->n - 1] = file_hash (c->settings[i].value);
+          }
 }
 
 /* This rank's first part that differs from rank 0's (hashes in rank0),
@@ -246,14 +165,14 @@ first_difference (const struct digest *d, const uint64_t *rank0)
       {
         if (d->path[k] == NULL)
           {
-            heatsim_error ("%s differs from rank 0's: every rank must be "
+            heatsim_error ("--%s differs from rank 0's: every rank must be "
                            "given the same options", d->name[k]);
             return HEATSIM_USAGE;
           }
         /* Unreadable here or on rank 0: loading the file says so.  */
         if (d->hash[k] == 0 || rank0[k] == 0)
           continue;
-        heatsim_error ("%s: %s differs from rank 0's file: every rank "
+        heatsim_error ("--%s: %s differs from rank 0's file: every rank "
                        "must read the same contents", d->name[k],
                        d->path[k]);
         return HEATSIM_BAD_FILE;

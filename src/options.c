@@ -990,6 +990,18 @@ record_setting (struct parser *p, struct config *c, size_t k,
   return true;
 }
 
+unsigned
+options_count (void)
+{
+  return (unsigned) OPTION_COUNT;
+}
+
+const char *
+options_long_name (unsigned k)
+{
+  return option_table[k].name;
+}
+
 bool
 options_apply (struct config *c, const char *name, const char *value,
                char *err, size_t errlen)

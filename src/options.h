@@ -64,6 +64,11 @@ bool options_check_method (struct config *c, const char *checkpoint,
    answered in JSON.  */
 bool options_json_requested (int argc, char **argv);
 
+/* The rows of the option table, and the long name (without "--") of
+   row k < options_count (), the number struct setting holds.  */
+unsigned options_count (void);
+const char *options_long_name (unsigned k);
+
 /* The --help text.  */
 void options_usage (FILE *out);
 
