@@ -9,8 +9,9 @@
 struct config;
 
 /* Check, before anything else of the run, that every rank holds the
-   options of rank 0 and input files (--init, --restart) of the same
-   contents (the names may differ).  Rank-local options may differ:
+   options of rank 0, as given (a value spelled otherwise differs), and
+   input files (--init, --restart, --material-map, --source-map) of the
+   same contents (the names may differ).  Rank-local options may differ:
    --device and --require-device (each rank's own device), and -q,
    --progress-every and --json (only rank 0 prints).  Collective over
    all ranks; every rank returns the same status: 0, or HEATSIM_USAGE
