@@ -136,14 +136,24 @@ norm_scratch (size_t nx, size_t ny)
   return 2 * nx * (norm_bands (ny) + 1);
 }
 
-/* Count the bytes of sections a MG_MAP kernel maps: to the device, and
-   (tofrom) back.  */
-static inline void
-count_map (struct exec *x, size_t to, size_t tofrom)
-{
-  x->to_device += to + tofrom;
-  x->from_device += tofrom;
-}
+/* The arrays a MG_MAP kernel maps, each described once: map_in maps
+   them to the device before the kernel and map_out back after it, and
+   both count the bytes from the same list.  An array the device holds
+   already moves nothing (as with a map clause) but counts alike, so
+   every placement reports what MG_MAP moves.  */
+enum map_way {
+  MAP_TO,          /* read by the kernel: copied in */
+  MAP_TOFROM,      /* written: copied in and back */
+  MAP_ALLOC        /* scratch on the device: neither */
+};
+
+struct mapped {
+  const void *p;
+  size_t bytes;
+  enum map_way way;
+};
+
+#define MAPPED_COUNT(a) (sizeof (a) / sizeof (a)[0])
 
 /* The level's right-hand side for the host kernels: NULL where it is zero.
    solve () then still fills level->f with +0.0 (0.0 + -0.0 is +0.0), so
@@ -352,6 +362,10 @@ void
 shift_target (int nx, int ny, int stride, double *u, double shift, int device);
 
 /* mg_kernels.c: the kernels, placed.  */
+void
+map_in (struct exec *x, const struct mapped *a, size_t n);
+void
+map_out (struct exec *x, const struct mapped *a, size_t n);
 void
 k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
         size_t stride, double *u);

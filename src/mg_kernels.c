@@ -25,9 +25,12 @@ k_halo (struct exec *x, const struct halo_src *h, size_t nx, size_t ny,
       halo_host (h, nx, ny, stride, u);
       break;
     case MG_MAP:
-      count_map (x, 0, cells * sizeof *u);
-#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
-      halo_target (h, nx, ny, stride, u, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TOFROM } };
+        map_in (x, a, MAPPED_COUNT (a));
+        halo_target (h, nx, ny, stride, u, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       halo_target (h, nx, ny, stride, u, x->device);
@@ -71,13 +74,18 @@ k_smooth (struct exec *x, const struct level *level, double c0, double omega,
                    omega, color);
       break;
     case MG_MAP:
-      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
-                 cells * sizeof *u);
-#pragma omp target data map(tofrom: u[0:cells]) map(to: f[0:cells]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  device(x->device)
-      smooth_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
-                     ayp, c0, omega, (int) color, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TOFROM },
+                                    { f, cells * sizeof *f, MAP_TO },
+                                    { axm, (nx + 2) * sizeof *axm, MAP_TO },
+                                    { axp, (nx + 2) * sizeof *axp, MAP_TO },
+                                    { aym, (ny + 2) * sizeof *aym, MAP_TO },
+                                    { ayp, (ny + 2) * sizeof *ayp, MAP_TO } };
+        map_in (x, a, MAPPED_COUNT (a));
+        smooth_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
+                       ayp, c0, omega, (int) color, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       smooth_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
@@ -103,14 +111,19 @@ k_residual (struct exec *x, const struct level *level, double c0)
                      c0);
       break;
     case MG_MAP:
-      count_map (x, (2 * cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f,
-                 cells * sizeof *r);
-#pragma omp target data map(to: u[0:cells], f[0:cells]) \
-  map(tofrom: r[0:cells]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  device(x->device)
-      residual_target ((int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
-                       aym, ayp, c0, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TO },
+                                    { f, cells * sizeof *f, MAP_TO },
+                                    { r, cells * sizeof *r, MAP_TOFROM },
+                                    { axm, (nx + 2) * sizeof *axm, MAP_TO },
+                                    { axp, (nx + 2) * sizeof *axp, MAP_TO },
+                                    { aym, (ny + 2) * sizeof *aym, MAP_TO },
+                                    { ayp, (ny + 2) * sizeof *ayp, MAP_TO } };
+        map_in (x, a, MAPPED_COUNT (a));
+        residual_target ((int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
+                         aym, ayp, c0, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       residual_target ((int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
@@ -134,13 +147,18 @@ k_jacobi (struct exec *x, const struct level *level, double c0, double omega)
       jacobi_host (nx, ny, stride, u, r, axm, axp, aym, ayp, c0, omega);
       break;
     case MG_MAP:
-      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *r,
-                 cells * sizeof *u);
-#pragma omp target data map(tofrom: u[0:cells]) map(to: r[0:cells]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  device(x->device)
-      jacobi_target ((int) nx, (int) ny, (int) stride, u, r, axm, axp, aym,
-                     ayp, c0, omega, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TOFROM },
+                                    { r, cells * sizeof *r, MAP_TO },
+                                    { axm, (nx + 2) * sizeof *axm, MAP_TO },
+                                    { axp, (nx + 2) * sizeof *axp, MAP_TO },
+                                    { aym, (ny + 2) * sizeof *aym, MAP_TO },
+                                    { ayp, (ny + 2) * sizeof *ayp, MAP_TO } };
+        map_in (x, a, MAPPED_COUNT (a));
+        jacobi_target ((int) nx, (int) ny, (int) stride, u, r, axm, axp, aym,
+                       ayp, c0, omega, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       jacobi_target ((int) nx, (int) ny, (int) stride, u, r, axm, axp, aym,
@@ -166,13 +184,21 @@ k_coarsest (struct exec *x, const struct halo_src *h,
                      inverse);
       break;
     case MG_MAP:
-      count_map (x, (cells + 2 * (nx + 2) + 2 * (ny + 2) + n * n) * sizeof *f,
-                 (cells + n) * sizeof *u);
-#pragma omp target data map(tofrom: u[0:cells], r[0:n]) map(to: f[0:cells]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  map(to: inverse[0:n * n]) device(x->device)
-      coarsest_target (h, (int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
-                       aym, ayp, c0, inverse, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TOFROM },
+                                    { r, n * sizeof *r, MAP_TOFROM },
+                                    { f, cells * sizeof *f, MAP_TO },
+                                    { axm, (nx + 2) * sizeof *axm, MAP_TO },
+                                    { axp, (nx + 2) * sizeof *axp, MAP_TO },
+                                    { aym, (ny + 2) * sizeof *aym, MAP_TO },
+                                    { ayp, (ny + 2) * sizeof *ayp, MAP_TO },
+                                    { inverse, n * n * sizeof *inverse,
+                                      MAP_TO } };
+        map_in (x, a, MAPPED_COUNT (a));
+        coarsest_target (h, (int) nx, (int) ny, (int) stride, u, f, r, axm,
+                         axp, aym, ayp, c0, inverse, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       coarsest_target (h, (int) nx, (int) ny, (int) stride, u, f, r, axm, axp,
@@ -204,16 +230,20 @@ k_sums (struct exec *x, const struct level *level, const double *u,
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:
-      count_map (x, (cells + fn + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *u,
-                 0);
-      x->from_device += 2 * sizeof *out;
-#pragma omp target data map(to: u[0:cells], f[0:fn]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  map(alloc: part[0:np]) device(x->device)
       {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TO },
+                                    { f, fn * sizeof *u, MAP_TO },
+                                    { axm, (nx + 2) * sizeof *axm, MAP_TO },
+                                    { axp, (nx + 2) * sizeof *axp, MAP_TO },
+                                    { aym, (ny + 2) * sizeof *aym, MAP_TO },
+                                    { ayp, (ny + 2) * sizeof *ayp, MAP_TO },
+                                    { part, np * sizeof *part, MAP_ALLOC } };
+        x->from_device += 2 * sizeof *out;
+        map_in (x, a, MAPPED_COUNT (a));
         bands_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
                       ayp, c0, sr, sm, part, x->device);
         totals_target ((int) nx, (int) nb, part, out, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
       }
       break;
     case MG_RESIDENT:
@@ -238,11 +268,14 @@ k_set (struct exec *x, const struct level *level, double *dst,
       set_host (nx, ny, stride, dst, src, shift);
       break;
     case MG_MAP:
-      count_map (x, sn * sizeof *src, cells * sizeof *dst);
-#pragma omp target data map(tofrom: dst[0:cells]) map(to: src[0:sn]) \
-  device(x->device)
-      set_target ((int) nx, (int) ny, (int) stride, dst, src, shift,
-                  x->device);
+      {
+        const struct mapped a[] = { { dst, cells * sizeof *dst, MAP_TOFROM },
+                                    { src, sn * sizeof *dst, MAP_TO } };
+        map_in (x, a, MAPPED_COUNT (a));
+        set_target ((int) nx, (int) ny, (int) stride, dst, src, shift,
+                    x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       set_target ((int) nx, (int) ny, (int) stride, dst, src, shift,
@@ -263,13 +296,57 @@ k_shift (struct exec *x, const struct level *level, double *u, double shift)
       shift_host (nx, ny, stride, u, shift);
       break;
     case MG_MAP:
-      count_map (x, 0, cells * sizeof *u);
-#pragma omp target data map(tofrom: u[0:cells]) device(x->device)
-      shift_target ((int) nx, (int) ny, (int) stride, u, shift, x->device);
+      {
+        const struct mapped a[] = { { u, cells * sizeof *u, MAP_TOFROM } };
+        map_in (x, a, MAPPED_COUNT (a));
+        shift_target ((int) nx, (int) ny, (int) stride, u, shift, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       shift_target ((int) nx, (int) ny, (int) stride, u, shift, x->device);
       break;
+    }
+}
+
+/* The arrays of a, mapped to the device (target enter data), and what
+   that moves counted.  */
+void
+map_in (struct exec *x, const struct mapped *a, size_t n)
+{
+  for (size_t k = 0; k < n; ++k)
+    {
+      char *p = (char *) a[k].p;
+      const size_t bytes = a[k].bytes;
+      if (a[k].way == MAP_ALLOC)
+        {
+#pragma omp target enter data map(alloc: p[0:bytes]) device(x->device)
+          continue;
+        }
+      x->to_device += bytes;
+      if (a[k].way == MAP_TOFROM)
+        x->from_device += bytes;
+#pragma omp target enter data map(to: p[0:bytes]) device(x->device)
+    }
+}
+
+/* The arrays of a back from the device: the written ones copied to the
+   host, the others released.  */
+void
+map_out (struct exec *x, const struct mapped *a, size_t n)
+{
+  for (size_t k = 0; k < n; ++k)
+    {
+      char *p = (char *) a[k].p;
+      const size_t bytes = a[k].bytes;
+      if (a[k].way == MAP_TOFROM)
+        {
+#pragma omp target exit data map(from: p[0:bytes]) device(x->device)
+        }
+      else
+        {
+#pragma omp target exit data map(release: p[0:bytes]) device(x->device)
+        }
     }
 }
 

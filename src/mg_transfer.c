@@ -248,16 +248,27 @@ k_restrict (struct exec *x, const struct mg_solver *mg,
                             fine->r, rxi, rxw, ryi, ryw);
       break;
     case MG_MAP:
-      count_map (x, (2 * fcells + 2 * (nx + 2) + 2 * (ny + 2)) * sizeof *f
-                    + (tx + ty) * (sizeof *rxi + sizeof *rxw),
-                 2 * ccells * sizeof *fc);
-#pragma omp target data map(tofrom: fc[0:ccells], uc[0:ccells]) \
-  map(to: u[0:fcells], f[0:fcells]) \
-  map(to: axm[0:nx + 2], axp[0:nx + 2], aym[0:ny + 2], ayp[0:ny + 2]) \
-  map(to: rxi[0:tx], rxw[0:tx], ryi[0:ty], ryw[0:ty]) device(x->device)
-      restrict_target ((int) nxc, (int) nyc, (int) coarse_stride, fc, uc,
-                       (int) fine_stride, u, f, axm, axp, aym, ayp, c0, rxi,
-                       rxw, ryi, ryw, x->device);
+      {
+        const struct mapped a[] = {
+          { fc, ccells * sizeof *fc, MAP_TOFROM },
+          { uc, ccells * sizeof *uc, MAP_TOFROM },
+          { u, fcells * sizeof *u, MAP_TO },
+          { f, fcells * sizeof *f, MAP_TO },
+          { axm, (nx + 2) * sizeof *axm, MAP_TO },
+          { axp, (nx + 2) * sizeof *axp, MAP_TO },
+          { aym, (ny + 2) * sizeof *aym, MAP_TO },
+          { ayp, (ny + 2) * sizeof *ayp, MAP_TO },
+          { rxi, tx * sizeof *rxi, MAP_TO },
+          { rxw, tx * sizeof *rxw, MAP_TO },
+          { ryi, ty * sizeof *ryi, MAP_TO },
+          { ryw, ty * sizeof *ryw, MAP_TO }
+        };
+        map_in (x, a, MAPPED_COUNT (a));
+        restrict_target ((int) nxc, (int) nyc, (int) coarse_stride, fc, uc,
+                         (int) fine_stride, u, f, axm, axp, aym, ayp, c0, rxi,
+                         rxw, ryi, ryw, x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       restrict_target ((int) nxc, (int) nyc, (int) coarse_stride, fc, uc,
@@ -404,14 +415,21 @@ k_prolong (struct exec *x, const struct level *fine,
                     pxw, pyi, pyw);
       break;
     case MG_MAP:
-      count_map (x, ccells * sizeof *uc
-                    + (nxf + nyf + 4) * (sizeof *pxi + sizeof *pxw),
-                 fcells * sizeof *uf);
-#pragma omp target data map(tofrom: uf[0:fcells]) map(to: uc[0:ccells]) \
-  map(to: pxi[0:nxf + 2], pxw[0:nxf + 2], pyi[0:nyf + 2], pyw[0:nyf + 2]) \
-  device(x->device)
-      prolong_target ((int) nxf, (int) nyf, (int) fine_stride, uf,
-                      (int) coarse_stride, uc, pxi, pxw, pyi, pyw, x->device);
+      {
+        const struct mapped a[] = {
+          { uf, fcells * sizeof *uf, MAP_TOFROM },
+          { uc, ccells * sizeof *uc, MAP_TO },
+          { pxi, (nxf + 2) * sizeof *pxi, MAP_TO },
+          { pxw, (nxf + 2) * sizeof *pxw, MAP_TO },
+          { pyi, (nyf + 2) * sizeof *pyi, MAP_TO },
+          { pyw, (nyf + 2) * sizeof *pyw, MAP_TO }
+        };
+        map_in (x, a, MAPPED_COUNT (a));
+        prolong_target ((int) nxf, (int) nyf, (int) fine_stride, uf,
+                        (int) coarse_stride, uc, pxi, pxw, pyi, pyw,
+                        x->device);
+        map_out (x, a, MAPPED_COUNT (a));
+      }
       break;
     case MG_RESIDENT:
       prolong_target ((int) nxf, (int) nyf, (int) fine_stride, uf,
