@@ -16,6 +16,10 @@
      /boundary/right    float64 [ny]   (x = Lx)
      /boundary/bottom   float64 [nx]   (y = 0)
      /boundary/top      float64 [nx]   (y = Ly)
+     /conductivity, /volumetric_heat_capacity, /source
+                        float64 [ny][nx] like /field, when the material
+                        varies or a source is given (issue 23): k,
+                        rho c_p and q of each node
      attributes of /:   format, Conventions, heatsim_version, problem,
                         boundary, step, time, dt, alpha, nx, ny, dx, dy,
                         lx, ly, steady, checksum, colour_lo, colour_hi,
@@ -33,6 +37,7 @@
 
 #include "field.h"
 
+struct material;
 struct provenance;
 
 /* Everything a checkpoint says about its run.  */
@@ -62,6 +67,12 @@ struct checkpoint_meta {
   char temperature_unit[8];
   /* Written, not read: the command line and build, or NULL.  */
   const struct provenance *provenance;
+  /* Issue 23.  Written: the run's material, whose fields (this rank's
+     part) go into datasets conductivity, volumetric_heat_capacity and
+     source (where there is one) when it varies; NULL or uniform: none.
+     Read: whether the checkpoint has those datasets.  */
+  const struct material *material;
+  bool has_material, has_source;
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:
@@ -89,6 +100,16 @@ bool h5_read_meta (const char *path, struct checkpoint_meta *meta);
 /* Read any 2-D float dataset as a padded field: its outer ring is the
    halo.  Allocates u.  Returns as h5_read_checkpoint.  */
 int h5_read_dataset (const char *path, const char *dataset, struct field *u);
+
+/* Read the 2-D dataset of the HDF5 file at path whole into the interior
+   of u (allocated here; its halo 0): dataset[j][i] is u's cell (i + 1,
+   j + 1), as a checkpoint's field.  integer: the dataset holds integers
+   (read as doubles), else floating-point values.  A dataset that is not
+   there is no error: *absent, and u has no data.  False, with what was
+   wrong in msg (len bytes; the caller names the file), when the file or
+   the dataset cannot be read.  */
+bool h5_read_grid (const char *path, const char *dataset, bool integer,
+                   struct field *u, bool *absent, char *msg, size_t len);
 
 /* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
 int h5_is_hdf5 (const char *path);

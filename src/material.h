@@ -16,6 +16,8 @@
 
 struct config;
 struct domain;
+struct material_options;
+struct parser;
 
 struct material {
   /* Some coefficient varies from node to node, or a source is given:
@@ -40,5 +42,35 @@ struct material {
 int material_build (struct material *m, const struct config *cfg,
                     const struct domain *d);
 void material_free (struct material *m);
+
+/* Option parsing (options.c): --material KEY=SPEC, SPEC a built-in
+   material's name or k=K,rho=RHO,cp=CP, added to m's definitions (a key
+   defined twice is refused).  False with a message in p.  */
+bool material_add_def (struct parser *p, struct material_options *m,
+                       const char *text);
+
+/* The rules among the material, source and initial-temperature options
+   and with the others (--alpha, --init, --restart); an SI material
+   makes the unit K unless --temperature-unit says otherwise.  */
+bool material_check_options (struct parser *p, struct config *c);
+
+/* Once the grid is known or is to be taken from a map (derive.h): read
+   and check the maps, give the grid a map's size where nothing fixes it,
+   and derive alpha (the largest k / (rho c_p), the uniform material's
+   own), whether the material varies, and the largest diffusivity.
+   False with a message naming the option, file, key or cell in err.  */
+bool material_derive (struct config *c, char *err, size_t errlen);
+
+/* --restart: the material of the checkpoint meta describes is the run's
+   (its fields, or the alpha cfg has from it); material and source
+   options given must describe the same material, or the run is refused
+   (HEATSIM_USAGE, after a message naming the option and the first cell
+   that differs).  Returns 0 or a heatsim_status.  */
+struct checkpoint_meta;
+int material_restart (struct config *cfg, const struct checkpoint_meta *meta);
+
+/* --initial-temperature: fill the interior of u with it and return true;
+   false (u untouched) without it.  */
+bool material_initial_field (const struct config *cfg, struct field *u);
 
 #endif
