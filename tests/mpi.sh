@@ -273,6 +273,10 @@ disagree "rank 1: --png-every differs from rank 0's" -q -g 32 -n 5 --output-dir 
   -- -q -g 32 -n 5 --output-dir pngs --png-every 2
 disagree "rank 1: --temperature-unit differs from rank 0's" -q -g 32 -n 5 \
   -L 1 -a 1e-5 --temperature-unit K -- -q -g 32 -n 5 -L 1 -a 1e-5 --temperature-unit degC
+# Options compared from the option table, the material ones too.
+disagree "rank 1: --source differs from rank 0's" -q -g 32 -n 5 \
+  --conductivity 1 --density 1 --heat-capacity 1 --source 1 -- -q -g 32 -n 5 \
+  --conductivity 1 --density 1 --heat-capacity 1 --source 2
 disagree "rank 1: --start-time differs from rank 0's" \
   -q --init ab/heatsim-000005.h5 -n 5 -- -q --init ab/heatsim-000005.h5 -n 5 --start-time 1
 # Under --json rank 0 prints one object with that message.
