@@ -46,6 +46,9 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   };
   problem_halo (cfg, nx, ny, &w->stencil.halo);
   domain_halo (d, &w->stencil.halo);
+  const int built = material_build (&s->material, cfg, d);
+  if (built != HEATSIM_OK)
+    return built;
   const bool from_file = initial->data != NULL;
   bool ok = from_file ? domain_take (d, initial, &w->u)
             : field_alloc (&w->u, nx, ny);
@@ -528,6 +531,7 @@ void
 solver_free (struct solver *s)
 {
   implicit_free (&s->multigrid);
+  material_free (&s->material);
   field_free (&s->work.u);
   field_free (&s->work.unew);
   free (s->work.send);

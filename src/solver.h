@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "implicit.h"
+#include "material.h"
 #include "strategy.h"
 
 struct config;
@@ -19,6 +20,7 @@ struct solver {
   const struct strategy *strategy;
   struct domain *domain;   /* this rank's part of the grid (all of it
                               without MPI) */
+  struct material material;  /* k, rho c_p and q on that part */
   double output_seconds;   /* fetching and writing output so far */
   struct monitor *monitor; /* --monitor rows, or NULL */
   struct sampling *sampling; /* --probe rows and --profile, or NULL */
