@@ -74,6 +74,7 @@ cli_tests = \
 	tests/monitor.sh \
 	tests/probes.sh \
 	tests/heat-rates.sh \
+	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
