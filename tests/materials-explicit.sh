@@ -6,7 +6,8 @@
 # the sources' power times the time to 1e-10; a manufactured solution
 # with smooth variable k and a source map converges at second order in
 # space; host, map and resident (each kernel form) agree bitwise, and so
-# do 1 to 4 MPI ranks in an MPI build.  Maps, initial fields and sources
+# do 1 to 4 MPI ranks in an MPI build; steady Jacobi sweeps of a
+# variable material are refused.  Maps, initial fields and sources
 # are HDF5 files made by h5import from numbers python3 writes with 17
 # digits; fields are read back from checkpoints by h5dump.
 . "${srcdir:-.}/tests/testlib.sh"
@@ -243,6 +244,10 @@ random_run="--material-map $workdir/random.h5 --source-map $workdir/source.h5
 agree $random_run -b neumann -n 201
 agree $random_run -b periodic -n 200
 agree $random_run -p plate --source 1e6 -n 101
+
+# Jacobi sweeps have no variable operator: refused, not run without it.
+refused "--solver jacobi: Jacobi sweeps take no variable material" \
+  -p plate -s --solver jacobi --source 1 -g 20
 
 # ---- (e) 1 to 4 MPI ranks give the same bits.
 if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
