@@ -3,7 +3,9 @@
 # with heatsim's boundaries: a layered wall (contrast 1e4, interface on a
 # face) started from its exact piecewise-linear steady state stays there
 # to round-off; with zero-flux edges and sources the total heat grows by
-# the sources' power times the time to 1e-10; a manufactured solution
+# the sources' power times the time to 1e-10, and with fixed edges one
+# step changes it by dt times the heat rates plus the power (1e-9); a
+# manufactured solution
 # with smooth variable k and a source map converges at second order in
 # space; host, map and resident (each kernel form) agree bitwise, and so
 # do 1 to 4 MPI ranks in an MPI build; steady Jacobi sweeps of a
@@ -192,6 +194,27 @@ close_to "$gain" "$want" 1e-10 || fail "heat gained $gain, not $want"
 # check above can tell a map that was not applied.
 uniform=$(awk 'BEGIN { printf "%.17g", 2e5 * 40 * 30 / 41 / 31 * 300 }')
 close_to "$gain" "$uniform" 1e-3 && fail "the source map added nothing"
+
+# The heat rates through fixed edges close the balance: one more step
+# changes the total heat by dt times the net rate of the field it
+# started from plus dt times the sources' power.
+plate="-p plate --material-map $workdir/random.h5
+  --source-map $workdir/source.h5 --initial-temperature 1 -L 1 --dt 0.015"
+if expect_status 0 "$HEATSIM" -q --json $plate -n 40 -o host; then
+  before=$(json_field heat "$workdir/out")
+  rate=$(json_field heat_rate_net "$workdir/out")
+  if expect_status 0 "$HEATSIM" -q --json $plate -n 41 -o host; then
+    step=$(awk -v a="$(json_field heat "$workdir/out")" -v b="$before" \
+      'BEGIN { printf "%.17g", a - b }')
+    want=$(awk -v r="$rate" -v q="$power" \
+      'BEGIN { printf "%.17g", 0.015 * (r + q / 41 / 31) }')
+    echo "heat balance: a step gained $step, rates and sources $want"
+    close_to "$step" "$want" 1e-9 || fail "step gained $step, not $want"
+    # The edges carry heat: the check above weighs them.
+    awk -v r="$rate" -v w="$want" 'BEGIN { exit !(r * 0.015 > 1e-3 * w \
+      || -r * 0.015 > 1e-3 * w) }' || fail "edges carry no heat: $rate"
+  fi
+fi
 
 # ---- (c) manufactured solution: second order in space.  From the exact
 # field, to t = 0.05 at the stability limit: the error is that of the
