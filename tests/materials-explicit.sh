@@ -5,13 +5,13 @@
 # to round-off; with zero-flux edges and sources the total heat grows by
 # the sources' power times the time to 1e-10, and with fixed edges one
 # step changes it by dt times the heat rates plus the power (1e-9); a
-# manufactured solution
-# with smooth variable k and a source map converges at second order in
-# space; host, map and resident (each kernel form) agree bitwise, and so
-# do 1 to 4 MPI ranks in an MPI build; steady Jacobi sweeps of a
-# variable material are refused.  Maps, initial fields and sources
-# are HDF5 files made by h5import from numbers python3 writes with 17
-# digits; fields are read back from checkpoints by h5dump.
+# manufactured solution with smooth variable k and a source map
+# converges at second order in space; host, map and resident (each
+# kernel form) agree bitwise, and so do 1 to 4 MPI ranks in an MPI
+# build; steady Jacobi sweeps of a variable material are refused.  Maps,
+# initial fields and sources are HDF5 files made by h5import from
+# numbers python3 writes with 17 digits; fields are read back from
+# checkpoints by h5dump.
 . "${srcdir:-.}/tests/testlib.sh"
 
 py=
