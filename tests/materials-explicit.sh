@@ -8,7 +8,7 @@
 # manufactured solution with smooth variable k and a source map
 # converges at second order in space; host, map and resident (each
 # kernel form) agree bitwise, and so do 1 to 4 MPI ranks in an MPI
-# build; steady Jacobi sweeps of a variable material are refused.  Maps,
+# build and a restart; steady Jacobi sweeps of a variable material are refused.  Maps,
 # initial fields and sources are HDF5 files made by h5import from
 # numbers python3 writes with 17 digits; fields are read back from
 # checkpoints by h5dump.
@@ -268,6 +268,19 @@ random_run="--material-map $workdir/random.h5 --source-map $workdir/source.h5
 agree $random_run -b neumann -n 201
 agree $random_run -b periodic -n 200
 agree $random_run -p plate --source 1e6 -n 101
+
+# A restart from a checkpoint of a material run (which carries the
+# material and the sources) continues it bitwise, on another strategy.
+if expect_status 0 "$HEATSIM" -q --json $random_run -p plate -n 40 -o host
+then
+  want=$(json_field checksum "$workdir/out")
+  expect_status 0 "$HEATSIM" -q $random_run -p plate -n 20 -o resident \
+    --checkpoint-every 20 --output-dir "$workdir/rs" \
+    && expect_status 0 "$HEATSIM" -q --json -o map \
+         --restart "$workdir/rs/heatsim-000020.h5" -n 20 \
+    && { [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+           || fail "restart differs from the unbroken run"; }
+fi
 
 # Jacobi sweeps have no variable operator: refused, not run without it.
 refused "--solver jacobi: Jacobi sweeps take no variable material" \
