@@ -25,7 +25,7 @@
 #include "strategy.h"
 
 /* More than the parts that describe_options and describe_inputs add.  */
-#define MAX_PARTS 56
+#define MAX_PARTS 64
 
 /* What a rank runs, part by part: the option (and, for an input, the
    file) a message names, and the hash of the part's canonical bytes:
@@ -113,6 +113,25 @@ describe_options (struct digest *d, const struct config *c)
   mix_number (d, c->alpha);
   part (d, "--temperature-unit");
   mix_count (d, c->unit);
+  const struct material_options *m = &c->material;
+  part (d, "--conductivity, --density, --heat-capacity");
+  mix_number (d, m->conductivity);
+  mix_number (d, m->density);
+  mix_number (d, m->heat_capacity);
+  part (d, "--material");
+  mix_count (d, m->defs);
+  for (size_t k = 0; k < m->defs; ++k)
+    mix_text (d, m->def[k].text);
+  part (d, "--source, --source-range, --source-rect");
+  mix_number (d, m->source);
+  mix_number (d, m->source_range[0]);
+  mix_number (d, m->source_range[1]);
+  mix_count (d, m->rects);
+  for (size_t k = 0; k < m->rects; ++k)
+    for (int e = 0; e < 5; ++e)
+      mix_number (d, m->rect[k][e]);
+  part (d, "--initial-temperature");
+  mix_number (d, m->initial_temperature);
   part (d, "--start-time");
   mix_count (d, c->given.start_time);
   mix_number (d, c->start_time);
@@ -224,8 +243,10 @@ file_hash (const char *path)
 static void
 describe_inputs (struct digest *d, const struct config *c)
 {
-  const char *opt[] = { "--init", "--restart" };
-  const char *path[] = { c->init, c->restart };
+  const char *opt[] = { "--init", "--restart", "--material-map",
+                        "--source-map" };
+  const char *path[] = { c->init, c->restart, c->material.map,
+                         c->material.source_map };
   for (size_t k = 0; k < sizeof opt / sizeof opt[0]; ++k)
     if (path[k] != NULL)
       {

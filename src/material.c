@@ -110,9 +110,9 @@ parse_properties (struct parser *p, const char *spec,
   return true;
 }
 
-bool
-material_parse_def (struct parser *p, const char *text,
-                    struct material_def *def)
+/* --material KEY=SPEC into def.  */
+static bool
+parse_def (struct parser *p, const char *text, struct material_def *def)
 {
   const char *eq = strchr (text, '=');
   def->text = text;
@@ -143,7 +143,7 @@ material_add_def (struct parser *p, struct material_options *m,
   if (m->defs == MATERIALS_MAX)
     return parse_fail (p, "--material: at most %d materials", MATERIALS_MAX);
   struct material_def def;
-  if (!material_parse_def (p, text, &def))
+  if (!parse_def (p, text, &def))
     return false;
   for (size_t k = 0; k < m->defs; ++k)
     if (m->def[k].colour == def.colour && m->def[k].key == def.key)
@@ -661,8 +661,8 @@ material_derive (struct config *c, char *err, size_t errlen)
   c->alpha = m->diffusivity_max;
   return isfinite (c->alpha) && c->alpha > 0.0
          ? true
-         : parse_fail (&p, "--conductivity: k / (rho c_p) = %g is out of "
-                       "range", c->alpha);
+         : parse_fail (&p, "--%s: k / (rho c_p) = %g is out of range",
+                       material_option (m), c->alpha);
 }
 
 /* The value of node (i, j) of a whole-grid map, or the uniform one.  */

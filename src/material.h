@@ -16,7 +16,6 @@
 
 struct config;
 struct domain;
-struct material_def;
 struct material_options;
 struct parser;
 
@@ -45,11 +44,8 @@ int material_build (struct material *m, const struct config *cfg,
 void material_free (struct material *m);
 
 /* Option parsing (options.c): --material KEY=SPEC, SPEC a built-in
-   material's name or k=K,rho=RHO,cp=CP, into def; added to m's
-   definitions (a key defined twice is refused).  False with a message
-   in p.  */
-bool material_parse_def (struct parser *p, const char *text,
-                         struct material_def *def);
+   material's name or k=K,rho=RHO,cp=CP, added to m's definitions (a key
+   defined twice is refused).  False with a message in p.  */
 bool material_add_def (struct parser *p, struct material_options *m,
                        const char *text);
 

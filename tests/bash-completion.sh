@@ -3,7 +3,8 @@
 # every long option of --help (and no other: it reads them from the
 # program's --help, so a program with another option gets that one), each
 # value list as the program's name tables and messages give it, file names
-# after --init, --restart, --monitor and --case, and directories after
+# after --init, --restart, --monitor, --case, --material-map and
+# --source-map, and directories after
 # --output-dir.
 . "${srcdir:-.}/tests/testlib.sh"
 
@@ -91,7 +92,8 @@ expect '16 8' --png-depth ''
 mkdir -p runs/a-dir
 : >runs/a-file.h5
 : >'runs/with space.csv'
-for opt in --init --restart --monitor --probe-file --case; do
+for opt in --init --restart --monitor --probe-file --case --material-map \
+    --source-map; do
   expect 'runs/a-dir runs/a-file.h5 runs/with space.csv' "$opt" runs/
   expect 'runs/a-file.h5' "$opt" runs/a-f
 done

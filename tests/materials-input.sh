@@ -351,6 +351,39 @@ if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
     --heat-capacity 3
 fi
 
+# --init fixes the grid (a ring off the dataset): the map must match it.
+refused "--material-map: wall.h5 is 6x4 but the grid is 4x2 (wall.h5)" \
+  --init wall.h5 --init-dataset conductivity --material-map wall.h5
+
+# Every rank of an MPI run takes its part of the maps: checkpoints on 1
+# and 4 ranks hold the same fields.
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  # Open MPI refuses root unless told, and 4 ranks may exceed the cores.
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe
+  "$PY" -c 'import h5py, numpy as np
+r = np.random.default_rng(1)
+with h5py.File("random.h5", "w") as f:
+    for n in ("conductivity", "volumetric_heat_capacity", "source"):
+        f[n] = r.uniform(1, 10, (13, 17))' || exit 99
+  for n in 1 4; do
+    "$MPIEXEC" -np $n "$HEATSIM" -q -L 1 -n 2 --dt 1e-5 --material-map random.h5 \
+      --source-map random.h5 --source-rect 0.1,0.5,0.2,0.9,3 \
+      --checkpoint-every 2 --output-dir mpi$n >/dev/null 2>mpi$n.err \
+      || fail "$n ranks: $(cat mpi$n.err)"
+  done
+  "$PY" - <<'EOF' || fail "the material fields on 4 ranks differ from 1 rank's"
+import h5py, numpy as np
+with h5py.File("mpi1/heatsim-000002.h5") as a, h5py.File("mpi4/heatsim-000002.h5") as b:
+    import sys
+    sys.exit(not all(np.array_equal(a[n][()], b[n][()]) for n in
+                     ("conductivity", "volumetric_heat_capacity", "source")))
+EOF
+  pass
+fi
+
 # A refused map leaves no output behind.
 mkdir outputs
 refused "--material-map: negative.h5" --material-map negative.h5 --density 1 \
