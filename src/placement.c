@@ -3,6 +3,7 @@
 #include "placement.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -43,15 +44,21 @@ list_devices (void)
    device fails here, before any mapping, rather than inside the runtime in
    the middle of a run.  */
 static int
-check_device_memory (const struct domain *d, int device)
+check_device_memory (const struct config *cfg, const struct domain *d,
+                     int device)
 {
+  /* Both fields, and the four arrays of a varying material's explicit
+     step (kernels_material.h) beside them.  */
+  const size_t grids = cfg->material.variable && !cfg->steady
+                       && cfg->scheme == SCHEME_EXPLICIT ? 6 : 2;
   size_t bytes;
   if (!field_bytes (d->local_nx, d->local_ny, &bytes)
-      || !device_can_allocate (2 * bytes, device))
+      || bytes > SIZE_MAX / grids
+      || !device_can_allocate (grids * bytes, device))
     {
       heatsim_error ("--grid: %zux%zu needs %zu bytes of device memory for "
-                     "two grids; device %d cannot allocate them",
-                     d->local_nx, d->local_ny, 2 * bytes, device);
+                     "%zu grids; device %d cannot allocate them",
+                     d->local_nx, d->local_ny, grids * bytes, grids, device);
       return HEATSIM_TOO_LARGE;
     }
   return HEATSIM_OK;
@@ -129,6 +136,6 @@ place_kernels (struct config *cfg, const struct domain *d,
                      "the host", where->device);
       return HEATSIM_NO_DEVICE;
     }
-  return where->on_device ? check_device_memory (d, where->device)
+  return where->on_device ? check_device_memory (cfg, d, where->device)
          : HEATSIM_OK;
 }

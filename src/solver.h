@@ -57,6 +57,8 @@ struct run_result {
   double transfer_out;     /* newest field back to the host */
   double exchange;         /* MPI: packing, starting and finishing the
                               halo exchange (rank 0's share of solve) */
+  size_t bytes_per_update; /* an explicit update of a cell must move:
+                              16, and 48 for a variable material */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
   double memcpy_gb_s;      /* --bench: the same by omp_target_memcpy */
   double total;
