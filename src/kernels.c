@@ -190,14 +190,6 @@ update_bare (int i0, int i1, int j0, int j1, int stride, double rx,
 }
 #endif
 
-/* Rows of a band: the kernels index from the row before a band's first to
-   the row after its last, and every index must stay below INT_MAX.  */
-static size_t
-band_rows (size_t stride)
-{
-  return (size_t) INT_MAX / stride - 2;
-}
-
 /* Cells i0..i1 of rows 1..rows of the band whose row 0 is at u (and
    unew), in the given form.  */
 static double
@@ -246,33 +238,7 @@ heat_update_target (const struct stencil *s, double *u, double *unew,
   return change;
 }
 
-/* ---------------------------------------------------------------- frame
-   Cell k of the frame: the bottom row, the top row (when ny > 1), then
-   the first and the last column between them (when ny > 2; one column
-   when nx = 1), so no cell comes twice.  Target loops count frame cells
-   in 32 bits (kernel_fits).  */
-
-static size_t
-frame_length (size_t nx, size_t ny)
-{
-  const size_t rows = ny > 1 ? 2 : 1, columns = nx > 1 ? 2 : 1;
-  return rows * nx + (ny > 2 ? columns * (ny - 2) : 0);
-}
-
-#pragma omp declare target
-static inline size_t
-frame_cell (size_t k, size_t nx, size_t ny, size_t stride)
-{
-  if (k < nx)
-    return stride + 1 + k;
-  k -= nx;
-  if (ny > 1 && k < nx)
-    return ny * stride + 1 + k;
-  k -= ny > 1 ? nx : 0;
-  const size_t side = ny - 2;
-  return k < side ? (k + 2) * stride + 1 : (k - side + 2) * stride + nx;
-}
-#pragma omp end declare target
+/* ---------------------------------------------------------------- frame  */
 
 static void
 update_frame_host (size_t nx, size_t ny, size_t stride, double rx,

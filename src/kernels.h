@@ -9,6 +9,7 @@
 #ifndef HEATSIM_KERNELS_H
 #define HEATSIM_KERNELS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -36,6 +37,41 @@ bool kernel_form_runs (enum kernel_form form, bool on_device);
    cell, and run grids of more than INT_MAX cells in bands of rows: a band
    needs room for three rows.  Halo and frame loops count in 32 bits.  */
 bool kernel_fits (size_t nx, size_t ny);
+
+/* Rows of a band of the target kernels: they index from the row before
+   a band's first to the row after its last, and every index must stay
+   below INT_MAX.  */
+static inline size_t
+band_rows (size_t stride)
+{
+  return (size_t) INT_MAX / stride - 2;
+}
+
+/* Cell k of the frame, the interior cells next to the halo: the bottom
+   row, the top row (when ny > 1), then the first and the last column
+   between them (when ny > 2; one column when nx = 1), so no cell comes
+   twice.  Target loops count frame cells in 32 bits (kernel_fits).  */
+static inline size_t
+frame_length (size_t nx, size_t ny)
+{
+  const size_t rows = ny > 1 ? 2 : 1, columns = nx > 1 ? 2 : 1;
+  return rows * nx + (ny > 2 ? columns * (ny - 2) : 0);
+}
+
+#pragma omp declare target
+static inline size_t
+frame_cell (size_t k, size_t nx, size_t ny, size_t stride)
+{
+  if (k < nx)
+    return stride + 1 + k;
+  k -= nx;
+  if (ny > 1 && k < nx)
+    return ny * stride + 1 + k;
+  k -= ny > 1 ? nx : 0;
+  const size_t side = ny - 2;
+  return k < side ? (k + 2) * stride + 1 : (k - side + 2) * stride + nx;
+}
+#pragma omp end declare target
 
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */

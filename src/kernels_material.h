@@ -1,0 +1,69 @@
+/* The explicit step of the general heat equation (operator.h),
+     u'(P) = u(P) + dt / (rho c_p)(P) (heat_flow_at(P) + q(P)),
+   on the host and in a target region, for a material whose coefficients
+   vary (the constant-coefficient kernels of kernels.h run otherwise).
+   The per-node factors gain = dt / (rho c_p) and rise = gain q are
+   computed once per run, so that a step reads u, wx, wy, gain and rise
+   and writes u': 48 bytes a cell, no division.  Boundaries and MPI halos
+   live in u's halo as for the constant kernels (struct halo); the
+   operator's faces at the edges carry the boundary kind.  */
+#ifndef HEATSIM_KERNELS_MATERIAL_H
+#define HEATSIM_KERNELS_MATERIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "field.h"
+#include "kernels.h"
+#include "operator.h"
+
+struct material;
+
+struct material_step {
+  struct heat_operator op;   /* the faces (wx, wy), capacity and source */
+  /* Padded like the fields, one allocation (block); interior nodes set,
+     the rest 0.  */
+  double *gain;              /* dt / (rho c_p) */
+  double *rise;              /* dt q / (rho c_p): the source's rise in a
+                                step */
+  void *block;
+};
+
+/* Bytes an update of one cell must move: u read, u' written, wx, wy,
+   gain and rise read.  */
+enum { MATERIAL_STEP_BYTES = 6 * sizeof (double) };
+
+/* The step of material m with time step dt on a part of spacing dx, dy
+   (insulated as for heat_operator_build).  False when memory is short.  */
+bool material_step_build (struct material_step *ms, const struct material *m,
+                          double dx, double dy, double dt,
+                          const bool insulated[EDGE_COUNT]);
+void material_step_free (struct material_step *ms);
+
+/* Doubles in each of the arrays of ms the kernels read (wx, wy, gain,
+   rise), halo included: what a strategy maps or keeps on the device.  */
+size_t material_step_cells (const struct material_step *ms);
+
+/* Update the cells of r, u -> unew, with host threads, or in a target
+   region of s's kernel form on device (u, unew and ms's arrays present
+   there).  s gives the shape and the form only.  */
+void material_update_host (const struct stencil *s,
+                           const struct material_step *ms,
+                           const double *restrict u, double *restrict unew,
+                           struct rect r);
+void material_update_target (const struct stencil *s,
+                             const struct material_step *ms, const double *u,
+                             double *unew, struct rect r, int device);
+
+/* Update the frame (the cells next to the halo), u -> unew, after an MPI
+   exchange, in one kernel.  */
+void material_update_frame_host (const struct stencil *s,
+                                 const struct material_step *ms,
+                                 const double *restrict u,
+                                 double *restrict unew);
+void material_update_frame_target (const struct stencil *s,
+                                   const struct material_step *ms,
+                                   const double *u, double *unew,
+                                   int device);
+
+#endif

@@ -1,0 +1,120 @@
+#include <config.h>
+
+#include "operator.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "material.h"
+
+/* The value of a per-node coefficient at cell c of the padded part, or
+   its uniform value where the material keeps none per node.  */
+static double
+node_value (const struct field *f, double uniform, size_t c)
+{
+  return f->data != NULL ? f->data[c] : uniform;
+}
+
+/* The conductance of the face between nodes of conductivity a (west or
+   south) and b: the harmonic mean 2 a b / (a + b), written so that it is
+   exactly a where b = a, and always with the west or south node first,
+   so that the two ranks (or the two periodic edges) that share a face
+   compute it bitwise alike.  */
+static double
+face_conductance (double a, double b)
+{
+  return a * (2.0 * b / (a + b));
+}
+
+/* wx of rows 1..ny, columns 0..nx; a face on an insulated edge of the
+   whole grid has conductance 0.  */
+static void
+east_faces (struct heat_operator *op, const struct material *m, double dx,
+            bool insulated_left, bool insulated_right)
+{
+  const size_t nx = op->nx, ny = op->ny, stride = op->stride;
+  const double k = m->conductivity_uniform, scale = 1.0 / (dx * dx);
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 0; i <= nx; ++i)
+      {
+        const size_t c = j * stride + i;
+        const bool shut = (i == 0 && insulated_left)
+                          || (i == nx && insulated_right);
+        op->wx[c] = shut ? 0.0
+                    : face_conductance (node_value (&m->conductivity, k, c),
+                                        node_value (&m->conductivity, k,
+                                                    c + 1)) * scale;
+      }
+}
+
+/* wy of rows 0..ny, columns 1..nx.  */
+static void
+north_faces (struct heat_operator *op, const struct material *m, double dy,
+             bool insulated_bottom, bool insulated_top)
+{
+  const size_t nx = op->nx, ny = op->ny, stride = op->stride;
+  const double k = m->conductivity_uniform, scale = 1.0 / (dy * dy);
+  for (size_t j = 0; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t c = j * stride + i;
+        const bool shut = (j == 0 && insulated_bottom)
+                          || (j == ny && insulated_top);
+        op->wy[c] = shut ? 0.0
+                    : face_conductance (node_value (&m->conductivity, k, c),
+                                        node_value (&m->conductivity, k,
+                                                    c + stride)) * scale;
+      }
+}
+
+/* The part's size: that of the first per-node field the material
+   holds (where all are uniform, the size the material gives them).  */
+static const struct field *
+part_shape (const struct material *m)
+{
+  if (m->conductivity.data != NULL)
+    return &m->conductivity;
+  return m->capacity.data != NULL || m->source.data == NULL ? &m->capacity
+         : &m->source;
+}
+
+bool
+heat_operator_build (struct heat_operator *op, const struct material *m,
+                     double dx, double dy,
+                     const bool insulated[EDGE_COUNT])
+{
+  const size_t nx = part_shape (m)->nx, ny = part_shape (m)->ny;
+  size_t bytes;
+  *op = (struct heat_operator) { .nx = nx, .ny = ny, .stride = nx + 2 };
+  if (!field_bytes (nx, ny, &bytes) || bytes > SIZE_MAX / 4)
+    return false;
+  double *block = field_block (4 * bytes);
+  if (block == NULL)
+    return false;
+  /* Entries no face or node uses (corners, the halo) stay 0.  */
+  memset (block, 0, 4 * bytes);
+  const size_t n = bytes / sizeof *block;
+  *op = (struct heat_operator) {
+    .nx = nx, .ny = ny, .stride = nx + 2, .block = block,
+    .wx = block, .wy = block + n, .capacity = block + 2 * n,
+    .source = block + 3 * n,
+  };
+  east_faces (op, m, dx, insulated[EDGE_LEFT], insulated[EDGE_RIGHT]);
+  north_faces (op, m, dy, insulated[EDGE_BOTTOM], insulated[EDGE_TOP]);
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t c = j * op->stride + i;
+        op->capacity[c] = node_value (&m->capacity, m->capacity_uniform, c);
+        op->source[c] = node_value (&m->source, 0.0, c);
+      }
+  return true;
+}
+
+void
+heat_operator_free (struct heat_operator *op)
+{
+  free (op->block);
+  *op = (struct heat_operator) { 0 };
+}
