@@ -22,10 +22,14 @@
      - four-colour Gauss-Seidel (colours i % 2, j % 2), the post-smoother
        in the reverse order, so that the V-cycle is a symmetric
        preconditioner;
-     - a band Cholesky solve on the coarsest level (at most 256 unknowns,
-       or a line of them);
-   and one V(1,1) cycle preconditions conjugate gradients.  Iteration
-   counts hardly depend on the contrast of k (bench/RESULTS.md).
+     - a band Cholesky solve on the coarsest level (at most 4096
+       unknowns, band at most 65: the islands of a checkerboard or of
+       inclusions must still be seen there, or conjugate gradients
+       stall on their near-constant modes);
+   and one V(2,2) cycle preconditions conjugate gradients (V(1,1) needs
+   half as many more iterations, which cost more than the sweeps they
+   save).  Iteration counts hardly depend on the contrast of k
+   (bench/RESULTS.md).
 
    Host threads only for now (the offload strategies solve on the host
    with the fields fetched before and updated after).  Sums are taken in
