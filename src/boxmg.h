@@ -22,10 +22,7 @@
      - four-colour Gauss-Seidel (colours i % 2, j % 2), the post-smoother
        in the reverse order, so that the V-cycle is a symmetric
        preconditioner;
-     - a band Cholesky solve on the coarsest level (at most 4096
-       unknowns, band at most 65: the islands of a checkerboard or of
-       inclusions must still be seen there, or conjugate gradients
-       stall on their near-constant modes);
+     - a band Cholesky solve on the coarsest level (below);
    and one V(2,2) cycle preconditions conjugate gradients (V(1,1) needs
    half as many more iterations, which cost more than the sweeps they
    save).  Iteration counts hardly depend on the contrast of k
@@ -46,8 +43,15 @@
 struct heat_operator;
 struct boxmg_solver;
 
+/* Coarsening stops at this many nodes by default (band at most 129):
+   the coarsest level must still resolve the smallest inclusions (here
+   1/128 of the grid across), or conjugate gradients stall on their
+   near-constant modes.  */
+enum { BOXMG_COARSEST_NODES = 16384 };
+
 /* Build the hierarchy of A = c0 diag(op->capacity) - c1 L_k for op's
-   nx x ny nodes.  MG_INVALID when a size is 0, c0 < 0, c1 <= 0, a
+   nx x ny nodes, coarsening until at most coarsest nodes (0 for
+   BOXMG_COARSEST_NODES) or an axis of fewer than 3.  MG_INVALID when a size is 0, c0 < 0, c1 <= 0, a
    coefficient is negative or not finite, or a node has no coupling at
    all (no face and no c0 term); MG_NO_MEMORY.  op may be freed after.
    Without a Dirichlet face (every boundary face of conductance 0) and
@@ -55,7 +59,7 @@ struct boxmg_solver;
    mean.  */
 enum mg_status boxmg_create (struct boxmg_solver **bm,
                              const struct heat_operator *op, double c0,
-                             double c1);
+                             double c1, size_t coarsest);
 void boxmg_destroy (struct boxmg_solver *bm);
 
 /* Levels of the hierarchy, the finest included.  */

@@ -67,10 +67,9 @@ cholesky (struct boxmg_coarse *cs, size_t m)
         /* Entry (i, col), col = i - d.  */
         const size_t col = i - d;
         double sum = a[i * b1 + d];
-        const size_t first = (i < b ? 0 : i - b);
-        for (size_t t = first; t < col; ++t)
-          if (col - t <= b)
-            sum -= a[i * b1 + (i - t)] * a[col * b1 + (col - t)];
+        /* t >= i - b: then col - t <= b too.  */
+        for (size_t t = i < b ? 0 : i - b; t < col; ++t)
+          sum -= a[i * b1 + (i - t)] * a[col * b1 + (col - t)];
         if (d == 0)
           {
             if (!(sum > 0.0) || !isfinite (sum))

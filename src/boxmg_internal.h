@@ -12,10 +12,6 @@
 /* Levels above this many nodes run their passes on several threads.  */
 enum { BOXMG_PARALLEL_NODES = 8192 };
 
-/* Coarsening stops at this many unknowns, or at an axis of fewer than 3
-   nodes (which would not halve).  */
-enum { BOXMG_COARSEST_NODES = 4096 };
-
 /* The matrix of a level, symmetric, row P:
      (A u)_P = c u_P + w u_W + w[E] u_E + s u_S + s[N] u_N
                + sw u_SW + sw[NE] u_NE + se u_SE + se[NW] u_NW,

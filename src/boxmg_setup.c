@@ -142,29 +142,41 @@ centre_weights (struct boxmg_level *l, size_t i, size_t j)
     }
 }
 
+/* The weights towards coarse halo nodes are 0: those nodes are no
+   unknowns, their corrections 0.  */
+static void
+clear_halo_weights (struct boxmg_level *l, size_t j)
+{
+  const size_t cnx = l->nx / 2, cny = l->ny / 2;
+  for (size_t i = 1; i <= l->nx; ++i)
+    for (int q = 0; q < 4; ++q)
+      {
+        const size_t I = i / 2 + (size_t) (q % 2), J = j / 2 + (size_t) (q / 2);
+        if (I < 1 || I > cnx || J < 1 || J > cny)
+          l->p[q][j * l->stride + i] = 0.0;
+      }
+}
+
 void
 boxmg_interpolation (struct boxmg_level *l)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  const bool threads = nx * ny > BOXMG_PARALLEL_NODES;
+#pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       if (i % 2 == 0 && j % 2 == 0)
         l->p[0][j * st + i] = 1.0;
       else if (i % 2 == 0 || j % 2 == 0)
         line_weights (l, i, j);
+  /* The centres read the line nodes' weights: a pass of their own.  */
+#pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; j += 2)
     for (size_t i = 1; i <= nx; i += 2)
       centre_weights (l, i, j);
-  /* Coarse halo nodes are no unknowns: their corrections are 0.  */
-  const size_t cnx = nx / 2, cny = ny / 2;
+#pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      for (int q = 0; q < 4; ++q)
-        {
-          const size_t I = i / 2 + (size_t) (q % 2), J = j / 2 + (size_t) (q / 2);
-          if (I < 1 || I > cnx || J < 1 || J > cny)
-            l->p[q][j * st + i] = 0.0;
-        }
+    clear_halo_weights (l, j);
 }
 
 /* Row (I, J) of R A P: the row of P^T A over the 5 x 5 fine nodes around
@@ -277,10 +289,10 @@ floating (const struct boxmg_level *l)
 }
 
 static size_t
-count_levels (size_t nx, size_t ny)
+count_levels (size_t nx, size_t ny, size_t coarsest)
 {
   size_t levels = 1;
-  while (nx * ny > BOXMG_COARSEST_NODES && nx >= 3 && ny >= 3)
+  while (nx * ny > coarsest && nx >= 3 && ny >= 3)
     {
       nx /= 2;
       ny /= 2;
@@ -332,10 +344,11 @@ boxmg_levels (const struct boxmg_solver *bm)
 
 static enum mg_status
 build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
-       double c1)
+       double c1, size_t coarsest)
 {
   size_t nx = op->nx, ny = op->ny;
-  const size_t levels = count_levels (nx, ny);
+  const size_t levels = count_levels (nx, ny, coarsest > 0 ? coarsest
+                                      : BOXMG_COARSEST_NODES);
   bm->level = calloc (levels, sizeof *bm->level);
   if (bm->level == NULL)
     return MG_NO_MEMORY;
@@ -364,7 +377,7 @@ build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
 
 enum mg_status
 boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
-              double c0, double c1)
+              double c0, double c1, size_t coarsest)
 {
   *bm = NULL;
   if (op->nx == 0 || op->ny == 0 || !(c0 >= 0.0) || !isfinite (c0)
@@ -374,7 +387,7 @@ boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
   if (s == NULL)
     return MG_NO_MEMORY;
   s->c0 = c0;
-  const enum mg_status status = build (s, op, c0, c1);
+  const enum mg_status status = build (s, op, c0, c1, coarsest);
   if (status != MG_OK)
     {
       boxmg_destroy (s);

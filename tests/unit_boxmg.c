@@ -270,10 +270,12 @@ total_heat (const struct map *m, const struct field *u)
 }
 
 /* One case against the direct solve: a random map of the given contrast,
-   random Dirichlet values and right-hand side.  */
+   random Dirichlet values and right-hand side, coarsening down to
+   coarsest nodes.  */
 static void
-check_direct (size_t nx, size_t ny, double contrast, const bool ins[4],
-              double c0, double c1, unsigned long long seed)
+check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
+              const bool ins[4], double c0, double c1,
+              unsigned long long seed)
 {
   const double dx = 1.0 / (double) (nx + 1), dy = 0.7 / (double) (ny + 1);
   struct map m;
@@ -294,7 +296,7 @@ check_direct (size_t nx, size_t ny, double contrast, const bool ins[4],
   direct (&m, dx, dy, ins, c0, c1, &f, &u, heat, &ref);
 
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, c0, c1) == MG_OK);
+  CHECK (boxmg_create (&bm, &op, c0, c1, coarsest) == MG_OK);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-14;
   struct mg_report report;
@@ -339,8 +341,9 @@ residual_norm (const struct map *m, const struct heat_operator *op,
    floating high-conductivity islands lift above it) in at most bound
    iterations, the residual checked here.  */
 static void
-check_iterations (size_t nx, size_t ny, enum kind kind, double contrast,
-                  const bool ins[4], double c0, unsigned bound)
+check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
+                  double contrast, const bool ins[4], double c0,
+                  unsigned bound)
 {
   static const char *const names[] = { "random", "layered", "checkerboard",
                                         "disks" };
@@ -361,7 +364,7 @@ check_iterations (size_t nx, size_t ny, enum kind kind, double contrast,
                                             ? 0.0 : 1.0)
                                        : 1.0;
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, c0, 1.0) == MG_OK);
+  CHECK (boxmg_create (&bm, &op, c0, 1.0, coarsest) == MG_OK);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-10;
   opt.max_cycles = 50;
@@ -389,36 +392,35 @@ main (void)
   static const bool walls[4] = { false, false, true, true };
   static const bool corner[4] = { true, false, false, true };
   static const bool insulated[4] = { true, true, true, true };
-  /* One level; two (97 x 61 halves once to at most 4096 nodes); three;
-     three with odd and even ends.  */
-  const size_t sizes[][2] = { { 17, 13 }, { 97, 61 }, { 120, 160 },
-                              { 101, 150 } };
+  /* One level; two; four (odd and even ends, a level of 3 x 2); five
+     down to 2 x 3 (the default: two levels).  */
+  const size_t sizes[][3] = { { 17, 13, 0 }, { 20, 20, 100 },
+                              { 33, 18, 6 }, { 40, 54, 4 },
+                              { 97, 61, 0 } };
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
     {
-      const size_t nx = sizes[s][0], ny = sizes[s][1];
-      check_direct (nx, ny, 1e3, dirichlet, 0.0, 1.0, 11 + s);
-      check_direct (nx, ny, 1e3, walls, 0.0, 1.0, 21 + s);
-      check_direct (nx, ny, 1e2, corner, 0.0, 1.0, 31 + s);
-      check_direct (nx, ny, 1e2, insulated, 0.0, 1.0, 41 + s);
-      check_direct (nx, ny, 1e3, insulated, 1.0, 1e-2, 51 + s);
-      check_direct (nx, ny, 1e3, dirichlet, 1.0, 0.3, 61 + s);
+      const size_t nx = sizes[s][0], ny = sizes[s][1], coarsest = sizes[s][2];
+      check_direct (nx, ny, coarsest, 1e3, dirichlet, 0.0, 1.0, 11 + s);
+      check_direct (nx, ny, coarsest, 1e3, walls, 0.0, 1.0, 21 + s);
+      check_direct (nx, ny, coarsest, 1e2, corner, 0.0, 1.0, 31 + s);
+      check_direct (nx, ny, coarsest, 1e2, insulated, 0.0, 1.0, 41 + s);
+      check_direct (nx, ny, coarsest, 1e3, insulated, 1.0, 1e-2, 51 + s);
+      check_direct (nx, ny, coarsest, 1e3, dirichlet, 1.0, 0.3, 61 + s);
     }
   /* The target of issue 23: zero Dirichlet edges, a uniform source,
      contrast 1e6, at most 12 iterations; singular and implicit
      (c0 = 1, c1 = 1: a long step) with insulated edges, where the
-     checkerboard's islands float, at most 20.  */
-  const size_t grids[] = { 65, 128, 129, 257 };
-  for (size_t g = 0; g < sizeof grids / sizeof *grids; ++g)
-    for (enum kind kind = LAYERED; kind <= DISKS; ++kind)
-      {
-        check_iterations (grids[g], grids[g], kind, 1e6, dirichlet, 0.0, 12);
-        if (g == 0)
-          {
-            check_iterations (grids[g], grids[g], kind, 1e6, insulated, 0.0,
-                              20);
-            check_iterations (grids[g], grids[g], kind, 1e6, insulated, 1.0,
-                              20);
-          }
-      }
+     islands float, at most 24.  */
+  for (enum kind kind = LAYERED; kind <= DISKS; ++kind)
+    {
+      /* Three and four levels by default.  */
+      check_iterations (257, 257, 0, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (513, 513, 0, kind, 1e6, dirichlet, 0.0, 12);
+      /* Deeper hierarchies of smaller grids.  */
+      check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (129, 129, 1024, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 0.0, 24);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 1.0, 24);
+    }
   return unit_exit ();
 }
