@@ -141,12 +141,12 @@ boxmg_coarse_solve (const struct boxmg_coarse *cs, struct boxmg_level *l)
         sum -= a[i * b1 + (i - t)] * x[t];
       x[i] = sum / a[i * b1];
     }
+  /* L^T x = y by the rows of L (its columns), which lie in memory.  */
   for (size_t i = m; i-- > 0;)
     {
-      double sum = x[i];
-      for (size_t t = i + 1; t < m && t <= i + b; ++t)
-        sum -= a[t * b1 + (t - i)] * x[t];
-      x[i] = sum / a[i * b1];
+      x[i] /= a[i * b1];
+      for (size_t t = i < b ? 0 : i - b; t < i; ++t)
+        x[t] -= a[i * b1 + (i - t)] * x[i];
     }
   if (cs->singular)
     {

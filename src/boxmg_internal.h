@@ -23,6 +23,7 @@ enum { BOXMG_PARALLEL_NODES = 8192 };
 struct boxmg_level {
   size_t nx, ny, stride;
   double *c, *w, *s, *sw, *se;
+  double *inverse;        /* 1 / c: the smoother multiplies */
   /* Interpolation from the next coarser level: fine node (i, j) lies in
      the coarse cell whose lower-left coarse node is (i / 2, j / 2); its
      value is sum over q of p[q] times the coarse node (i / 2 + q % 2,

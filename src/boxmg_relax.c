@@ -25,13 +25,13 @@ relax_row (struct boxmg_level *l, size_t j, size_t i0)
   const ptrdiff_t st = (ptrdiff_t) l->stride;
   const size_t row = j * l->stride;
   double *restrict u = l->u;
-  const double *restrict f = l->f, *restrict c = l->c, *restrict w = l->w,
-    *restrict s = l->s;
+  const double *restrict f = l->f, *restrict d = l->inverse,
+    *restrict w = l->w, *restrict s = l->s;
   if (l->sw == NULL)
     for (size_t i = i0; i <= l->nx; i += 2)
       {
         const size_t k = row + i;
-        u[k] = (f[k] - boxmg_off5 (u + k, w + k, s + k, st)) / c[k];
+        u[k] = (f[k] - boxmg_off5 (u + k, w + k, s + k, st)) * d[k];
       }
   else
     {
@@ -40,7 +40,7 @@ relax_row (struct boxmg_level *l, size_t j, size_t i0)
         {
           const size_t k = row + i;
           u[k] = (f[k] - boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
-                                     st)) / c[k];
+                                     st)) * d[k];
         }
     }
 }

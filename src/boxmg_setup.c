@@ -18,9 +18,9 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
 {
   *l = (struct boxmg_level) { .nx = nx, .ny = ny, .stride = nx + 2 };
   const size_t cells = (nx + 2) * (ny + 2);
-  /* c, w, s, u, f; the 9-point entries; the transfers and residual;
+  /* c, w, s, 1 / c, u, f; the 9-point entries; the transfers and residual;
      the finest level's u and f are PCG's, its row sums its own.  */
-  const size_t arrays = 3 + (finest ? 0 : 2) + (nine_point ? 2 : 0)
+  const size_t arrays = 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0)
                         + (coarsest ? 0 : 5);
   if (cells > SIZE_MAX / sizeof (double) / (arrays + 1))
     return false;
@@ -28,7 +28,7 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
   if (l->block == NULL)
     return false;
   double *next = l->block;
-  double **fields[] = { &l->c, &l->w, &l->s };
+  double **fields[] = { &l->c, &l->w, &l->s, &l->inverse };
   for (size_t a = 0; a < sizeof fields / sizeof *fields; ++a, next += cells)
     *fields[a] = next;
   if (!finest)
@@ -224,6 +224,7 @@ galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
   coarse->s[k] = ac[0][1];
   coarse->sw[k] = ac[0][0];
   coarse->se[k] = ac[0][2];
+  coarse->inverse[k] = 1.0 / ac[1][1];
 }
 
 void
@@ -271,6 +272,7 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
         l->c[k] = c0 * heat - (l->w[k] + l->w[k + 1] + l->s[k]
                                + l->s[k + st]);
         valid &= l->c[k] > 0.0 && isfinite (l->c[k]);
+        l->inverse[k] = 1.0 / l->c[k];
       }
   return valid;
 }
