@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "material.h"
 #include "parse.h"
 #include "run_config.h"
 
@@ -128,7 +129,8 @@ auto_steps (struct parser *p, struct config *c, struct given_options given)
                        "time to reach)");
   const double dx = config_dx (c), dy = config_dy (c);
   const double dt_max = STABILITY_LIMIT
-                        / (c->alpha * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
+                        / (config_diffusivity_max (c)
+                           * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
   const double n = fmax (1.0, ceil (c->end_time / dt_max));
   if (!(n <= MAX_DERIVED_STEPS))
     return parse_fail (p, "--steps auto: --end-time %g needs %g steps of at "
@@ -174,6 +176,8 @@ derive_settings (struct config *c, char *err, size_t errlen)
   struct parser p = { err, errlen };
   const struct given_options given = c->given;
   size_t bytes;
+  if (c->restart == NULL && !material_derive (c, err, errlen))
+    return false;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return parse_fail (&p, "--grid: %zux%zu cells need more memory than "
                        "this machine can address", c->nx, c->ny);
@@ -188,7 +192,8 @@ derive_settings (struct config *c, char *err, size_t errlen)
       /* A Jacobi sweep is the explicit step with the largest stable dt:
          rc = 0.  dt, steps and end time then count sweeps, not time.  */
       const double dx = config_dx (c), dy = config_dy (c);
-      c->dt = STABILITY_LIMIT / (c->alpha * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
+      c->dt = STABILITY_LIMIT / (config_diffusivity_max (c)
+                                 * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
       c->steps = c->max_steps;
       c->end_time = c->dt * (double) c->steps;
       return true;

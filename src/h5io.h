@@ -90,6 +90,16 @@ bool h5_read_meta (const char *path, struct checkpoint_meta *meta);
    halo.  Allocates u.  Returns as h5_read_checkpoint.  */
 int h5_read_dataset (const char *path, const char *dataset, struct field *u);
 
+/* Read the 2-D dataset of the HDF5 file at path whole into the interior
+   of u (allocated here; its halo 0): dataset[j][i] is u's cell (i + 1,
+   j + 1), as a checkpoint's field.  integer: the dataset holds integers
+   (read as doubles), else floating-point values.  A dataset that is not
+   there is no error: *absent, and u has no data.  False, with what was
+   wrong in msg (len bytes; the caller names the file), when the file or
+   the dataset cannot be read.  */
+bool h5_read_grid (const char *path, const char *dataset, bool integer,
+                   struct field *u, bool *absent, char *msg, size_t len);
+
 /* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
 int h5_is_hdf5 (const char *path);
 

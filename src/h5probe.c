@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "diagnostics.h"
@@ -20,7 +21,7 @@
    them (h5_read_meta, which reads no field, tries them in a child
    instead).  */
 enum probe_read {
-  PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET
+  PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET, PROBE_GRID
 };
 
 /* HDF5 1.10 can loop forever on a damaged file's variable-length
@@ -32,6 +33,7 @@ struct probe {
   enum probe_read read;
   const char *path;
   const char *dataset;
+  bool integer;            /* PROBE_GRID: an integer dataset */
 };
 
 static int
@@ -55,6 +57,13 @@ probe_child (void *arg)
     case PROBE_DATASET:
       return h5read_dataset (p->path, p->dataset, &u) == HEATSIM_OK
              ? 0 : 1;
+    case PROBE_GRID:
+      {
+        char msg[8];
+        bool absent;
+        return h5read_grid (p->path, p->dataset, p->integer, &u, &absent,
+                            msg, sizeof msg) ? 0 : 1;
+      }
     }
   return 1;
 }
@@ -82,7 +91,7 @@ int
 h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                     struct field *u)
 {
-  const struct probe p = { PROBE_CHECKPOINT, path, NULL };
+  const struct probe p = { PROBE_CHECKPOINT, path, NULL, false };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_checkpoint (path, meta, u);
@@ -91,7 +100,7 @@ h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
 int
 h5_read_dataset (const char *path, const char *dataset, struct field *u)
 {
-  const struct probe p = { PROBE_DATASET, path, dataset };
+  const struct probe p = { PROBE_DATASET, path, dataset, false };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_dataset (path, dataset, u);
@@ -103,7 +112,7 @@ h5_read_meta (const char *path, struct checkpoint_meta *meta)
   /* The seal is not checked: that would read every byte of every file
      an index lists.  The test read in a child stands for it, sealed file
      or not; a crash there is no checkpoint, quietly.  */
-  const struct probe p = { PROBE_META, path, NULL };
+  const struct probe p = { PROBE_META, path, NULL, false };
   int signal = 0;
   const int probe = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                  &signal);
@@ -118,11 +127,30 @@ h5_is_checkpoint (const char *path)
      that follows refuses it.  */
   if (seal_read (path, false) == 1)
     return true;
-  const struct probe p = { PROBE_FORMAT, path, NULL };
+  const struct probe p = { PROBE_FORMAT, path, NULL, false };
   int signal = 0;
   const int result = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                   &signal);
   if (result == -1)
     return false;
   return result == 0 || (result == -2 && h5read_has_format (path));
+}
+
+bool
+h5_read_grid (const char *path, const char *dataset, bool integer,
+              struct field *u, bool *absent, char *msg, size_t len)
+{
+  const struct probe p = { PROBE_GRID, path, dataset, integer };
+  u->data = NULL;
+  *absent = false;
+  int signal = 0;
+  if (seal_read (path, false) != 1
+      && isolate_run (probe_child, (void *) &p, PROBE_SECONDS, &signal) == -1)
+    {
+      snprintf (msg, len, signal == SIGALRM ? "damaged HDF5 file: libhdf5 "
+                "did not finish reading it (in a test read)" : "damaged "
+                "HDF5 file: libhdf5 crashed reading it (in a test read)");
+      return false;
+    }
+  return h5read_grid (path, dataset, integer, u, absent, msg, len);
 }

@@ -205,11 +205,12 @@ refuse_external (const char *parent_file, const char *parent_group,
   return -1;
 }
 
-/* Open a dataset that must be a float array of the given shape (rank 1 if
-   rows == 0); rows/cols of 0 in *shape mean "any", and are filled in.  */
+/* Open a dataset that must be an array of the given class (H5T_FLOAT
+   or H5T_INTEGER) and shape (rank 1 if rows == 0); rows/cols of 0 in
+   *shape mean "any", and are filled in.  */
 static hid_t
-open_array (struct reader *r, hid_t loc, const char *name, int rank,
-            hsize_t shape[2])
+open_typed (struct reader *r, hid_t loc, const char *name, H5T_class_t want,
+            int rank, hsize_t shape[2])
 {
   /* The access list is a link access list too: H5Lexists follows the
      links of name but its last with it.  */
@@ -231,8 +232,9 @@ open_array (struct reader *r, hid_t loc, const char *name, int rank,
   hsize_t dims[2] = { 0, 0 };
   int got = H5Sget_simple_extent_ndims (space);
   bool ok = true;
-  if (H5Tget_class (type) != H5T_FLOAT)
-    ok = bad (r, "dataset '%s' is not floating point", name);
+  if (H5Tget_class (type) != want)
+    ok = bad (r, "dataset '%s' is not %s", name,
+              want == H5T_FLOAT ? "floating point" : "integer");
   else if (got != rank)
     ok = bad (r, "dataset '%s' has rank %d, expected %d", name, got, rank);
   else
@@ -259,6 +261,14 @@ open_array (struct reader *r, hid_t loc, const char *name, int rank,
       return -1;
     }
   return set;
+}
+
+/* A float array, as nearly every dataset heatsim reads.  */
+static hid_t
+open_array (struct reader *r, hid_t loc, const char *name, int rank,
+            hsize_t shape[2])
+{
+  return open_typed (r, loc, name, H5T_FLOAT, rank, shape);
 }
 
 /* Read a dataset into memory rows of the given stride (in doubles).  */
@@ -508,4 +518,49 @@ h5read_has_format (const char *path)
   bool yes = H5Aexists (file, "format") > 0;
   H5Fclose (file);
   return yes;
+}
+
+/* Whether the file has a link called name (not following an external
+   link: open_typed refuses those).  */
+static bool
+has_link (hid_t file, const char *name)
+{
+  hid_t lapl = H5Pcreate (H5P_LINK_ACCESS);
+  const bool yes = lapl >= 0 && H5Lexists (file, name, lapl) > 0;
+  if (lapl >= 0)
+    H5Pclose (lapl);
+  return yes;
+}
+
+bool
+h5read_grid (const char *path, const char *dataset, bool integer,
+             struct field *u, bool *absent, char *msg, size_t len)
+{
+  struct reader r = { .path = path };
+  u->data = NULL;
+  *absent = false;
+  hid_t file = open_file (&r, false);
+  hsize_t shape[2] = { 0, 0 };
+  hid_t set = -1;
+  bool ok = file >= 0;
+  if (ok && !has_link (file, dataset))
+    *absent = true;
+  else if (ok)
+    {
+      set = open_typed (&r, file, dataset, integer ? H5T_INTEGER : H5T_FLOAT,
+                        2, shape);
+      ok = set >= 0 && alloc_field (&r, u, shape[1], shape[0])
+           && read_into (&r, set, dataset, &u->data[field_index (u, 1, 1)],
+                         shape[0], shape[1], u->stride, 2);
+    }
+  if (set >= 0)
+    H5Dclose (set);
+  if (file >= 0)
+    H5Fclose (file);
+  if (!ok)
+    {
+      field_free (u);
+      snprintf (msg, len, "%s", r.msg[0] ? r.msg : "unreadable");
+    }
+  return ok;
 }

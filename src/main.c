@@ -95,7 +95,8 @@ split_grid (const struct config *cfg, struct domain *d)
 /* Everything that is known about the final field, over all ranks.  */
 static int
 measure (const struct config *cfg, const struct domain *d,
-         const struct field *u, struct run_report *report)
+         const struct material *m, const struct field *u,
+         struct run_report *report)
 {
   report->has_exact = problem_has_exact (cfg);
   if (report->has_exact
@@ -107,14 +108,13 @@ measure (const struct config *cfg, const struct domain *d,
       heatsim_error ("out of memory while comparing with the exact solution");
       return HEATSIM_NO_MEMORY;
     }
-  report->heat = domain_sum (d, field_sum (u)) * config_dx (cfg)
-                 * config_dy (cfg);
+  report->heat = total_heat (d, cfg, m, u);
   field_range (u, &report->min, &report->max);
   report->min = domain_min (d, report->min);
   report->max = domain_max (d, report->max);
   report->checksum = domain_hash (d, field_checksum (u));
   field_peak (d, cfg, u, &report->peak);
-  heat_rates (d, cfg, u, report->heat_rate);
+  heat_rates (d, cfg, m, u, report->heat_rate);
   return HEATSIM_OK;
 }
 
@@ -163,9 +163,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     status = domain_agree (sampling_begin (&sampling, d));
   solver.monitor = &monitor;
   solver.sampling = &sampling;
-  report->heat_initial = domain_sum (d, field_sum (&solver.work.u))
-                         * config_dx (cfg)
-                         * config_dy (cfg);
+  report->heat_initial = total_heat (d, cfg, &solver.material,
+                                     &solver.work.u);
   report->run.setup = omp_get_wtime () - t0;
   report->ranks = d->ranks;
   report->dims[0] = d->dims[0];
@@ -181,8 +180,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
      its report is printed, and complete.  */
   if (status == HEATSIM_OK || status == HEATSIM_NOT_CONVERGED)
     {
-      const int measured = domain_agree (measure (cfg, d, &solver.work.u,
-                                                  report));
+      const int measured = domain_agree (measure (cfg, d, &solver.material,
+                                                  &solver.work.u, report));
       status = measured != HEATSIM_OK ? measured : status;
     }
   solver_free (&solver);

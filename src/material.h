@@ -16,6 +16,9 @@
 
 struct config;
 struct domain;
+struct material_def;
+struct material_options;
+struct parser;
 
 struct material {
   /* Some coefficient varies from node to node, or a source is given:
@@ -40,5 +43,30 @@ struct material {
 int material_build (struct material *m, const struct config *cfg,
                     const struct domain *d);
 void material_free (struct material *m);
+
+/* Option parsing (options.c): --material KEY=SPEC, SPEC a built-in
+   material's name or k=K,rho=RHO,cp=CP, into def; added to m's
+   definitions (a key defined twice is refused).  False with a message
+   in p.  */
+bool material_parse_def (struct parser *p, const char *text,
+                         struct material_def *def);
+bool material_add_def (struct parser *p, struct material_options *m,
+                       const char *text);
+
+/* The rules among the material, source and initial-temperature options
+   and with the others (--alpha, --init, --restart); an SI material
+   makes the unit K unless --temperature-unit says otherwise.  */
+bool material_check_options (struct parser *p, struct config *c);
+
+/* Once the grid is known or is to be taken from a map (derive.h): read
+   and check the maps, give the grid a map's size where nothing fixes it,
+   and derive alpha (the largest k / (rho c_p), the uniform material's
+   own), whether the material varies, and the largest diffusivity.
+   False with a message naming the option, file, key or cell in err.  */
+bool material_derive (struct config *c, char *err, size_t errlen);
+
+/* --initial-temperature: fill the interior of u with it and return true;
+   false (u untouched) without it.  */
+bool material_initial_field (const struct config *cfg, struct field *u);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "diagnostics.h"
 #include "domain.h"
+#include "heat_rates.h"
 #include "problem.h"
 #include "run_config.h"
 #include "status.h"
@@ -50,8 +51,9 @@ put_number (char *buf, size_t len, bool known, double v, char sep)
 
 int
 monitor_write (struct monitor *m, const struct config *cfg,
-               const struct domain *d, const struct field *u, size_t step,
-               double change, double residual)
+               const struct domain *d, const struct material *material,
+               const struct field *u, size_t step, double change,
+               double residual)
 {
   /* The quantities and reductions of the final report (main.c,
      measure), so that the last row equals the report.  */
@@ -63,8 +65,7 @@ monitor_write (struct monitor *m, const struct config *cfg,
       heatsim_error ("--monitor: out of memory for the exact solution");
       return HEATSIM_NO_MEMORY;
     }
-  const double heat = domain_sum (d, field_sum (u)) * config_dx (cfg)
-                      * config_dy (cfg);
+  const double heat = total_heat (d, cfg, material, u);
   double lo, hi;
   field_range (u, &lo, &hi);
   lo = domain_min (d, lo);

@@ -12,6 +12,7 @@
 #include "series_file.h"
 
 struct config;
+struct material;
 struct domain;
 struct field;
 
@@ -50,14 +51,15 @@ bool monitor_due (const struct monitor *m, const struct config *cfg,
                   size_t step, bool last);
 
 /* The row of step: u is this rank's part of the field, current on the
-   host; change is the largest change of a cell in the sweep that gave it
+   host, material its material (for the total heat); change is the largest change of a cell in the sweep that gave it
    (Jacobi), residual the norm of the residual of the discrete steady
    equations (steady runs); either negative or NaN where there is none.
    Collective: every rank calls it, rank 0 writes.  Returns 0 or a
    heatsim_status.  */
 int monitor_write (struct monitor *m, const struct config *cfg,
-                   const struct domain *d, const struct field *u,
-                   size_t step, double change, double residual);
+                   const struct domain *d, const struct material *material,
+                   const struct field *u, size_t step, double change,
+                   double residual);
 
 /* Flush the file to disk and close it.  Returns 0 or a heatsim_status.  */
 int monitor_close (struct monitor *m);

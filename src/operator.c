@@ -16,17 +16,6 @@ node_value (const struct field *f, double uniform, size_t c)
   return f->data != NULL ? f->data[c] : uniform;
 }
 
-/* The conductance of the face between nodes of conductivity a (west or
-   south) and b: the harmonic mean 2 a b / (a + b), written so that it is
-   exactly a where b = a, and always with the west or south node first,
-   so that the two ranks (or the two periodic edges) that share a face
-   compute it bitwise alike.  */
-static double
-face_conductance (double a, double b)
-{
-  return a * (2.0 * b / (a + b));
-}
-
 /* wx of rows 1..ny, columns 0..nx; a face on an insulated edge of the
    whole grid has conductance 0.  */
 static void
@@ -41,10 +30,9 @@ east_faces (struct heat_operator *op, const struct material *m, double dx,
         const size_t c = j * stride + i;
         const bool shut = (i == 0 && insulated_left)
                           || (i == nx && insulated_right);
-        op->wx[c] = shut ? 0.0
-                    : face_conductance (node_value (&m->conductivity, k, c),
-                                        node_value (&m->conductivity, k,
-                                                    c + 1)) * scale;
+        const double west = node_value (&m->conductivity, k, c);
+        const double east = node_value (&m->conductivity, k, c + 1);
+        op->wx[c] = shut ? 0.0 : heat_face_conductance (west, east) * scale;
       }
 }
 
@@ -61,10 +49,9 @@ north_faces (struct heat_operator *op, const struct material *m, double dy,
         const size_t c = j * stride + i;
         const bool shut = (j == 0 && insulated_bottom)
                           || (j == ny && insulated_top);
-        op->wy[c] = shut ? 0.0
-                    : face_conductance (node_value (&m->conductivity, k, c),
-                                        node_value (&m->conductivity, k,
-                                                    c + stride)) * scale;
+        const double south = node_value (&m->conductivity, k, c);
+        const double north = node_value (&m->conductivity, k, c + stride);
+        op->wy[c] = shut ? 0.0 : heat_face_conductance (south, north) * scale;
       }
 }
 

@@ -35,6 +35,17 @@ struct heat_operator {
   void *block;
 };
 
+/* The conductance of the face between nodes of conductivity a (west or
+   south) and b: the harmonic mean 2 a b / (a + b), written so that it is
+   exactly a where b = a, and always taken with the west or south node
+   first, so that the two ranks (or the two periodic edges) that share a
+   face compute it bitwise alike.  */
+static inline double
+heat_face_conductance (double a, double b)
+{
+  return a * (2.0 * b / (a + b));
+}
+
 /* The operator of material m on a part of nx x ny nodes with spacing dx,
    dy; insulated[e]: edge e is a zero-flux edge of the whole grid (its
    face has conductance 0).  False when memory is short.  */

@@ -11,6 +11,7 @@
 #include "casefile.h"
 #include "colormap.h"
 #include "derive.h"
+#include "material.h"
 #include "multigrid.h"
 #include "parse.h"
 #include "pattern.h"
@@ -507,9 +508,97 @@ set_bench (struct parser *p, struct config *c, const char *value)
   return true;
 }
 
+static bool
+set_conductivity (struct parser *p, struct config *c, const char *value)
+{
+  c->material.conductivity_given = true;
+  return parse_positive (p, "--conductivity", value, NULL,
+                         &c->material.conductivity);
+}
+
+static bool
+set_density (struct parser *p, struct config *c, const char *value)
+{
+  c->material.density_given = true;
+  return parse_positive (p, "--density", value, NULL, &c->material.density);
+}
+
+static bool
+set_heat_capacity (struct parser *p, struct config *c, const char *value)
+{
+  c->material.heat_capacity_given = true;
+  return parse_positive (p, "--heat-capacity", value, NULL,
+                         &c->material.heat_capacity);
+}
+
+static bool
+set_material (struct parser *p, struct config *c, const char *value)
+{
+  return material_add_def (p, &c->material, value);
+}
+
+static bool
+set_material_map (struct parser *p, struct config *c, const char *value)
+{
+  c->material.map = value;
+  return value[0] != '\0' || parse_fail (p, "--material-map: empty file name");
+}
+
+static bool
+set_source (struct parser *p, struct config *c, const char *value)
+{
+  c->material.source_given = true;
+  return parse_real (p, "--source", value, NULL, &c->material.source);
+}
+
+static bool
+set_source_map (struct parser *p, struct config *c, const char *value)
+{
+  c->material.source_map = value;
+  return value[0] != '\0' || parse_fail (p, "--source-map: empty file name");
+}
+
+static bool
+set_source_range (struct parser *p, struct config *c, const char *value)
+{
+  c->material.source_range_given = true;
+  if (!parse_range (p, "--source-range", value, c->material.source_range))
+    return false;
+  return isfinite (c->material.source_range[1] - c->material.source_range[0])
+         || parse_fail (p, "--source-range: '%s': HI - LO overflows (the "
+                        "values must be nearer)", value);
+}
+
+/* "X0,X1,Y0,Y1,Q": the nodes inside the rectangle get Q more.  */
+static bool
+set_source_rect (struct parser *p, struct config *c, const char *value)
+{
+  struct material_options *m = &c->material;
+  if (m->rects == SOURCE_RECTS_MAX)
+    return parse_fail (p, "--source-rect: at most %d rectangles",
+                       SOURCE_RECTS_MAX);
+  double *r = m->rect[m->rects];
+  if (parse_reals (p, "--source-rect", value, 5, 5, r) != 5)
+    return false;
+  if (!(r[0] <= r[1] && r[2] <= r[3]))
+    return parse_fail (p, "--source-rect: '%s': X0 > X1 or Y0 > Y1", value);
+  ++m->rects;
+  return true;
+}
+
+static bool
+set_initial_temperature (struct parser *p, struct config *c,
+                         const char *value)
+{
+  c->material.initial_temperature_given = true;
+  return parse_real (p, "--initial-temperature", value, NULL,
+                     &c->material.initial_temperature);
+}
+
 /* The sections of --help, in their order.  */
 enum option_group {
   GROUP_PROBLEM,
+  GROUP_MATERIAL,
   GROUP_STEADY,
   GROUP_EXECUTION,
   GROUP_FIELDS,
@@ -519,7 +608,7 @@ enum option_group {
 };
 
 static const char *const group_titles[GROUP_COUNT] = {
-  "Problem", "Steady state", "Execution", "Fields in and out", "Case files",
+  "Problem", "Material and heat sources", "Steady state", "Execution", "Fields in and out", "Case files",
   "Output"
 };
 
@@ -565,6 +654,35 @@ static const struct option_spec option_table[] = {
   { "temperature-unit", 0, "UNIT", "K or degC: SI units, lengths in m, times\n"
     "in s, the field in UNIT (default: none,\nnondimensional)",
     GROUP_PROBLEM, set_temperature_unit, OPTIONS_RUN, false },
+  { "conductivity", 0, "K", "uniform conductivity k, W/(m K); alpha is\n"
+    "then k / (rho c_p)",
+    GROUP_MATERIAL, set_conductivity, OPTIONS_RUN, false },
+  { "density", 0, "RHO", "uniform density rho, kg/m^3", GROUP_MATERIAL,
+    set_density, OPTIONS_RUN, false },
+  { "heat-capacity", 0, "CP", "uniform specific heat capacity c_p,\n"
+    "J/(kg K)", GROUP_MATERIAL, set_heat_capacity, OPTIONS_RUN, false },
+  { "material-map", 0, "FILE", "material per node: HDF5 datasets\n"
+    "conductivity, volumetric_heat_capacity or\n"
+    "material (keys), or a PNG (colours or gray\n"
+    "levels are keys); sets the grid's size", GROUP_MATERIAL,
+    set_material_map, OPTIONS_RUN, false },
+  { "material", 0, "KEY=SPEC", "the material of a map's KEY (#rrggbb or a\n"
+    "number): k=K,rho=RHO,cp=CP or a built-in\n"
+    "(copper, fr4, ...; see heatsim(1)); repeatable", GROUP_MATERIAL,
+    set_material, OPTIONS_RUN, true },
+  { "source", 0, "Q", "uniform heat source, W/m^3", GROUP_MATERIAL,
+    set_source, OPTIONS_RUN, false },
+  { "source-map", 0, "FILE", "heat source per node: HDF5 dataset source,\n"
+    "or a gray PNG with --source-range", GROUP_MATERIAL, set_source_map,
+    OPTIONS_RUN, false },
+  { "source-range", 0, "LO,HI", "a PNG --source-map's gray 0 and white",
+    GROUP_MATERIAL, set_source_range, OPTIONS_RUN, false },
+  { "source-rect", 0, "X0,X1,Y0,Y1,Q", "heat source Q on the nodes in a\n"
+    "rectangle; repeatable; sources add", GROUP_MATERIAL, set_source_rect,
+    OPTIONS_RUN, true },
+  { "initial-temperature", 0, "T", "uniform initial field (the edges keep\n"
+    "the problem's values)", GROUP_MATERIAL, set_initial_temperature,
+    OPTIONS_RUN, false },
   { "steps", 'n', "N", "time steps (default 10); 'auto': the fewest\n"
     "that are stable up to --end-time", GROUP_PROBLEM, set_steps,
     OPTIONS_RUN, false },
@@ -895,7 +1013,7 @@ check_combinations (struct parser *p, struct config *c)
                        c->png_name);
   if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
     return parse_fail (p, "--edges: fixed edge values need --boundary dirichlet");
-  return true;
+  return material_check_options (p, c);
 }
 
 static void

@@ -513,3 +513,148 @@ png_read_field (const char *path, double lo, double hi, struct field *u)
   heatsim_error ("%s: not a usable PNG image: %s", path, msg);
   return HEATSIM_BAD_FILE;
 }
+
+/* Decode a whole image into the interior of u (y up: the top row of the
+   image is row ny), each pixel's key: a gray level as stored (8 or 16
+   bits, *depth), or for a colour image 0xrrggbb of its 8-bit channels
+   (16-bit channels cut to their high bytes).  Alpha is ignored.  */
+static bool
+read_png_keys (FILE *fp, struct field *u, bool *colour, int *depth,
+               char *msg)
+{
+  struct stat st;
+  const double file_size = fstat (fileno (fp), &st) == 0 ? (double) st.st_size
+                           : 0.0;
+  size_t need, avail;
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, msg,
+                                            png_error_handler,
+                                            png_warning_handler);
+  png_infop info = png ? png_create_info_struct (png) : NULL;
+  unsigned char *volatile row = NULL;
+  bool ok = false;
+  u->data = NULL;
+  if (info == NULL)
+    snprintf (msg, 256, "out of memory");
+  else if (setjmp (png_jmpbuf (png)) == 0)
+    {
+      png_init_io (png, fp);
+      static const png_byte unused[] = "tEXt" "zTXt" "iTXt" "iCCP" "sPLT"
+                                       "eXIf";
+      png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER, unused,
+                                   (int) (sizeof unused - 1) / 4);
+      png_read_info (png, info);
+      const png_uint_32 w = png_get_image_width (png, info);
+      const png_uint_32 h = png_get_image_height (png, info);
+      const int type = png_get_color_type (png, info);
+      *colour = (type & PNG_COLOR_MASK_COLOR) != 0;
+      if (png_get_bit_depth (png, info) < 8)
+        png_set_expand_gray_1_2_4_to_8 (png);
+      if (type == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb (png);
+      if (*colour)
+        png_set_strip_16 (png);
+      png_set_strip_alpha (png);
+      const int passes = png_set_interlace_handling (png);
+      png_read_update_info (png, info);
+      *depth = png_get_bit_depth (png, info);
+      const size_t rowbytes = png_get_rowbytes (png, info);
+      const double raw = (double) rowbytes * (double) h;
+      if (raw > file_size * MAX_INFLATION)
+        snprintf (msg, 256, "image claims %ux%u pixels, more than a %.0f-byte "
+                  "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
+                  file_size);
+      else if (!grids_fit_in_memory (w, h, &need, &avail))
+        snprintf (msg, 256, "a %ux%u map needs %zu bytes for two grids; "
+                  "only %zu are available", (unsigned) w, (unsigned) h, need,
+                  avail);
+      else if ((row = calloc (passes == 1 ? 1 : h, rowbytes)) == NULL
+               || !field_alloc (u, w, h))
+        snprintf (msg, 256, "out of memory for a %ux%u map", (unsigned) w,
+                  (unsigned) h);
+      else
+        {
+          for (int p = 1; p < passes; ++p)
+            for (png_uint_32 r = 0; r < h; ++r)
+              png_read_row (png, row + r * rowbytes, NULL);
+          for (png_uint_32 r = 0; r < h; ++r)
+            {
+              unsigned char *const px = passes == 1 ? row : row + r * rowbytes;
+              png_read_row (png, px, NULL);
+              const size_t j = h - r;          /* y up */
+              for (png_uint_32 i = 0; i < w; ++i)
+                {
+                  unsigned long key
+                    = *colour ? (unsigned long) px[3 * i] << 16
+                                | (unsigned long) px[3 * i + 1] << 8
+                                | px[3 * i + 2]
+                      : *depth == 16 ? (unsigned long) px[2 * i] << 8
+                                       | px[2 * i + 1]
+                      : px[i];
+                  u->data[field_index (u, i + 1, j)] = (double) key;
+                }
+            }
+          png_read_end (png, NULL);
+          ok = true;
+        }
+    }
+  png_destroy_read_struct (&png, &info, NULL);
+  free (row);
+  if (!ok)
+    field_free (u);
+  return ok;
+}
+
+bool
+png_read_keys (const char *path, struct field *keys, bool *colour,
+               char *msg, size_t len)
+{
+  char buf[256] = "";
+  int depth;
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    {
+      snprintf (msg, len, "cannot open: %s", strerror (errno));
+      return false;
+    }
+  const bool ok = read_png_keys (fp, keys, colour, &depth, buf);
+  fclose (fp);
+  if (!ok)
+    snprintf (msg, len, "not a usable PNG image: %s", buf);
+  return ok;
+}
+
+bool
+png_read_gray (const char *path, double lo, double hi, struct field *u,
+               char *msg, size_t len)
+{
+  bool colour;
+  int depth;
+  char buf[256] = "";
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    {
+      snprintf (msg, len, "cannot open: %s", strerror (errno));
+      return false;
+    }
+  bool ok = read_png_keys (fp, u, &colour, &depth, buf);
+  fclose (fp);
+  if (!ok)
+    {
+      snprintf (msg, len, "not a usable PNG image: %s", buf);
+      return false;
+    }
+  if (colour)
+    {
+      field_free (u);
+      snprintf (msg, len, "a colour image; a map of values must be gray");
+      return false;
+    }
+  const double top = depth == 16 ? 65535.0 : 255.0;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      {
+        double *v = &u->data[field_index (u, i, j)];
+        *v = lo + (hi - lo) * (*v / top);
+      }
+  return true;
+}

@@ -11,6 +11,7 @@
 
 #include "domain.h"
 #include "kernels.h"
+#include "material.h"
 #include "run_config.h"
 
 static bool
@@ -223,6 +224,7 @@ problem_init (const struct config *c, struct field *u)
           data[j * stride + i]
             = separable ? sampled_value (&s, x0 + i, y0 + j)
               : c->problem->initial (c, x0 + i, y0 + j);
+      material_initial_field (c, u);
       problem_set_edges (c, u);
     }
   sample_free (&s);
@@ -244,7 +246,11 @@ problem_set_edges (const struct config *c, struct field *u)
 bool
 problem_has_exact (const struct config *c)
 {
+  /* The exact solutions are those of a uniform material without
+     sources, from the problem's initial field.  */
   return (c->problem->exact != NULL || c->problem->separable != NULL)
+         && !c->material.variable
+         && !c->material.initial_temperature_given
          && c->problem->has_exact (c);
 }
 

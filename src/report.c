@@ -22,7 +22,7 @@ updates_per_second (const struct config *cfg, const struct run_result *r)
 static double
 bandwidth_gb_s (const struct config *cfg, const struct run_result *r)
 {
-  return 1e-9 * 2.0 * sizeof (double) * updates_per_second (cfg, r);
+  return 1e-9 * (double) r->bytes_per_update * updates_per_second (cfg, r);
 }
 
 /* Bytes of one padded grid of cfg (its size was checked before the run).  */
@@ -211,9 +211,9 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
     fprintf (out, "  %.4g ns of solve per unknown\n",
              1e9 * run->solve / ((double) cfg->nx * (double) cfg->ny));
   else
-    fprintf (out, "  %.4g cell updates/s, %.2f GB/s effective (16 bytes per "
+    fprintf (out, "  %.4g cell updates/s, %.2f GB/s effective (%zu bytes per "
              "update)\n", updates_per_second (cfg, run),
-             bandwidth_gb_s (cfg, run));
+             bandwidth_gb_s (cfg, run), run->bytes_per_update);
   if (cfg->bench)
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
              "stencil reaches %.1f %% of it\n"

@@ -8,7 +8,8 @@ double
 config_stability (const struct config *c)
 {
   const double dx = config_dx (c), dy = config_dy (c);
-  return c->alpha * c->dt * (1.0 / (dx * dx) + 1.0 / (dy * dy));
+  return config_diffusivity_max (c) * c->dt
+         * (1.0 / (dx * dx) + 1.0 / (dy * dy));
 }
 
 static const char *const boundary_names[] = {

@@ -30,6 +30,48 @@ struct setting {
   const char *value;      /* NULL for a flag */
 };
 
+/* --material and --source-rect: at most this many each.  */
+#define MATERIALS_MAX 64
+#define SOURCE_RECTS_MAX 64
+
+/* One --material KEY=SPEC: the material of the cells of a --material-map
+   whose value is key.  */
+struct material_def {
+  bool colour;            /* key is a colour #rrggbb (of a colour PNG),
+                             else a whole number (an HDF5 'material'
+                             dataset's value, a gray PNG's level) */
+  long long key;          /* the number, or the colour as 0xrrggbb */
+  const char *text;       /* KEY=SPEC as given */
+  double conductivity;    /* k, W/(m K) */
+  double density;         /* rho, kg/m^3 */
+  double heat_capacity;   /* c_p, J/(kg K) */
+};
+
+/* The material and the heat sources the options give (material.c reads
+   the files they name).  */
+struct material_options {
+  bool conductivity_given, density_given, heat_capacity_given;
+  double conductivity, density, heat_capacity;   /* uniform SI material */
+  const char *map;        /* --material-map FILE, or NULL */
+  size_t defs;            /* --material definitions */
+  struct material_def def[MATERIALS_MAX];
+  bool source_given;
+  double source;          /* --source Q, W/m^3 */
+  const char *source_map; /* --source-map FILE, or NULL */
+  bool source_range_given;
+  double source_range[2]; /* a PNG source map's gray 0 and 65535 */
+  size_t rects;           /* --source-rect X0,X1,Y0,Y1,Q */
+  double rect[SOURCE_RECTS_MAX][5];
+  bool initial_temperature_given;
+  double initial_temperature;
+  /* Derived (material_derive): the material is not k = alpha, rho c_p
+     = 1 without source; variable: k or rho c_p varies, or a source is
+     given; the largest k / (rho c_p) of the grid.  */
+  bool given;
+  bool variable;
+  double diffusivity_max;
+};
+
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 
@@ -153,6 +195,8 @@ struct config {
                                 residual norm of the run it continues
                                 (--rtol is relative to it); 0 otherwise */
 
+  struct material_options material;
+
   struct given_options given;
   /* What --print-case writes and the provenance records (options.c).  */
   struct setting settings[SETTINGS_MAX];
@@ -188,7 +232,16 @@ config_time (const struct config *c, size_t step)
          + (c->start_time - (double) c->start_step * c->dt);
 }
 
-/* alpha * dt * (1/dx^2 + 1/dy^2): stable up to STABILITY_LIMIT.  */
+/* The largest diffusivity k / (rho c_p) of the grid: alpha, unless a
+   material says otherwise.  It sets the explicit stability limit.  */
+static inline double
+config_diffusivity_max (const struct config *c)
+{
+  return c->material.given ? c->material.diffusivity_max : c->alpha;
+}
+
+/* diffusivity_max * dt * (1/dx^2 + 1/dy^2): stable up to
+   STABILITY_LIMIT.  */
 double config_stability (const struct config *c);
 
 /* Whether the run solves with multigrid: an implicit scheme, or a

@@ -20,6 +20,54 @@
 #include "signals.h"
 #include "status.h"
 
+/* Edge e of the part is an insulated edge of the whole grid.  */
+static bool
+insulated_edge (const struct config *cfg, const struct domain *d,
+                enum edge e)
+{
+  if (cfg->boundary != BOUNDARY_NEUMANN)
+    return false;
+  switch (e)
+    {
+    case EDGE_LEFT: return d->x0 == 0;
+    case EDGE_RIGHT: return d->x0 + d->local_nx == d->nx;
+    case EDGE_BOTTOM: return d->y0 == 0;
+    default: return d->y0 + d->local_ny == d->ny;
+    }
+}
+
+/* The explicit step of a variable material, whose arrays the strategy
+   places beside the fields, for an explicit time-dependent run; the
+   implicit schemes and the steady state solve their own way.  Returns 0
+   or a heatsim_status.  */
+static int
+prepare_material_step (struct solver *s, const struct config *cfg)
+{
+  struct workspace *w = &s->work;
+  if (!s->material.variable)
+    return HEATSIM_OK;
+  if (cfg->steady && cfg->solver == SOLVER_JACOBI)
+    {
+      heatsim_error ("--solver jacobi: Jacobi sweeps take no variable "
+                     "material or source; use --solver multigrid");
+      return HEATSIM_USAGE;
+    }
+  if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
+    return HEATSIM_OK;
+  bool insulated[EDGE_COUNT];
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    insulated[e] = insulated_edge (cfg, s->domain, (enum edge) e);
+  if (!material_step_build (&w->material, &s->material, config_dx (cfg),
+                            config_dy (cfg), cfg->dt, insulated))
+    {
+      heatsim_error ("cannot allocate the material's operator for a "
+                     "%zu x %zu grid", w->u.nx, w->u.ny);
+      return HEATSIM_NO_MEMORY;
+    }
+  w->variable = true;
+  return HEATSIM_OK;
+}
+
 int
 solver_init (struct solver *s, const struct config *cfg, int device,
              struct domain *d, struct field *initial)
@@ -46,6 +94,9 @@ solver_init (struct solver *s, const struct config *cfg, int device,
   };
   problem_halo (cfg, nx, ny, &w->stencil.halo);
   domain_halo (d, &w->stencil.halo);
+  const int built = material_build (&s->material, cfg, d);
+  if (built != HEATSIM_OK)
+    return built;
   const bool from_file = initial->data != NULL;
   bool ok = from_file ? domain_take (d, initial, &w->u)
             : field_alloc (&w->u, nx, ny);
@@ -77,7 +128,32 @@ solver_init (struct solver *s, const struct config *cfg, int device,
     }
   /* The kernel writes only the interior; both fields carry the boundary.  */
   field_copy (&w->unew, &w->u);
-  return HEATSIM_OK;
+  const int prepared = prepare_material_step (s, cfg);
+  if (prepared != HEATSIM_OK)
+    solver_free (s);
+  return prepared;
+}
+
+/* The cells of r, u -> unew, by the variable material's step where the
+   run has one (no residual: its runs are time-dependent), else by the
+   constant stencil.  */
+static double
+update (const struct strategy *st, struct workspace *w, struct rect r,
+        bool residual)
+{
+  if (!w->variable)
+    return st->update (w, r, residual);
+  st->update_material (w, r);
+  return 0.0;
+}
+
+static double
+update_frame (const struct strategy *st, struct workspace *w, bool residual)
+{
+  if (!w->variable)
+    return st->update_frame (w, residual);
+  st->update_frame_material (w);
+  return 0.0;
 }
 
 /* One step, u -> unew, returning the largest change of a cell of this
@@ -93,7 +169,7 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   if (c->halo.refresh)
     st->refresh_halo (w);
   if (w->send == NULL)
-    return st->update (w, stencil_interior (c), residual);
+    return update (st, w, stencil_interior (c), residual);
 
   double t0 = omp_get_wtime ();
   st->pack (w);
@@ -107,13 +183,13 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   double t1 = omp_get_wtime ();
   double change = 0.0;
   if (c->nx > 2 && c->ny > 2)
-    change = st->update (w, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
-                         residual);
+    change = update (st, w, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
+                     residual);
   double t2 = omp_get_wtime ();
   domain_exchange_end (s->domain);
   st->unpack (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
-  return fmax (change, st->update_frame (w, residual));
+  return fmax (change, update_frame (st, w, residual));
 }
 
 /* The residual norm of the discrete steady equations of u (current on
@@ -151,8 +227,9 @@ write_output (struct solver *s, const struct config *cfg,
   if (s->monitor != NULL && monitor_due (s->monitor, cfg, step, last))
     {
       const double residual = cfg->steady ? steady_residual (s, cfg) : -1.0;
-      const int row = monitor_write (s->monitor, cfg, s->domain, &s->work.u,
-                                     step, change, residual);
+      const int row = monitor_write (s->monitor, cfg, s->domain,
+                                     &s->material, &s->work.u, step, change,
+                                     residual);
       status = status != HEATSIM_OK ? status : row;
     }
   if (s->sampling != NULL && sampling_due (cfg, step, last))
@@ -502,6 +579,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   double t2 = omp_get_wtime ();
   /* unew is scratch after the last step: the copy may overwrite it.  */
   r->copy_gb_s = r->memcpy_gb_s = 0.0;
+  r->bytes_per_update = s->work.variable ? MATERIAL_STEP_BYTES
+                        : 2 * sizeof (double);
   if (cfg->bench && status == HEATSIM_OK)
     copy_bandwidth (s, r);
   s->strategy->leave (&s->work);
@@ -528,6 +607,9 @@ void
 solver_free (struct solver *s)
 {
   implicit_free (&s->multigrid);
+  material_free (&s->material);
+  material_step_free (&s->work.material);
+  s->work.variable = false;
   field_free (&s->work.u);
   field_free (&s->work.unew);
   free (s->work.send);

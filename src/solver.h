@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "implicit.h"
+#include "material.h"
 #include "strategy.h"
 
 struct config;
@@ -19,6 +20,7 @@ struct solver {
   const struct strategy *strategy;
   struct domain *domain;   /* this rank's part of the grid (all of it
                               without MPI) */
+  struct material material;  /* k, rho c_p and q on that part */
   double output_seconds;   /* fetching and writing output so far */
   struct monitor *monitor; /* --monitor rows, or NULL */
   struct sampling *sampling; /* --probe rows and --profile, or NULL */
@@ -55,6 +57,8 @@ struct run_result {
   double transfer_out;     /* newest field back to the host */
   double exchange;         /* MPI: packing, starting and finishing the
                               halo exchange (rank 0's share of solve) */
+  size_t bytes_per_update; /* an explicit update of a cell must move:
+                              16, and 48 for a variable material */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
   double memcpy_gb_s;      /* --bench: the same by omp_target_memcpy */
   double total;

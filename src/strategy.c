@@ -82,12 +82,28 @@ host_update_frame (struct workspace *s, bool residual)
                                  residual);
 }
 
+static void
+host_update_material (struct workspace *s, struct rect r)
+{
+  material_update_host (&s->stencil, &s->material, s->u.data, s->unew.data,
+                        r);
+}
+
+static void
+host_update_frame_material (struct workspace *s)
+{
+  material_update_frame_host (&s->stencil, &s->material, s->u.data,
+                              s->unew.data);
+}
+
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false, .multigrid = MG_HOST,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = host_update, .update_frame = host_update_frame,
+  .update_material = host_update_material,
+  .update_frame_material = host_update_frame_material,
   .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
@@ -118,12 +134,42 @@ map_update_frame (struct workspace *s, bool residual)
   return change;
 }
 
+/* The variable step maps the operator's arrays to the device with the
+   fields, every step: what the naive port of it would move.  */
+static void
+map_update_material (struct workspace *s, struct rect r)
+{
+  double *u = s->u.data, *unew = s->unew.data;
+  const struct material_step *ms = &s->material;
+  const double *wx = ms->op.wx, *wy = ms->op.wy;
+  const double *gain = ms->gain, *rise = ms->rise;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) \
+  map(to: wx[0:n], wy[0:n], gain[0:n], rise[0:n]) device(s->device)
+  material_update_target (&s->stencil, ms, u, unew, r, s->device);
+}
+
+static void
+map_update_frame_material (struct workspace *s)
+{
+  double *u = s->u.data, *unew = s->unew.data;
+  const struct material_step *ms = &s->material;
+  const double *wx = ms->op.wx, *wy = ms->op.wy;
+  const double *gain = ms->gain, *rise = ms->rise;
+  const size_t n = field_cells (&s->u);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) \
+  map(to: wx[0:n], wy[0:n], gain[0:n], rise[0:n]) device(s->device)
+  material_update_frame_target (&s->stencil, ms, u, unew, s->device);
+}
+
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true, .multigrid = MG_MAP,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
   .update = map_update, .update_frame = map_update_frame,
+  .update_material = map_update_material,
+  .update_frame_material = map_update_frame_material,
   .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
@@ -143,8 +189,14 @@ resident_enter (struct workspace *s)
   double *u = s->u.data, *unew = s->unew.data;
   double *send = s->send, *recv = s->recv;
   const size_t n = field_cells (&s->u), m = s->send ? s->strips : 0;
+  /* The variable step's arrays enter with the fields and stay.  */
+  const struct material_step *ms = &s->material;
+  const double *wx = ms->op.wx, *wy = ms->op.wy;
+  const double *gain = ms->gain, *rise = ms->rise;
+  const size_t k = s->variable ? n : 0;
 #pragma omp target enter data map(to: u[0:n], unew[0:n]) \
-  map(alloc: send[0:m], recv[0:m]) device(s->device)
+  map(alloc: send[0:m], recv[0:m]) \
+  map(to: wx[0:k], wy[0:k], gain[0:k], rise[0:k]) device(s->device)
 }
 
 static void
@@ -165,6 +217,20 @@ resident_update_frame (struct workspace *s, bool residual)
 {
   return heat_update_frame_target (&s->stencil, s->u.data, s->unew.data,
                                    residual, s->device);
+}
+
+static void
+resident_update_material (struct workspace *s, struct rect r)
+{
+  material_update_target (&s->stencil, &s->material, s->u.data,
+                          s->unew.data, r, s->device);
+}
+
+static void
+resident_update_frame_material (struct workspace *s)
+{
+  material_update_frame_target (&s->stencil, &s->material, s->u.data,
+                                s->unew.data, s->device);
 }
 
 static void
@@ -209,8 +275,13 @@ resident_leave (struct workspace *s)
   double *u = s->u.data, *unew = s->unew.data;
   double *send = s->send, *recv = s->recv;
   const size_t n = field_cells (&s->u), m = s->send ? s->strips : 0;
+  const struct material_step *ms = &s->material;
+  const double *wx = ms->op.wx, *wy = ms->op.wy;
+  const double *gain = ms->gain, *rise = ms->rise;
+  const size_t k = s->variable ? n : 0;
 #pragma omp target exit data map(from: u[0:n]) map(release: unew[0:n]) \
-  map(release: send[0:m], recv[0:m]) device(s->device)
+  map(release: send[0:m], recv[0:m]) \
+  map(release: wx[0:k], wy[0:k], gain[0:k], rise[0:k]) device(s->device)
 }
 
 static const struct strategy resident_strategy = {
@@ -219,6 +290,8 @@ static const struct strategy resident_strategy = {
   .offload = true, .resident = true, .multigrid = MG_RESIDENT,
   .enter = resident_enter, .refresh_halo = resident_refresh,
   .update = resident_update, .update_frame = resident_update_frame,
+  .update_material = resident_update_material,
+  .update_frame_material = resident_update_frame_material,
   .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,

@@ -9,6 +9,7 @@
 
 #include "field.h"
 #include "kernels.h"
+#include "kernels_material.h"
 #include "multigrid.h"
 
 /* What the strategies work on: both fields, the stencil, the device the
@@ -24,6 +25,11 @@ struct workspace {
                               strips on the device: MPI reads and writes
                               the device copies, nothing crosses to the
                               host */
+  /* Explicit steps of a variable material: the operator's arrays, which
+     the strategy places beside the fields.  false: the constant-
+     coefficient stencil runs and material holds nothing.  */
+  bool variable;
+  struct material_step material;
 };
 
 /* Each hook acts on the workspace w; "u" and "unew" are w->u and
@@ -35,7 +41,8 @@ struct strategy {
   bool resident;           /* fields (and halo strips) stay on the device
                               between kernels */
   enum mg_placement multigrid;   /* where multigrid's kernels run */
-  /* Put both fields (and the halo strips) where the kernels run.  */
+  /* Put both fields (and the halo strips, and the variable step's
+     arrays) where the kernels run.  */
   void (*enter) (struct workspace *w);
   /* Fill the halo cells of u that copy interior lines.  */
   void (*refresh_halo) (struct workspace *w);
@@ -43,6 +50,9 @@ struct strategy {
   double (*update) (struct workspace *w, struct rect r, bool residual);
   /* The cells next to the halo, in one kernel (after an exchange).  */
   double (*update_frame) (struct workspace *w, bool residual);
+  /* The same two by the variable-coefficient step (w->material).  */
+  void (*update_material) (struct workspace *w, struct rect r);
+  void (*update_frame_material) (struct workspace *w);
   /* Edge lines of u to w->send on the host, for the exchange.  */
   void (*pack) (struct workspace *w);
   /* w->recv from the host into the halo of u.  */

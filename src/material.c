@@ -1,0 +1,767 @@
+#include <config.h>
+
+#include "material.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnostics.h"
+#include "domain.h"
+#include "h5io.h"
+#include "parse.h"
+#include "png_io.h"
+#include "run_config.h"
+#include "status.h"
+
+/* Room-temperature properties: k W/(m K), rho kg/m^3, c_p J/(kg K).  All
+   but fr4 from Incropera, DeWitt, Bergman and Lavine, Fundamentals of
+   Heat and Mass Transfer, appendix A (tables A.1 to A.6); fr4 from
+   typical FR-4 datasheet values (through the board).  man/heatsim.1
+   lists them with their sources.  */
+static const struct builtin {
+  const char *name;
+  double conductivity, density, heat_capacity;
+} builtins[] = {
+  { "copper", 401.0, 8933.0, 385.0 },
+  { "aluminium", 237.0, 2702.0, 903.0 },
+  { "silicon", 148.0, 2330.0, 712.0 },
+  { "steel", 60.5, 7854.0, 434.0 },          /* plain carbon steel */
+  { "stainless-steel", 14.9, 7900.0, 477.0 },   /* AISI 304 */
+  { "brick", 0.72, 1920.0, 835.0 },          /* common brick */
+  { "concrete", 1.4, 2300.0, 880.0 },        /* stone mix */
+  { "glass", 1.4, 2500.0, 750.0 },           /* plate glass */
+  { "water", 0.613, 997.0, 4179.0 },         /* 300 K */
+  { "air", 0.0263, 1.1614, 1007.0 },         /* 300 K, 1 atm */
+  { "fr4", 0.3, 1850.0, 1100.0 },            /* datasheets, through-plane */
+};
+
+#define BUILTIN_COUNT (sizeof builtins / sizeof builtins[0])
+
+/* KEY of KEY=SPEC, text up to end: #rrggbb or a whole number, maybe
+   negative.  */
+static bool
+parse_key (struct parser *p, const char *text, const char *end,
+           struct material_def *def)
+{
+  const int len = (int) (end - text);
+  char *tail;
+  errno = 0;
+  if (text[0] == '#')
+    {
+      def->colour = true;
+      def->key = len == 7 ? strtoll (text + 1, &tail, 16) : -1;
+      if (len == 7 && tail == end && strspn (text + 1, "0123456789abcdef"
+                                             "ABCDEF") >= 6)
+        return true;
+      return parse_fail (p, "--material: key '%.*s' is not a colour "
+                         "#rrggbb", len, text);
+    }
+  def->colour = false;
+  def->key = strtoll (text, &tail, 10);
+  if (len > 0 && tail == end && errno == 0
+      && strchr ("+ \t", text[0]) == NULL)
+    return true;
+  return parse_fail (p, "--material: key '%.*s' is neither a whole number "
+                     "nor a colour #rrggbb", len, text);
+}
+
+/* SPEC "k=K,rho=RHO,cp=CP", each once, in any order.  */
+static bool
+parse_properties (struct parser *p, const char *spec,
+                  struct material_def *def)
+{
+  static const char *const names[3] = { "k", "rho", "cp" };
+  double *const values[3] = { &def->conductivity, &def->density,
+                              &def->heat_capacity };
+  bool seen[3] = { false, false, false };
+  for (const char *item = spec;;)
+    {
+      const char *comma = strchr (item, ',');
+      const char *end = comma ? comma : item + strlen (item);
+      const char *eq = memchr (item, '=', (size_t) (end - item));
+      size_t k = 0;
+      while (eq != NULL && k < 3
+             && !(strlen (names[k]) == (size_t) (eq - item)
+                  && strncmp (item, names[k], (size_t) (eq - item)) == 0))
+        ++k;
+      if (eq == NULL || k == 3 || seen[k])
+        return parse_fail (p, "--material: '%s': '%.*s' is not one of "
+                           "k=K, rho=RHO, cp=CP (each once), nor is '%s' "
+                           "a built-in material", def->text, (int) (end - item),
+                           item, spec);
+      seen[k] = true;
+      char opt[64];
+      snprintf (opt, sizeof opt, "--material %s", def->text);
+      if (!parse_positive (p, opt, eq + 1, end, values[k]))
+        return false;
+      if (comma == NULL)
+        break;
+      item = comma + 1;
+    }
+  for (size_t k = 0; k < 3; ++k)
+    if (!seen[k])
+      return parse_fail (p, "--material: '%s' gives no %s= (SPEC is "
+                         "k=K,rho=RHO,cp=CP or a built-in material)",
+                         def->text, names[k]);
+  return true;
+}
+
+bool
+material_parse_def (struct parser *p, const char *text,
+                    struct material_def *def)
+{
+  const char *eq = strchr (text, '=');
+  def->text = text;
+  if (eq == NULL)
+    return parse_fail (p, "--material: '%s' is not KEY=SPEC", text);
+  if (!parse_key (p, text, eq, def))
+    return false;
+  const char *spec = eq + 1;
+  for (size_t k = 0; k < BUILTIN_COUNT; ++k)
+    if (strcmp (spec, builtins[k].name) == 0)
+      {
+        def->conductivity = builtins[k].conductivity;
+        def->density = builtins[k].density;
+        def->heat_capacity = builtins[k].heat_capacity;
+        return true;
+      }
+  if (strchr (spec, '=') == NULL)
+    return parse_fail (p, "--material: '%s': unknown built-in material "
+                       "'%s' (see heatsim(1) for the list, or give "
+                       "k=K,rho=RHO,cp=CP)", text, spec);
+  return parse_properties (p, spec, def);
+}
+
+bool
+material_add_def (struct parser *p, struct material_options *m,
+                  const char *text)
+{
+  if (m->defs == MATERIALS_MAX)
+    return parse_fail (p, "--material: at most %d materials", MATERIALS_MAX);
+  struct material_def def;
+  if (!material_parse_def (p, text, &def))
+    return false;
+  for (size_t k = 0; k < m->defs; ++k)
+    if (m->def[k].colour == def.colour && m->def[k].key == def.key)
+      return parse_fail (p, "--material: '%s' defines key %.*s again "
+                         "(first '%s')", text,
+                         (int) strcspn (text, "="), text, m->def[k].text);
+  m->def[m->defs++] = def;
+  return true;
+}
+
+/* Whether any option describes the material or a source.  */
+static bool
+material_given (const struct material_options *m)
+{
+  return m->conductivity_given || m->density_given || m->heat_capacity_given
+         || m->map != NULL || m->defs > 0 || m->source_given
+         || m->source_map != NULL || m->rects > 0;
+}
+
+bool
+material_check_options (struct parser *p, struct config *c)
+{
+  struct material_options *m = &c->material;
+  const bool si = m->conductivity_given || m->density_given
+                  || m->heat_capacity_given || m->map != NULL;
+  const char *const si_name = m->conductivity_given ? "conductivity"
+                              : m->density_given ? "density"
+                              : m->heat_capacity_given ? "heat-capacity"
+                              : "material-map";
+  /* The first option of the material or the sources, for messages.  */
+  const char *const name = si ? si_name : m->defs > 0 ? "material"
+                           : m->source_given ? "source"
+                           : m->source_map ? "source-map" : "source-rect";
+  m->given = material_given (m);
+  if (si && c->given.alpha)
+    return parse_fail (p, "--alpha: not with --%s (alpha = k / (rho c_p) "
+                       "follows from the material)", si_name);
+  if (c->restart != NULL && (m->given || m->initial_temperature_given))
+    return parse_fail (p, "--%s: not with --restart (the checkpoint fixes "
+                       "the material, the sources and the field)",
+                       m->given ? name : "initial-temperature");
+  if (m->initial_temperature_given && c->init != NULL)
+    return parse_fail (p, "--initial-temperature: not with --init (the "
+                       "file gives the initial field)");
+  if (m->defs > 0 && m->map == NULL)
+    return parse_fail (p, "--material: only with --material-map (its "
+                       "keys are the map's values)");
+  if (m->source_range_given && m->source_map == NULL)
+    return parse_fail (p, "--source-range: only with a PNG --source-map");
+  /* Without a map that could give the rest, all three or none.  */
+  if (m->map == NULL && (m->conductivity_given || m->density_given
+                         || m->heat_capacity_given)
+      && !(m->conductivity_given && m->density_given
+           && m->heat_capacity_given))
+    return parse_fail (p, "--%s: needs --%s too (a uniform material is "
+                       "--conductivity, --density and --heat-capacity; or "
+                       "give a --material-map)", si_name,
+                       !m->conductivity_given ? "conductivity"
+                       : !m->density_given ? "density" : "heat-capacity");
+  if (si && !c->given.temperature_unit)
+    c->unit = TEMPERATURE_KELVIN;
+  if (si && c->unit == TEMPERATURE_NONE)
+    return parse_fail (p, "--%s: an SI material needs a --temperature-unit",
+                       si_name);
+  return true;
+}
+
+/* The material and the sources of the whole grid as the options and files
+   give them: per node of the nx x ny interior where data is not NULL
+   (the halo is unused), else uniform.  */
+struct whole {
+  struct field conductivity, capacity, source;
+  double conductivity_uniform, capacity_uniform;
+};
+
+static void
+whole_free (struct whole *w)
+{
+  field_free (&w->conductivity);
+  field_free (&w->capacity);
+  field_free (&w->source);
+}
+
+/* Where a map sets the grid: the first map read without --grid (or a
+   file that fixes it) takes the grid's size; the others must match.  */
+struct grid_rule {
+  bool fixed;
+  const char *by;        /* what fixed it, for the message */
+};
+
+static bool
+fit_grid (struct parser *p, struct config *c, struct grid_rule *g,
+          const char *opt, const char *path, size_t nx, size_t ny)
+{
+  if (!g->fixed)
+    {
+      c->nx = nx;
+      c->ny = ny;
+      g->fixed = true;
+      g->by = path;
+      return true;
+    }
+  return (nx == c->nx && ny == c->ny)
+         || parse_fail (p, "%s: %s is %zux%zu but the grid is %zux%zu "
+                        "(%s)", opt, path, nx, ny, c->nx, c->ny, g->by);
+}
+
+/* The first node of the map f (read from path by opt) whose value is not
+   positive or not finite.  Nodes are named as the file's (i, j).  */
+static bool
+check_positive (struct parser *p, const char *opt, const char *path,
+                const char *what, const struct field *f)
+{
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        const double v = f->data[field_index (f, i, j)];
+        if (!(v > 0.0 && isfinite (v)))
+          return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
+                             "must be positive and finite", opt, path, what,
+                             i - 1, j - 1, v);
+      }
+  return true;
+}
+
+static bool
+check_finite (struct parser *p, const char *opt, const char *path,
+              const char *what, const struct field *f)
+{
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        const double v = f->data[field_index (f, i, j)];
+        if (!isfinite (v))
+          return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
+                             "must be finite", opt, path, what, i - 1, j - 1,
+                             v);
+      }
+  return true;
+}
+
+/* Read dataset of the HDF5 file path into f (no data where absent).  */
+static bool
+read_dataset (struct parser *p, const char *opt, const char *path,
+              const char *dataset, bool integer, struct field *f)
+{
+  char msg[256];
+  bool absent;
+  return h5_read_grid (path, dataset, integer, f, &absent, msg, sizeof msg)
+         || parse_fail (p, "%s: %s: %s", opt, path, msg);
+}
+
+/* The --material definition of a map's value.  */
+static const struct material_def *
+find_def (const struct material_options *m, bool colour, long long key)
+{
+  for (size_t k = 0; k < m->defs; ++k)
+    if (m->def[k].colour == colour && m->def[k].key == key)
+      return &m->def[k];
+  return NULL;
+}
+
+/* The map of keys (HDF5 'material' values, or a PNG's colours or gray
+   levels) into conductivity and capacity.  name(key) writes the key as
+   the user writes it.  */
+static bool
+apply_keys (struct parser *p, const struct material_options *m,
+            const char *path, const struct field *keys, bool colour,
+            bool top_down, struct whole *w)
+{
+  if (!field_alloc (&w->conductivity, keys->nx, keys->ny)
+      || !field_alloc (&w->capacity, keys->nx, keys->ny))
+    return parse_fail (p, "--material-map: %s: out of memory for a %zux%zu "
+                       "map", path, keys->nx, keys->ny);
+  const struct material_def *def = NULL;
+  for (size_t j = 1; j <= keys->ny; ++j)
+    for (size_t i = 1; i <= keys->nx; ++i)
+      {
+        const double v = keys->data[field_index (keys, i, j)];
+        const long long key = (long long) v;
+        /* Maps are made of regions: the last definition found is
+           nearly always the next one.  */
+        if (def == NULL || def->key != key)
+          def = find_def (m, colour, key);
+        if (def == NULL && colour)
+          return parse_fail (p, "--material-map: %s: pixel (%zu, %zu) has "
+                             "colour #%06llx, which no --material defines",
+                             path, i - 1, keys->ny - j, key);
+        if (def == NULL)
+          return parse_fail (p, "--material-map: %s: %s (%zu, %zu) has "
+                             "material %lld, which no --material defines",
+                             path, top_down ? "pixel" : "cell", i - 1,
+                             top_down ? keys->ny - j : j - 1, key);
+        w->conductivity.data[field_index (keys, i, j)] = def->conductivity;
+        w->capacity.data[field_index (keys, i, j)] = def->density
+                                                     * def->heat_capacity;
+      }
+  return true;
+}
+
+/* A map's 'material' dataset holds whole numbers within long long.  */
+static bool
+check_whole_numbers (struct parser *p, const char *path, const struct field *f)
+{
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        const double v = f->data[field_index (f, i, j)];
+        if (!(fabs (v) < 0x1p62))
+          return parse_fail (p, "--material-map: %s: material at cell "
+                             "(%zu, %zu) is out of range", path, i - 1,
+                             j - 1);
+      }
+  return true;
+}
+
+/* An HDF5 material map: 'conductivity' and 'volumetric_heat_capacity',
+   either of which the options may give instead, or 'material'.  */
+static bool
+read_h5_material (struct parser *p, const struct material_options *m,
+                  const char *path, struct whole *w, size_t *nx, size_t *ny)
+{
+  static const char opt[] = "--material-map";
+  struct field keys = { 0 };
+  if (!read_dataset (p, opt, path, "material", true, &keys))
+    return false;
+  if (keys.data != NULL)
+    {
+      struct field k = { 0 }, cap = { 0 };
+      bool ok = read_dataset (p, opt, path, "conductivity", false, &k)
+                && read_dataset (p, opt, path, "volumetric_heat_capacity",
+                                 false, &cap);
+      if (ok && (k.data != NULL || cap.data != NULL))
+        ok = parse_fail (p, "%s: %s has both a 'material' dataset and '%s': "
+                         "give one or the other", opt, path, k.data != NULL
+                         ? "conductivity" : "volumetric_heat_capacity");
+      field_free (&k);
+      field_free (&cap);
+      ok = ok && (!(m->conductivity_given || m->density_given
+                  || m->heat_capacity_given)
+                || parse_fail (p, "--%s: %s gives every cell's material "
+                               "(its 'material' dataset)",
+                               m->conductivity_given ? "conductivity"
+                               : m->density_given ? "density"
+                               : "heat-capacity", path));
+      ok = ok && check_whole_numbers (p, path, &keys)
+           && apply_keys (p, m, path, &keys, false, false, w);
+      *nx = keys.nx;
+      *ny = keys.ny;
+      field_free (&keys);
+      return ok;
+    }
+  if (!read_dataset (p, opt, path, "conductivity", false, &w->conductivity)
+      || !read_dataset (p, opt, path, "volumetric_heat_capacity", false,
+                        &w->capacity))
+    return false;
+  const struct field *k = &w->conductivity, *cap = &w->capacity;
+  if (k->data == NULL && cap->data == NULL)
+    return parse_fail (p, "%s: %s has none of the datasets 'conductivity', "
+                       "'volumetric_heat_capacity' and 'material'", opt, path);
+  if (k->data != NULL && cap->data != NULL
+      && (k->nx != cap->nx || k->ny != cap->ny))
+    return parse_fail (p, "%s: %s: 'conductivity' is %zux%zu but "
+                       "'volumetric_heat_capacity' %zux%zu", opt, path,
+                       k->nx, k->ny, cap->nx, cap->ny);
+  if (k->data != NULL && m->conductivity_given)
+    return parse_fail (p, "--conductivity: %s gives the conductivity (its "
+                       "dataset 'conductivity')", path);
+  if (k->data == NULL && !m->conductivity_given)
+    return parse_fail (p, "%s: %s has no dataset 'conductivity': give "
+                       "--conductivity", opt, path);
+  if (cap->data != NULL && (m->density_given || m->heat_capacity_given))
+    return parse_fail (p, "--%s: %s gives rho c_p (its dataset "
+                       "'volumetric_heat_capacity')", m->density_given
+                       ? "density" : "heat-capacity", path);
+  if (cap->data == NULL && !(m->density_given && m->heat_capacity_given))
+    return parse_fail (p, "%s: %s has no dataset 'volumetric_heat_capacity':"
+                       " give --density and --heat-capacity", opt, path);
+  const struct field *any = k->data != NULL ? k : cap;
+  *nx = any->nx;
+  *ny = any->ny;
+  return (k->data == NULL
+          || check_positive (p, opt, path, "conductivity", k))
+         && (cap->data == NULL
+             || check_positive (p, opt, path, "volumetric_heat_capacity",
+                                cap));
+}
+
+/* Which kind of file path is: 1 HDF5, 0 PNG, -1 neither (message).  */
+static int
+file_kind (struct parser *p, const char *opt, const char *path)
+{
+  switch (h5_is_hdf5 (path))
+    {
+    case 1:
+      return 1;
+    case 0:
+      if (png_is_png (path))
+        return 0;
+      parse_fail (p, "%s: %s: neither an HDF5 file nor a PNG image", opt,
+                  path);
+      return -1;
+    default:
+      parse_fail (p, "%s: %s: cannot open: %s", opt, path, strerror (errno));
+      return -1;
+    }
+}
+
+/* A PNG material map: every pixel's colour (#rrggbb) or gray level is a
+   --material key; row 0 is the top of the grid (y up, as --init).  */
+static bool
+read_png_material (struct parser *p, const struct material_options *m,
+                   const char *path, struct whole *w, size_t *nx, size_t *ny)
+{
+  struct field keys = { 0 };
+  bool colour;
+  char msg[256];
+  if (!png_read_keys (path, &keys, &colour, msg, sizeof msg))
+    return parse_fail (p, "--material-map: %s: %s", path, msg);
+  const bool ok = apply_keys (p, m, path, &keys, colour, true, w);
+  *nx = keys.nx;
+  *ny = keys.ny;
+  field_free (&keys);
+  return ok;
+}
+
+static bool
+read_material_map (struct parser *p, struct config *c, struct grid_rule *g,
+                   struct whole *w)
+{
+  const char *path = c->material.map;
+  size_t nx = 0, ny = 0;
+  const int kind = file_kind (p, "--material-map", path);
+  if (kind < 0)
+    return false;
+  const bool ok = kind == 1
+                  ? read_h5_material (p, &c->material, path, w, &nx, &ny)
+                  : read_png_material (p, &c->material, path, w, &nx, &ny);
+  return ok && fit_grid (p, c, g, "--material-map", path, nx, ny);
+}
+
+/* A source map: HDF5 dataset 'source', or a gray PNG whose levels map
+   linearly onto --source-range.  Into q (allocated, zero).  */
+static bool
+read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
+                 struct field *q)
+{
+  static const char opt[] = "--source-map";
+  const struct material_options *m = &c->material;
+  const char *path = m->source_map;
+  const int kind = file_kind (p, opt, path);
+  struct field f = { 0 };
+  bool ok = kind >= 0;
+  if (kind == 1 && m->source_range_given)
+    return parse_fail (p, "--source-range: only for a PNG --source-map; %s "
+                       "is an HDF5 file", path);
+  if (kind == 0 && !m->source_range_given)
+    return parse_fail (p, "%s: %s is a PNG image: give --source-range LO,HI "
+                       "(the sources of gray 0 and of white)", opt, path);
+  if (kind == 1)
+    {
+      ok = read_dataset (p, opt, path, "source", false, &f);
+      if (ok && f.data == NULL)
+        ok = parse_fail (p, "%s: %s has no dataset 'source'", opt, path);
+      ok = ok && check_finite (p, opt, path, "source", &f);
+    }
+  else if (kind == 0)
+    {
+      char msg[256];
+      ok = png_read_gray (path, m->source_range[0], m->source_range[1], &f,
+                          msg, sizeof msg)
+           || parse_fail (p, "%s: %s: %s", opt, path, msg);
+    }
+  ok = ok && fit_grid (p, c, g, opt, path, f.nx, f.ny);
+  if (ok && q->data == NULL && !field_alloc (q, c->nx, c->ny))
+    ok = parse_fail (p, "%s: out of memory", opt);
+  for (size_t j = 1; ok && j <= f.ny; ++j)
+    for (size_t i = 1; i <= f.nx; ++i)
+      q->data[field_index (q, i, j)] += f.data[field_index (&f, i, j)];
+  field_free (&f);
+  return ok;
+}
+
+/* --source and --source-rect: a node (i, j) of the whole grid, at x =
+   i dx, y = j dy, inside [X0, X1] x [Y0, Y1] gets Q.  */
+static bool
+add_sources (struct parser *p, const struct config *c, struct field *q)
+{
+  const struct material_options *m = &c->material;
+  if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
+    return parse_fail (p, "--source: out of memory");
+  const double dx = config_dx (c), dy = config_dy (c);
+  for (size_t j = 1; j <= c->ny; ++j)
+    for (size_t i = 1; i <= c->nx; ++i)
+      {
+        const double x = (double) i * dx, y = (double) j * dy;
+        double s = m->source;
+        for (size_t r = 0; r < m->rects; ++r)
+          {
+            const double *b = m->rect[r];
+            if (x >= b[0] && x <= b[1] && y >= b[2] && y <= b[3])
+              s += b[4];
+          }
+        q->data[field_index (q, i, j)] += s;
+      }
+  return true;
+}
+
+/* Read every map of c into w: the grid takes the first map's size where
+   no --grid (or file) fixes it.  */
+static bool
+read_whole (struct parser *p, struct config *c, struct whole *w)
+{
+  const struct material_options *m = &c->material;
+  struct grid_rule g = {
+    .fixed = c->given.grid || c->init != NULL || c->restart != NULL,
+    .by = c->given.grid ? "--grid" : c->init != NULL ? c->init : c->restart,
+  };
+  *w = (struct whole) {
+    .conductivity_uniform = m->conductivity,
+    .capacity_uniform = m->density * m->heat_capacity,
+  };
+  /* Nondimensional: k = alpha, rho c_p = 1.  */
+  if (!(m->conductivity_given || m->map != NULL))
+    {
+      w->conductivity_uniform = c->alpha;
+      w->capacity_uniform = 1.0;
+    }
+  const bool ok = (m->map == NULL || read_material_map (p, c, &g, w))
+                  && (m->source_map == NULL
+                      || read_source_map (p, c, &g, &w->source))
+                  && (!(m->source_given || m->rects > 0)
+                      || add_sources (p, c, &w->source));
+  if (!ok)
+    whole_free (w);
+  return ok;
+}
+
+/* Whether every node of f holds the same value (into *v).  */
+static bool
+uniform (const struct field *f, double *v)
+{
+  const double first = f->data[field_index (f, 1, 1)];
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      if (f->data[field_index (f, i, j)] != first)
+        return false;
+  *v = first;
+  return true;
+}
+
+/* A map whose nodes all hold one value is that uniform value: the
+   constant-coefficient kernels then run.  */
+static void
+collapse_uniform (struct field *f, double *v)
+{
+  if (f->data != NULL && uniform (f, v))
+    field_free (f);
+}
+
+/* The largest k / (rho c_p) of the nodes of part (rows and columns 1 ..
+   nx, ny of its fields).  */
+static double
+largest_diffusivity (const struct field *k, const struct field *cap,
+                     double k_uniform, double cap_uniform, size_t nx,
+                     size_t ny)
+{
+  double largest = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const double kv = k->data ? k->data[field_index (k, i, j)] : k_uniform;
+        const double cv = cap->data ? cap->data[field_index (cap, i, j)]
+                          : cap_uniform;
+        largest = fmax (largest, kv / cv);
+      }
+  return largest;
+}
+
+bool
+material_derive (struct config *c, char *err, size_t errlen)
+{
+  struct parser p = { err, errlen };
+  struct material_options *m = &c->material;
+  if (!m->given)
+    return true;
+  struct whole w;
+  if (!read_whole (&p, c, &w))
+    return false;
+  collapse_uniform (&w.conductivity, &w.conductivity_uniform);
+  collapse_uniform (&w.capacity, &w.capacity_uniform);
+  m->variable = w.conductivity.data != NULL || w.capacity.data != NULL
+                || w.source.data != NULL;
+  m->diffusivity_max = largest_diffusivity (&w.conductivity, &w.capacity,
+                                            w.conductivity_uniform,
+                                            w.capacity_uniform, c->nx,
+                                            c->ny);
+  whole_free (&w);
+  /* Uniform: alpha itself; variable: the explicit limit's diffusivity.  */
+  c->alpha = m->diffusivity_max;
+  return isfinite (c->alpha) && c->alpha > 0.0
+         ? true
+         : parse_fail (&p, "--conductivity: k / (rho c_p) = %g is out of "
+                       "range", c->alpha);
+}
+
+/* Node (i, j) of this rank's part, halo included, as a node of the whole
+   grid: across the grid's edge the edge node itself, or on a periodic
+   axis the node of the opposite edge.  */
+static size_t
+whole_index (size_t local, size_t origin, size_t n, bool periodic)
+{
+  const size_t g = origin + local;       /* 0 .. n + 1 */
+  if (g == 0)
+    return periodic ? n : 1;
+  if (g == n + 1)
+    return periodic ? 1 : n;
+  return g;
+}
+
+/* This rank's part of a whole-grid map, with its ring.  */
+static bool
+take_part (const struct field *whole, const struct domain *d, bool periodic,
+           struct field *part)
+{
+  if (!field_alloc (part, d->local_nx, d->local_ny))
+    return false;
+  part->x0 = d->x0;
+  part->y0 = d->y0;
+  for (size_t j = 0; j <= d->local_ny + 1; ++j)
+    {
+      const size_t gj = whole_index (j, d->y0, d->ny, periodic);
+      for (size_t i = 0; i <= d->local_nx + 1; ++i)
+        part->data[field_index (part, i, j)]
+          = whole->data[field_index (whole, whole_index (i, d->x0, d->nx,
+                                                         periodic), gj)];
+    }
+  return true;
+}
+
+int
+material_build (struct material *m, const struct config *cfg,
+                const struct domain *d)
+{
+  *m = (struct material) {
+    .conductivity_uniform = cfg->alpha, .capacity_uniform = 1.0,
+    .diffusivity_max = cfg->alpha,
+  };
+  if (!cfg->material.given)
+    return HEATSIM_OK;
+  char err[512];
+  struct parser p = { err, sizeof err };
+  struct whole w;
+  /* The grid is settled: reading again cannot change it.  */
+  struct config c = *cfg;
+  c.given.grid = true;
+  if (!read_whole (&p, &c, &w))
+    {
+      heatsim_error ("%s", err);
+      return HEATSIM_BAD_FILE;
+    }
+  collapse_uniform (&w.conductivity, &w.conductivity_uniform);
+  collapse_uniform (&w.capacity, &w.capacity_uniform);
+  m->conductivity_uniform = w.conductivity_uniform;
+  m->capacity_uniform = w.capacity_uniform;
+  m->variable = cfg->material.variable;
+  const bool periodic = cfg->boundary == BOUNDARY_PERIODIC;
+  bool ok = true;
+  if (m->variable)
+    {
+      struct field *const wholes[3] = { &w.conductivity, &w.capacity,
+                                        &w.source };
+      struct field *const parts[3] = { &m->conductivity, &m->capacity,
+                                       &m->source };
+      const double fill[2] = { w.conductivity_uniform, w.capacity_uniform };
+      for (size_t k = 0; ok && k < 3; ++k)
+        if (wholes[k]->data != NULL)
+          ok = take_part (wholes[k], d, periodic, parts[k]);
+        else if (k < 2 && (ok = field_alloc (parts[k], d->local_nx,
+                                             d->local_ny)))
+          {
+            parts[k]->x0 = d->x0;
+            parts[k]->y0 = d->y0;
+            for (size_t n = 0; n < field_cells (parts[k]); ++n)
+              parts[k]->data[n] = fill[k];
+          }
+    }
+  whole_free (&w);
+  if (!ok)
+    {
+      material_free (m);
+      heatsim_error ("out of memory for the material of a %zux%zu part",
+                     d->local_nx, d->local_ny);
+      return HEATSIM_NO_MEMORY;
+    }
+  m->diffusivity_max = m->variable
+                       ? domain_max (d, largest_diffusivity
+                                     (&m->conductivity, &m->capacity, 0.0,
+                                      1.0, d->local_nx, d->local_ny))
+                       : m->conductivity_uniform / m->capacity_uniform;
+  return HEATSIM_OK;
+}
+
+void
+material_free (struct material *m)
+{
+  field_free (&m->conductivity);
+  field_free (&m->capacity);
+  field_free (&m->source);
+}
+
+bool
+material_initial_field (const struct config *cfg, struct field *u)
+{
+  if (!cfg->material.initial_temperature_given)
+    return false;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      u->data[field_index (u, i, j)] = cfg->material.initial_temperature;
+  return true;
+}

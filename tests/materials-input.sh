@@ -1,0 +1,236 @@
+#!/bin/sh
+# The inputs of the general heat equation (issue 23): every material,
+# source and initial-temperature option is accepted and its effect shows
+# (the derived alpha, the grid a map sets, the stability number from the
+# largest k / (rho c_p), the initial field); every bad input is refused
+# with status 2 and one message naming the option, the file, the key or
+# the cell, nothing crashes and no output is left.  The HDF5 and PNG
+# maps are written here with h5py and zlib, independently of heatsim.
+. "${srcdir:-.}/tests/testlib.sh"
+
+PY=
+for py in /usr/bin/python3 python3; do
+  "$py" -c 'import h5py, numpy' 2>/dev/null && { PY=$py; break; }
+done
+[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+
+# close A B: |A - B| <= 1e-12 |B|.
+close () {
+  "$PY" -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a - b) > 1e-12 * abs(b))' "$1" "$2"
+}
+
+# check_json KEY WANT ARGS...: heatsim --json ARGS succeeds and reports
+# KEY equal to WANT (to 1e-12).
+check_json () {
+  key=$1 value=$2
+  shift 2
+  if expect_status 0 "$HEATSIM" -q --json "$@"; then
+    got=$(json_field "$key" "$workdir/out")
+    close "$got" "$value" || fail "'$*': $key $got, expected $value"
+  fi
+}
+
+# The maps: a two-material wall (k 2 | 8, rho c_p 4) on 6 x 4 nodes,
+# the same as keys of --material definitions, damaged variants, and a
+# source map.
+"$PY" - <<'EOF' || exit 99
+import h5py, numpy as np
+k = np.full((4, 6), 2.0); k[:, 3:] = 8.0
+cap = np.full((4, 6), 4.0)
+def write(name, **sets):
+    with h5py.File(name, "w") as f:
+        for key, value in sets.items():
+            f[key] = value
+write("wall.h5", conductivity=k, volumetric_heat_capacity=cap)
+write("konly.h5", conductivity=k)
+write("caponly.h5", volumetric_heat_capacity=cap)
+bad = k.copy(); bad[2, 1] = -1.0; write("negative.h5", conductivity=bad)
+bad = k.copy(); bad[1, 4] = np.nan; write("nan.h5", conductivity=bad)
+bad = cap.copy(); bad[3, 0] = 0.0; write("zero.h5", volumetric_heat_capacity=bad)
+write("sizes.h5", conductivity=k, volumetric_heat_capacity=cap[:, :5])
+write("other.h5", field=k)
+write("intk.h5", conductivity=k.astype(np.int32))
+keys = np.zeros((4, 6), dtype=np.int32); keys[:, 3:] = 7
+write("keys.h5", material=keys)
+write("both.h5", material=keys, conductivity=k)
+write("floatkeys.h5", material=keys.astype(float))
+write("source.h5", source=np.arange(24.0).reshape(4, 6))
+bad = np.zeros((4, 6)); bad[0, 5] = np.inf; write("source-inf.h5", source=bad)
+write("source8.h5", source=np.zeros((8, 8)))
+EOF
+printf 'not a map' >text.map
+head -c 600 wall.h5 >truncated.h5
+
+# A uniform SI material: alpha = k / (rho c_p), the unit K.
+check_json alpha "$("$PY" -c 'print(repr(401 / (8933 * 385)))')" -g 20 -L 0.1 \
+  --conductivity 401 --density 8933 --heat-capacity 385 -n 1 --dt 1e-3
+[ "$(json_field temperature_unit "$workdir/out")" = K ] \
+  || fail "a material run is not in K: $(json_field temperature_unit "$workdir/out")"
+check_json alpha 0.25 -g 20 --conductivity 1 --density 2 --heat-capacity 2 \
+  --temperature-unit degC -n 1
+[ "$(json_field temperature_unit "$workdir/out")" = degC ] \
+  || fail "--temperature-unit degC not kept with a material"
+# The uniform material is the constant case: the same field as --alpha.
+"$HEATSIM" -q --json -g 20 --conductivity 1 --density 2 --heat-capacity 2 \
+  --temperature-unit K -n 5 >a.json 2>/dev/null
+"$HEATSIM" -q --json -g 20 --alpha 0.25 --temperature-unit K -n 5 >b.json 2>/dev/null
+[ -n "$(json_field checksum a.json)" ] \
+  && [ "$(json_field checksum a.json)" = "$(json_field checksum b.json)" ] \
+  || fail "uniform material and --alpha 0.25 differ"
+pass
+# --steps auto and the stability number from k / (rho c_p).
+if expect_status 0 "$HEATSIM" -q --json -g 20 -L 0.1 --conductivity 401 \
+    --density 8933 --heat-capacity 385 --end-time 2 --steps auto; then
+  s=$(json_field stability "$workdir/out")
+  "$PY" -c "import sys; sys.exit(not 0.45 < $s <= 0.5)" \
+    || fail "--steps auto with copper: stability $s, expected just below 0.5"
+fi
+refused "--alpha: not with --conductivity" -g 8 --alpha 1 --conductivity 1 \
+  --density 1 --heat-capacity 1
+refused "--alpha: not with --density" -g 8 --density 1 --alpha 1
+refused "--alpha: not with --material-map" --material-map wall.h5 --alpha 1
+refused "--conductivity: needs --density too" -g 8 --conductivity 1
+refused "--density: needs --conductivity too" -g 8 --density 1 --heat-capacity 1
+refused "--heat-capacity: needs --conductivity too" -g 8 --heat-capacity 1
+refused "--conductivity: '0' must be" -g 8 --conductivity 0 --density 1 --heat-capacity 1
+refused "--density: 'nan'" -g 8 --conductivity 1 --density nan --heat-capacity 1
+refused "--heat-capacity: '-3'" -g 8 --conductivity 1 --density 1 --heat-capacity -3
+# The explicit limit from the largest k / (rho c_p): copper's refuses
+# where --alpha 1e-6 runs.
+expect_status 0 "$HEATSIM" -q -g 20 -L 0.1 --alpha 1e-6 --temperature-unit K \
+  --end-time 1 -n 10
+refused "unstable" -g 20 -L 0.1 --conductivity 401 --density 8933 \
+  --heat-capacity 385 --end-time 1 -n 10
+
+# HDF5 material maps: the grid takes the map's size, alpha its largest
+# diffusivity (8 / 4).
+check_json alpha 2 --material-map wall.h5 -n 1 --dt 1e-4 -L 1
+[ "$(json_field nx "$workdir/out")x$(json_field ny "$workdir/out")" = 6x4 ] \
+  || fail "--material-map wall.h5: grid $(json_field nx "$workdir/out")x$(json_field ny "$workdir/out"), expected 6x4"
+check_json alpha 2 --material-map wall.h5 -g 6x4 -n 1 --dt 1e-4 -L 1
+check_json alpha 1 --material-map konly.h5 --density 2 --heat-capacity 4 -n 1 --dt 1e-4 -L 1
+check_json alpha 0.75 --material-map caponly.h5 --conductivity 3 -n 1 --dt 1e-4 -L 1
+check_json alpha "$("$PY" -c 'print(repr(401 / (8933 * 385)))')" --material-map keys.h5 \
+  --material 0=copper --material 7=fr4 -n 1 --dt 1e-4 -L 1
+check_json alpha "$("$PY" -c 'print(repr(0.3 / (1850 * 1100)))')" --material-map keys.h5 \
+  --material 0=fr4 --material 7=fr4 -n 1 --dt 1e-4 -L 1
+check_json alpha 0.5 --material-map keys.h5 --material 0=k=1,rho=1,cp=2 \
+  --material 7=cp=4,k=2,rho=1 --material 9=air -n 1 --dt 1e-4 -L 1
+# Without an exact solution for a varying material.
+[ -z "$(json_field l2_error "$workdir/out" | grep -v null)" ] \
+  || fail "a material map reports an error against the mms solution"
+refused "--material-map: wall.h5 is 6x4 but the grid is 5x4 (--grid)" \
+  --material-map wall.h5 -g 5x4
+refused "--material-map: konly.h5 has no dataset 'volumetric_heat_capacity': give --density and --heat-capacity" \
+  --material-map konly.h5
+refused "--material-map: caponly.h5 has no dataset 'conductivity': give --conductivity" \
+  --material-map caponly.h5 --density 1
+refused "--conductivity: wall.h5 gives the conductivity" --material-map wall.h5 \
+  --conductivity 1
+refused "--density: wall.h5 gives rho c_p" --material-map wall.h5 --density 1
+refused "--material-map: negative.h5: conductivity at cell (1, 2) is -1" \
+  --material-map negative.h5 --density 1 --heat-capacity 1
+refused "--material-map: nan.h5: conductivity at cell (4, 1) is nan" \
+  --material-map nan.h5 --density 1 --heat-capacity 1
+refused "--material-map: zero.h5: volumetric_heat_capacity at cell (0, 3) is 0" \
+  --material-map zero.h5 --conductivity 1
+refused "--material-map: sizes.h5: 'conductivity' is 6x4 but 'volumetric_heat_capacity' 5x4" \
+  --material-map sizes.h5
+refused "--material-map: other.h5 has none of the datasets" --material-map other.h5
+refused "--material-map: intk.h5: dataset 'conductivity' is not floating point" \
+  --material-map intk.h5 --density 1 --heat-capacity 1
+refused "--material-map: floatkeys.h5: dataset 'material' is not integer" \
+  --material-map floatkeys.h5 --material 0=air
+refused "--material-map: keys.h5: cell (3, 0) has material 7, which no --material defines" \
+  --material-map keys.h5 --material 0=copper
+refused "--conductivity: keys.h5 gives every cell's material" --material-map keys.h5 \
+  --material 0=copper --material 7=air --conductivity 1
+refused "--material-map: both.h5 has both" --material-map both.h5 --material 0=air \
+  --material 7=air --density 1 --heat-capacity 1
+refused "--material-map: nosuch.h5: cannot open" --material-map nosuch.h5
+refused "--material-map: text.map: neither an HDF5 file nor a PNG image" \
+  --material-map text.map
+refused "--material-map: truncated.h5" --material-map truncated.h5
+refused "--material-map: empty file name" --material-map ''
+refused "--source-map: source8.h5 is 8x8 but the grid is 6x4 (wall.h5)" \
+  --material-map wall.h5 --source-map source8.h5
+# --material's SPEC and KEY.
+refused "--material: only with --material-map" -g 8 --material 1=copper
+refused "--material: '0=fr4' defines key 0 again (first '0=copper')" \
+  --material-map keys.h5 --material 0=copper --material 0=fr4
+refused "--material: '0=unobtainium': unknown built-in material 'unobtainium'" \
+  --material-map keys.h5 --material 0=unobtainium
+refused "--material: '0=k=1,rho=2' gives no cp=" --material-map keys.h5 \
+  --material 0=k=1,rho=2
+refused "--material: '0=k=1,k=2,rho=1,cp=1': 'k=2' is not one of" \
+  --material-map keys.h5 --material 0=k=1,k=2,rho=1,cp=1
+refused "--material: '0=k=1,rho=1,cp=1,x=2': 'x=2' is not one of" \
+  --material-map keys.h5 --material 0=k=1,rho=1,cp=1,x=2
+refused "--material 0=k=-1,rho=1,cp=1: '-1'" --material-map keys.h5 \
+  --material 0=k=-1,rho=1,cp=1
+refused "--material 0=k=1,rho=nan,cp=1: 'nan'" --material-map keys.h5 \
+  --material 0=k=1,rho=nan,cp=1
+refused "--material: key 'x' is neither a whole number nor a colour" \
+  --material-map keys.h5 --material x=copper
+refused "--material: key '#12345' is not a colour #rrggbb" \
+  --material-map keys.h5 --material '#12345=copper'
+refused "--material: key '#12345g' is not a colour #rrggbb" \
+  --material-map keys.h5 --material '#12345g=copper'
+refused "--material: 'copper' is not KEY=SPEC" --material-map keys.h5 \
+  --material copper
+
+# Sources: accepted alone and together; no exact solution then.
+for src in "--source 1e3" "--source -5" "--source-rect 0,500,0,500,7" \
+    "--source-rect 0,1000,0,1000,1 --source-rect 10,20,10,20,2 --source 3"; do
+  # shellcheck disable=SC2086
+  if expect_status 0 "$HEATSIM" -q --json -g 8 -n 1 $src; then
+    [ "$(json_field l2_error "$workdir/out")" = null ] \
+      || fail "$src: an mms error reported with a source"
+  fi
+done
+check_json nx 6 --source-map source.h5 -n 1
+refused "--source: 'x' is not a number" -g 8 --source x
+refused "--source: 'inf'" -g 8 --source inf
+refused "--source-rect: '1,0,0,1,5': X0 > X1 or Y0 > Y1" -g 8 --source-rect 1,0,0,1,5
+refused "--source-rect: '0,1,2,1,5': X0 > X1 or Y0 > Y1" -g 8 --source-rect 0,1,2,1,5
+refused "--source-rect" -g 8 --source-rect 0,1,0,1
+refused "--source-map: wall.h5 has no dataset 'source'" --source-map wall.h5
+refused "--source-map: source-inf.h5: source at cell (5, 0) is inf" \
+  --source-map source-inf.h5
+refused "--source-map: source.h5 is 6x4 but the grid is 8x8 (--grid)" -g 8 \
+  --source-map source.h5
+refused "--source-range: only with a PNG --source-map" -g 8 --source-range 0,1
+refused "--source-range: only for a PNG --source-map; source.h5 is an HDF5 file" \
+  --source-map source.h5 --source-range 0,1
+refused "--source-map: nosuch.h5: cannot open" --source-map nosuch.h5
+
+# --initial-temperature: the interior starts at T, the edges keep the
+# problem's values (those of the run without it).
+if expect_status 0 "$HEATSIM" -q -g 6x5 -p plate --initial-temperature 42.5 \
+    -n 1 --checkpoint-every 1 --checkpoint-name init-%d.h5 \
+  && expect_status 0 "$HEATSIM" -q -g 6x5 -p plate -n 1 --checkpoint-every 1 \
+    --checkpoint-name plate-%d.h5; then
+  "$PY" - init-0.h5 plate-0.h5 <<'EOF' || fail "--initial-temperature: the checkpoint of step 0 is not T inside and the plate's edges"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1]) as f, h5py.File(sys.argv[2]) as g:
+    same = all(np.array_equal(f["boundary/" + e][()], g["boundary/" + e][()])
+               for e in ("left", "right", "bottom", "top"))
+    sys.exit(not (np.all(f["field"][()] == 42.5) and same
+                  and np.any(g["field"][()] != 42.5)))
+EOF
+fi
+refused "--initial-temperature: not with --init" --init wall.h5 \
+  --init-dataset conductivity --initial-temperature 1
+refused "--initial-temperature: 'hot'" -g 8 --initial-temperature hot
+refused "--initial-temperature: not with --restart" --restart init-0.h5 \
+  --initial-temperature 1
+refused "--source: not with --restart" --restart init-0.h5 --source 1
+
+# A refused map leaves no output behind.
+mkdir outputs
+refused "--material-map: negative.h5" --material-map negative.h5 --density 1 \
+  --heat-capacity 1 --output-dir outputs --checkpoint-every 1 --png-every 1 \
+  --monitor outputs/monitor.csv
+[ -z "$(ls outputs)" ] || fail "a refused map left files: $(ls outputs)"
+pass
+finish
