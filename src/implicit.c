@@ -119,9 +119,16 @@ material_init (struct implicit *im, const struct config *cfg,
                      "zero-flux edges only");
       return HEATSIM_USAGE;
     }
-  bool insulated[EDGE_COUNT];
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    insulated[e] = cfg->boundary == BOUNDARY_NEUMANN;
+  /* Zero-flux edges of the whole grid are insulated faces; the part's
+     edges inside it are not.  */
+  const struct domain *d = im->domain;
+  const bool neumann = cfg->boundary == BOUNDARY_NEUMANN;
+  const bool insulated[EDGE_COUNT] = {
+    [EDGE_LEFT] = neumann && d->x0 == 0,
+    [EDGE_RIGHT] = neumann && d->x0 + d->local_nx == d->nx,
+    [EDGE_BOTTOM] = neumann && d->y0 == 0,
+    [EDGE_TOP] = neumann && d->y0 + d->local_ny == d->ny,
+  };
   const size_t nx = im->halo.nx, ny = im->halo.ny;
   if (!heat_operator_build (&im->op, m, im->dx, im->dy, insulated)
       || (cfg->steady && m->source.data != NULL
@@ -149,7 +156,7 @@ material_init (struct implicit *im, const struct config *cfg,
       return HEATSIM_OK;
     case MG_NO_MEMORY:
       heatsim_error ("cannot allocate the multigrid levels of a %zu x %zu "
-                     "grid", im->domain->nx, im->domain->ny);
+                     "grid", d->nx, d->ny);
       return HEATSIM_NO_MEMORY;
     default:
       heatsim_error ("multigrid cannot take this material (dt %g, dx %g, "

@@ -600,7 +600,8 @@ solver_prepare (struct solver *s, const struct config *cfg)
   if (!config_uses_multigrid (cfg))
     return HEATSIM_OK;
   return implicit_init (&s->multigrid, cfg, &s->work.stencil, s->domain,
-                        NULL, s->strategy->multigrid, s->work.device);
+                        &s->material, s->strategy->multigrid,
+                        s->work.device);
 }
 
 void

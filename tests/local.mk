@@ -77,6 +77,7 @@ cli_tests = \
 	tests/probes.sh \
 	tests/heat-rates.sh \
 	tests/materials-input.sh \
+	tests/materials-steady.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
