@@ -194,8 +194,13 @@ if host_plugin; then
   done
 fi
 
-# Several MPI ranks: bitwise the field of one.
+# Several MPI ranks: bitwise the field of one (oversubscribed, as root in
+# CI containers: see tests/mpi.sh).
 if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
   for args in "--steady --rtol 1e-12" "-b neumann --scheme backward-euler --dt 1e-3 -n 3"; do
     want=
     for n in 1 2 3 4; do
