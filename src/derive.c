@@ -176,7 +176,7 @@ derive_settings (struct config *c, char *err, size_t errlen)
   struct parser p = { err, errlen };
   const struct given_options given = c->given;
   size_t bytes;
-  if (c->restart == NULL && !material_derive (c, err, errlen))
+  if (!material_derive (c, err, errlen))
     return false;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return parse_fail (&p, "--grid: %zux%zu cells need more memory than "

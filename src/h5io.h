@@ -16,6 +16,10 @@
      /boundary/right    float64 [ny]   (x = Lx)
      /boundary/bottom   float64 [nx]   (y = 0)
      /boundary/top      float64 [nx]   (y = Ly)
+     /conductivity, /volumetric_heat_capacity, /source
+                        float64 [ny][nx] like /field, when the material
+                        varies or a source is given (issue 23): k,
+                        rho c_p and q of each node
      attributes of /:   format, Conventions, heatsim_version, problem,
                         boundary, step, time, dt, alpha, nx, ny, dx, dy,
                         lx, ly, steady, checksum, colour_lo, colour_hi,
@@ -33,6 +37,7 @@
 
 #include "field.h"
 
+struct material;
 struct provenance;
 
 /* Everything a checkpoint says about its run.  */
@@ -62,6 +67,12 @@ struct checkpoint_meta {
   char temperature_unit[8];
   /* Written, not read: the command line and build, or NULL.  */
   const struct provenance *provenance;
+  /* Issue 23.  Written: the run's material, whose fields (this rank's
+     part) go into datasets conductivity, volumetric_heat_capacity and
+     source (where there is one) when it varies; NULL or uniform: none.
+     Read: whether the checkpoint has those datasets.  */
+  const struct material *material;
+  bool has_material, has_source;
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:

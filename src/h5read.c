@@ -376,6 +376,9 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
   for (int e = 0; m->edges_given && ok && e < EDGE_COUNT; ++e)
     ok = get_double (r, file, h5_edge_attribute ((enum edge) e),
                      &m->edges[e]);
+  /* Issue 23: the material fields of a run whose material varies.  */
+  m->has_material = ok && H5Lexists (file, "conductivity", H5P_DEFAULT) > 0;
+  m->has_source = ok && H5Lexists (file, "source", H5P_DEFAULT) > 0;
   if (ok && m->range_known && !(m->range[0] < m->range[1]))
     ok = bad (r, "attribute colour_lo is not below colour_hi");
   if (ok && (m->nx == 0 || m->ny == 0 || !(m->dt > 0) || !(m->alpha > 0)

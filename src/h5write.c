@@ -19,6 +19,7 @@
 #include "domain.h"
 #include "h5format.h"
 #include "h5image.h"
+#include "material.h"
 #include "provenance.h"
 #include "seal.h"
 #include "status.h"
@@ -233,6 +234,44 @@ put_field (hid_t file, const struct field *u, int compress)
   return ok;
 }
 
+/* The material fields of a checkpoint, whole, in the order of
+   material_sets; data NULL where there are none.  */
+enum { MATERIAL_SETS = 3 };
+static const struct {
+  const char *name, *long_name, *units;
+} material_sets[MATERIAL_SETS] = {
+  { "conductivity", "thermal conductivity", "W m-1 K-1" },
+  { "volumetric_heat_capacity", "volumetric heat capacity (rho c_p)",
+    "J m-3 K-1" },
+  { "source", "heat source", "W m-3" },
+};
+
+static bool
+put_material (hid_t file, const struct field wholes[MATERIAL_SETS],
+              int compress)
+{
+  bool ok = true;
+  for (int k = 0; k < MATERIAL_SETS && ok; ++k)
+    {
+      const struct field *f = &wholes[k];
+      if (f->data == NULL)
+        continue;
+      hsize_t chunk[2] = { f->ny < CHUNK_SIDE ? f->ny : CHUNK_SIDE,
+                           f->nx < CHUNK_SIDE ? f->nx : CHUNK_SIDE };
+      hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
+      const struct block b = {
+        .rank = 2, .count = { f->ny, f->nx }, .step = f->stride,
+        .data = &f->data[field_index (f, 1, 1)],
+      };
+      ok = H5Pset_chunk (dcpl, 2, chunk) >= 0
+           && (compress == 0 || H5Pset_deflate (dcpl, (unsigned) compress)
+               >= 0)
+           && put_block (file, material_sets[k].name, &b, dcpl);
+      H5Pclose (dcpl);
+    }
+  return ok;
+}
+
 /* ------------------------------------------ labels for netCDF and CF */
 
 /* The units of lengths and times: SI when the field has a temperature
@@ -348,15 +387,42 @@ describe (hid_t file, const struct checkpoint_meta *m)
   return ok;
 }
 
+/* The material datasets as the field: dimensions y, x, and their units
+   (SI: a material makes the run SI, a nondimensional run's source is in
+   the field's units per time).  */
+static bool
+describe_material (hid_t file, const struct checkpoint_meta *m,
+                   const struct field wholes[MATERIAL_SETS])
+{
+  bool ok = true;
+  for (int k = 0; k < MATERIAL_SETS && ok; ++k)
+    {
+      if (wholes[k].data == NULL)
+        continue;
+      const char *name = material_sets[k].name;
+      ok = attach (file, name, "y", 0) && attach (file, name, "x", 1);
+      hid_t set = ok ? H5Dopen2 (file, name, H5P_DEFAULT) : -1;
+      ok = set >= 0 && put_labels (set, material_sets[k].long_name,
+                                   unit_of (m, material_sets[k].units));
+      if (set >= 0)
+        ok = H5Dclose (set) >= 0 && ok;
+    }
+  return ok;
+}
+
 /* Build the checkpoint of the whole field u in memory: *size bytes at
    im->data (to free), a zero user block of SEAL_BYTES first.  */
 static bool
-build_image (const struct field *u, const struct checkpoint_meta *m,
-             int compress, struct h5image *im, size_t *size)
+build_image (const struct field *u, const struct field wholes[MATERIAL_SETS],
+             const struct checkpoint_meta *m, int compress,
+             struct h5image *im, size_t *size)
 {
   hid_t file = h5image_create (im, SEAL_BYTES);
   const bool ok = file >= 0 && put_meta (file, m, field_checksum (u))
-                  && put_field (file, u, compress) && describe (file, m);
+                  && put_field (file, u, compress)
+                  && put_material (file, wholes, compress)
+                  && describe (file, m)
+                  && describe_material (file, m, wholes);
   return h5image_close (file, ok, im, size);
 }
 
@@ -364,11 +430,12 @@ build_image (const struct field *u, const struct checkpoint_meta *m,
    Returns 0, or the errno of a failed write (-1 if libhdf5 failed).  */
 static int
 write_whole (const char *path, const struct field *u,
+             const struct field wholes[MATERIAL_SETS],
              const struct checkpoint_meta *m, int compress)
 {
   struct h5image im;
   size_t size;
-  if (!build_image (u, m, compress, &im, &size))
+  if (!build_image (u, wholes, m, compress, &im, &size))
     return -1;
   seal_image (im.data, size);
   char tmp[4096];
@@ -392,14 +459,30 @@ h5_write_checkpoint (const char *path, const struct domain *d,
   /* One file whatever the number of ranks: rank 0 writes the whole field,
      as it does for PNG snapshots (parallel HDF5 would write through
      libhdf5's file driver, which cannot fail safely, see h5image.h).  */
-  struct field whole;
-  if (!domain_gather (d, u, &whole))
+  struct field whole, wholes[MATERIAL_SETS] = { { 0 } };
+  const struct material *mat = m->material;
+  const struct field *parts[MATERIAL_SETS] = { NULL, NULL, NULL };
+  if (mat != NULL && mat->variable)
+    {
+      parts[0] = &mat->conductivity;
+      parts[1] = &mat->capacity;
+      parts[2] = mat->source.data != NULL ? &mat->source : NULL;
+    }
+  bool gathered = domain_gather (d, u, &whole);
+  for (int k = 0; k < MATERIAL_SETS; ++k)
+    if (parts[k] != NULL)
+      gathered = domain_gather (d, parts[k], &wholes[k]) && gathered;
+  int e = gathered && d->rank == 0
+          ? write_whole (path, &whole, wholes, m, compress) : 0;
+  domain_release (d, &whole);
+  for (int k = 0; k < MATERIAL_SETS; ++k)
+    if (parts[k] != NULL)
+      domain_release (d, &wholes[k]);
+  if (!gathered)
     {
       heatsim_error ("%s: no memory to assemble the whole field", path);
       return HEATSIM_NO_MEMORY;
     }
-  int e = d->rank == 0 ? write_whole (path, &whole, m, compress) : 0;
-  domain_release (d, &whole);
   if (e == -1)
     heatsim_error ("%s: cannot write the checkpoint: libhdf5 failed (out "
                    "of memory?)", path);

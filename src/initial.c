@@ -11,6 +11,7 @@
 #include "diagnostics.h"
 #include "field.h"
 #include "h5io.h"
+#include "material.h"
 #include "options.h"
 #include "png_io.h"
 #include "problem.h"
@@ -201,23 +202,29 @@ load_initial (struct config *cfg, struct field *u)
       return HEATSIM_BAD_FILE;
     }
   int status;
+  struct checkpoint_meta meta;
   if (cfg->restart != NULL)
     {
-      struct checkpoint_meta meta;
       status = h5_read_checkpoint (path, &meta, u);
       if (status == HEATSIM_OK)
         status = apply_checkpoint (cfg, &meta);
     }
   else
     status = read_init (cfg, u);
+  if (status == HEATSIM_OK)
+    {
+      cfg->nx = u->nx;
+      cfg->ny = u->ny;
+      /* The material too goes on as it began.  */
+      if (cfg->restart != NULL)
+        status = material_restart (cfg, &meta);
+    }
   if (status != HEATSIM_OK)
     {
       field_free (u);
       return status;
     }
   char err[512];
-  cfg->nx = u->nx;
-  cfg->ny = u->ny;
   if (!derive_settings (cfg, err, sizeof err))
     {
       heatsim_error ("%s", err);

@@ -106,7 +106,7 @@ material_update_frame_host (const struct stencil *s,
    innermost.  */
 
 static void
-update_collapse (int i0, int i1, int j0, int j1, int stride,
+material_collapse (int i0, int i1, int j0, int j1, int stride,
                  const double *restrict u, double *restrict unew,
                  const double *restrict wx, const double *restrict wy,
                  const double *restrict gain, const double *restrict rise,
@@ -126,7 +126,7 @@ update_collapse (int i0, int i1, int j0, int j1, int stride,
 
 /* Rows to teams, the cells of a row to the threads of a team.  */
 static void
-update_split (int i0, int i1, int j0, int j1, int stride,
+material_split (int i0, int i1, int j0, int j1, int stride,
               const double *restrict u, double *restrict unew,
               const double *restrict wx, const double *restrict wy,
               const double *restrict gain, const double *restrict rise,
@@ -152,7 +152,7 @@ enum { BARE_THREADS = 256 };
 
 /* One team per row, its threads striding along the row.  */
 static void
-update_bare (int i0, int i1, int j0, int j1, int stride,
+material_bare (int i0, int i1, int j0, int j1, int stride,
              const double *restrict u, double *restrict unew,
              const double *restrict wx, const double *restrict wy,
              const double *restrict gain, const double *restrict rise,
@@ -193,19 +193,19 @@ material_update_target (const struct stencil *s,
 #ifdef HEATSIM_OFFLOAD_GPU
       if (s->form == KERNEL_BARE)
         {
-          update_bare (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
-                       bgain, brise, device);
+          material_bare (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
+                         bgain, brise, device);
           continue;
         }
 #endif
       /* Without GPU device code a bare run is refused before it starts
          (kernel_form_runs); collapse stands in for it here.  */
       if (s->form == KERNEL_SPLIT)
-        update_split (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy, bgain,
-                      brise, device);
+        material_split (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
+                        bgain, brise, device);
       else
-        update_collapse (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
-                         bgain, brise, device);
+        material_collapse (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
+                           bgain, brise, device);
     }
 }
 

@@ -151,6 +151,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   struct monitor monitor = MONITOR_NONE;
   struct sampling sampling = SAMPLING_NONE;
   status = domain_agree (output_open (&out, cfg, d, &solver.work.u));
+  out.material = &solver.material;
   /* Every check before any file is made, so that a refused run leaves
      none.  */
   if (status == HEATSIM_OK)

@@ -163,28 +163,40 @@ material_given (const struct material_options *m)
          || m->source_map != NULL || m->rects > 0;
 }
 
+/* Whether the options give an SI material (not only sources).  */
+static bool
+material_si (const struct material_options *m)
+{
+  return m->conductivity_given || m->density_given || m->heat_capacity_given
+         || m->map != NULL;
+}
+
+/* The first option of the material or the sources given, for
+   messages.  */
+static const char *
+material_option (const struct material_options *m)
+{
+  return m->conductivity_given ? "conductivity"
+         : m->density_given ? "density"
+         : m->heat_capacity_given ? "heat-capacity"
+         : m->map != NULL ? "material-map"
+         : m->source_given ? "source"
+         : m->source_map != NULL ? "source-map" : "source-rect";
+}
+
 bool
 material_check_options (struct parser *p, struct config *c)
 {
   struct material_options *m = &c->material;
-  const bool si = m->conductivity_given || m->density_given
-                  || m->heat_capacity_given || m->map != NULL;
-  const char *const si_name = m->conductivity_given ? "conductivity"
-                              : m->density_given ? "density"
-                              : m->heat_capacity_given ? "heat-capacity"
-                              : "material-map";
-  /* The first option of the material or the sources, for messages.  */
-  const char *const name = si ? si_name : m->defs > 0 ? "material"
-                           : m->source_given ? "source"
-                           : m->source_map ? "source-map" : "source-rect";
+  const bool si = material_si (m);
+  const char *const si_name = material_option (m);
   m->given = material_given (m);
   if (si && c->given.alpha)
     return parse_fail (p, "--alpha: not with --%s (alpha = k / (rho c_p) "
                        "follows from the material)", si_name);
-  if (c->restart != NULL && (m->given || m->initial_temperature_given))
-    return parse_fail (p, "--%s: not with --restart (the checkpoint fixes "
-                       "the material, the sources and the field)",
-                       m->given ? name : "initial-temperature");
+  if (c->restart != NULL && m->initial_temperature_given)
+    return parse_fail (p, "--initial-temperature: not with --restart (the "
+                       "checkpoint gives the field)");
   if (m->initial_temperature_given && c->init != NULL)
     return parse_fail (p, "--initial-temperature: not with --init (the "
                        "file gives the initial field)");
@@ -332,11 +344,14 @@ apply_keys (struct parser *p, const struct material_options *m,
           return parse_fail (p, "--material-map: %s: pixel (%zu, %zu) has "
                              "colour #%06llx, which no --material defines",
                              path, i - 1, keys->ny - j, key);
+        if (def == NULL && top_down)
+          return parse_fail (p, "--material-map: %s: pixel (%zu, %zu) has "
+                             "gray level %lld, which no --material defines",
+                             path, i - 1, keys->ny - j, key);
         if (def == NULL)
-          return parse_fail (p, "--material-map: %s: %s (%zu, %zu) has "
+          return parse_fail (p, "--material-map: %s: cell (%zu, %zu) has "
                              "material %lld, which no --material defines",
-                             path, top_down ? "pixel" : "cell", i - 1,
-                             top_down ? keys->ny - j : j - 1, key);
+                             path, i - 1, j - 1, key);
         w->conductivity.data[field_index (keys, i, j)] = def->conductivity;
         w->capacity.data[field_index (keys, i, j)] = def->density
                                                      * def->heat_capacity;
@@ -648,6 +663,106 @@ material_derive (struct config *c, char *err, size_t errlen)
          ? true
          : parse_fail (&p, "--conductivity: k / (rho c_p) = %g is out of "
                        "range", c->alpha);
+}
+
+/* The value of node (i, j) of a whole-grid map, or the uniform one.  */
+static double
+value_at (const struct field *f, double uniform, size_t i, size_t j)
+{
+  return f->data != NULL ? f->data[field_index (f, i, j)] : uniform;
+}
+
+/* The first node where the options' material w differs from the
+   checkpoint's (k, cap, q: its datasets).  */
+static bool
+same_material (struct parser *p, const char *opt, const char *path,
+               const struct whole *w, const struct field ck[3], size_t nx,
+               size_t ny)
+{
+  static const char *const names[3] = { "conductivity",
+                                        "volumetric_heat_capacity",
+                                        "source" };
+  const struct field *mine[3] = { &w->conductivity, &w->capacity,
+                                  &w->source };
+  const double uniform[3] = { w->conductivity_uniform, w->capacity_uniform,
+                              0.0 };
+  for (size_t k = 0; k < 3; ++k)
+    for (size_t j = 1; j <= ny; ++j)
+      for (size_t i = 1; i <= nx; ++i)
+        {
+          const double a = value_at (mine[k], uniform[k], i, j);
+          const double b = value_at (&ck[k], 0.0, i, j);
+          if (a != b)
+            return parse_fail (p, "--%s: the material differs from that of "
+                               "%s (%s at cell (%zu, %zu): %g, recorded %g); "
+                               "leave the material and source options out "
+                               "to continue with it", opt, path, names[k],
+                               i - 1, j - 1, a, b);
+        }
+  return true;
+}
+
+/* The options' material against a checkpoint's, which has fields (a
+   material that varies or a source) or only alpha.  */
+static bool
+check_restart (struct parser *p, struct config *c,
+               const struct checkpoint_meta *meta)
+{
+  const char *path = c->restart, *opt = material_option (&c->material);
+  struct whole w;
+  if (!read_whole (p, c, &w))
+    return false;
+  collapse_uniform (&w.conductivity, &w.conductivity_uniform);
+  collapse_uniform (&w.capacity, &w.capacity_uniform);
+  const bool varies = w.conductivity.data != NULL || w.capacity.data != NULL
+                      || w.source.data != NULL;
+  bool ok = true;
+  if (!meta->has_material)
+    {
+      const double alpha = w.conductivity_uniform / w.capacity_uniform;
+      ok = (!varies && alpha == meta->alpha)
+           || parse_fail (p, "--%s: the material differs from that of %s "
+                          "(%s; recorded: alpha %g without material "
+                          "fields); leave the material and source options "
+                          "out to continue with it", opt, path, varies
+                          ? "it varies or has a source"
+                          : "another alpha", meta->alpha);
+    }
+  else
+    {
+      static const char *const sets[3] = { "conductivity",
+                                           "volumetric_heat_capacity",
+                                           "source" };
+      struct field ck[3] = { { 0 }, { 0 }, { 0 } };
+      for (size_t k = 0; k < 3 && ok; ++k)
+        ok = read_dataset (p, "--restart", path, sets[k], false, &ck[k]);
+      ok = ok && same_material (p, opt, path, &w, ck, c->nx, c->ny);
+      for (size_t k = 0; k < 3; ++k)
+        field_free (&ck[k]);
+    }
+  whole_free (&w);
+  return ok;
+}
+
+int
+material_restart (struct config *c, const struct checkpoint_meta *meta)
+{
+  struct material_options *m = &c->material;
+  char err[512];
+  struct parser p = { err, sizeof err };
+  if (m->given && !check_restart (&p, c, meta))
+    {
+      heatsim_error ("%s", err);
+      return HEATSIM_USAGE;
+    }
+  /* The checkpoint's fields are the material from now on; a uniform
+     material given (the same) stays for the report.  */
+  if (meta->has_material)
+    *m = (struct material_options) {
+      .map = c->restart, .source_map = meta->has_source ? c->restart : NULL,
+      .given = true,
+    };
+  return HEATSIM_OK;
 }
 
 /* Node (i, j) of this rank's part, halo included, as a node of the whole

@@ -65,6 +65,14 @@ bool material_check_options (struct parser *p, struct config *c);
    False with a message naming the option, file, key or cell in err.  */
 bool material_derive (struct config *c, char *err, size_t errlen);
 
+/* --restart: the material of the checkpoint meta describes is the run's
+   (its fields, or the alpha cfg has from it); material and source
+   options given must describe the same material, or the run is refused
+   (HEATSIM_USAGE, after a message naming the option and the first cell
+   that differs).  Returns 0 or a heatsim_status.  */
+struct checkpoint_meta;
+int material_restart (struct config *cfg, const struct checkpoint_meta *meta);
+
 /* --initial-temperature: fill the interior of u with it and return true;
    false (u untouched) without it.  */
 bool material_initial_field (const struct config *cfg, struct field *u);

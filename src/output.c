@@ -15,6 +15,7 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
+#include "material.h"
 #include "pattern.h"
 #include "problem.h"
 #include "run_config.h"
@@ -244,11 +245,14 @@ check_name_length (const struct config *c, const char *pattern,
 /* The index entry of this run's checkpoint of step, file name in the
    output directory.  */
 static struct xdmf_entry
-index_entry (const struct config *c, size_t step, char *name)
+index_entry (const struct output *o, size_t step, char *name)
 {
+  const struct config *c = o->cfg;
+  const bool varies = o->material != NULL && o->material->variable;
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
     .dx = config_dx (c), .dy = config_dy (c), .time = config_time (c, step),
+    .material = varies, .source = varies && o->material->source.data != NULL,
   };
 }
 
@@ -269,6 +273,8 @@ describe_kept (const char *dir, struct xdmf_entry *e)
   e->dx = m.lx / (double) (m.nx + 1);
   e->dy = m.ly / (double) (m.ny + 1);
   e->time = m.time;
+  e->material = m.has_material;
+  e->source = m.has_source;
   return true;
 }
 
@@ -351,7 +357,7 @@ index_checkpoint (struct output *o, const struct domain *d, size_t step)
     return HEATSIM_OK;
   char file[4096];
   pattern_name (file, sizeof file, ".", o->cfg->checkpoint_name, step);
-  const struct xdmf_entry e = index_entry (o->cfg, step, file + 2);
+  const struct xdmf_entry e = index_entry (o, step, file + 2);
   const int status = xdmf_add (&o->index, &e);
   return status != HEATSIM_OK ? status
          : xdmf_write (&o->index, o->cfg->output_dir);
@@ -376,7 +382,7 @@ write_checkpoint (struct output *o, const struct domain *d,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
     .initial_residual = o->initial_residual,
-    .provenance = c->provenance,
+    .provenance = c->provenance, .material = o->material,
   };
   snprintf (m.scheme, sizeof m.scheme, "%s", time_scheme_name (c->scheme));
   snprintf (m.temperature_unit, sizeof m.temperature_unit, "%s",

@@ -25,6 +25,8 @@ struct output {
                                kept on restart, then this run's */
   double initial_residual;  /* steady multigrid: the run's initial residual
                                norm, for checkpoints (0: none) */
+  const struct material *material;   /* the run's, for checkpoints (NULL:
+                                        none) */
 };
 
 /* Prepare the output directory and the PNG value range (from initial, this

@@ -94,9 +94,28 @@ print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
          "5-point Laplacian of u)\n", out);
 }
 
+/* The material and the sources, where options give them (issue 23).  */
+static void
+print_material (FILE *out, const struct config *cfg)
+{
+  const struct material_options *m = &cfg->material;
+  if (m->conductivity_given && m->density_given && m->heat_capacity_given
+      && m->map == NULL)
+    fprintf (out, "  material      k %g W/(m K), rho %g kg/m^3, c_p %g "
+             "J/(kg K)\n", m->conductivity, m->density, m->heat_capacity);
+  else if (m->map != NULL)
+    fprintf (out, "  material      map %s, largest k/(rho c_p) %g\n", m->map,
+             m->diffusivity_max);
+  if (m->source_given || m->source_map != NULL || m->rects > 0)
+    fprintf (out, "  sources       %s%g uniform, map %s, %zu rectangles\n",
+             cfg->unit == TEMPERATURE_NONE ? "" : "W/m^3: ", m->source,
+             m->source_map ? m->source_map : "none", m->rects);
+}
+
 static void
 print_run (FILE *out, const struct config *cfg, const struct run_result *r)
 {
+  print_material (out, cfg);
   if (cfg->steady)
     {
       print_steady (out, cfg, r);
@@ -368,6 +387,18 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "dx", true, config_dx (cfg));
   json_number (out, "dy", true, config_dy (cfg));
   json_number (out, "alpha", true, cfg->alpha);
+  const struct material_options *m = &cfg->material;
+  const bool uniform = m->conductivity_given && m->density_given
+                       && m->heat_capacity_given && m->map == NULL;
+  json_number (out, "conductivity", uniform, m->conductivity);
+  json_number (out, "density", uniform, m->density);
+  json_number (out, "heat_capacity", uniform, m->heat_capacity);
+  fputs ("\"material_map\": ", out);
+  json_string (out, m->map);
+  fputs (", \"source_map\": ", out);
+  json_string (out, m->source_map);
+  fputs (", ", out);
+  json_number (out, "diffusivity_max", true, config_diffusivity_max (cfg));
   if (cfg->unit == TEMPERATURE_NONE)
     fputs ("\"temperature_unit\": null, ", out);
   else

@@ -247,7 +247,21 @@ put_grid (FILE *fp, const struct xdmf_entry *e)
            /* One layer: the z spacing is never used; dx keeps it sane.  */
            e->dx, e->dy, e->dx, e->ny, e->nx);
   put_xml_text (fp, e->name);
-  fputs (":/field</DataItem>\n    </Attribute>\n   </Grid>\n", fp);
+  fputs (":/field</DataItem>\n    </Attribute>\n", fp);
+  static const char *const sets[] = { "conductivity",
+                                      "volumetric_heat_capacity", "source" };
+  for (size_t k = 0; k < sizeof sets / sizeof *sets; ++k)
+    if (k < 2 ? e->material : e->source)
+      {
+        fprintf (fp, "    <Attribute Name=\"%s\" AttributeType=\"Scalar\" "
+                 "Center=\"Node\">\n"
+                 "     <DataItem Dimensions=\"1 %zu %zu\" "
+                 "NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">",
+                 sets[k], e->ny, e->nx);
+        put_xml_text (fp, e->name);
+        fprintf (fp, ":/%s</DataItem>\n    </Attribute>\n", sets[k]);
+      }
+  fputs ("   </Grid>\n", fp);
 }
 
 int

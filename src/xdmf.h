@@ -19,6 +19,8 @@ struct xdmf_entry {
   size_t nx, ny;            /* interior cells */
   double dx, dy;            /* spacing */
   double time;              /* simulated time */
+  bool material, source;    /* the checkpoint has the material's fields,
+                               and a source (issue 23) */
 };
 
 /* The entries by increasing step.  */

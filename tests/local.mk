@@ -76,6 +76,7 @@ cli_tests = \
 	tests/monitor.sh \
 	tests/probes.sh \
 	tests/heat-rates.sh \
+	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
 	tests/bash-completion.sh

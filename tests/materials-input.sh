@@ -224,7 +224,132 @@ refused "--initial-temperature: not with --init" --init wall.h5 \
 refused "--initial-temperature: 'hot'" -g 8 --initial-temperature hot
 refused "--initial-temperature: not with --restart" --restart init-0.h5 \
   --initial-temperature 1
-refused "--source: not with --restart" --restart init-0.h5 --source 1
+refused "--source: the material differs from that of init-0.h5 (it varies or has a source; recorded: alpha 0.1" \
+  --restart init-0.h5 --source 1
+
+# PNG maps: colours (#rrggbb, either case) or gray levels are keys; the
+# image's top row is the grid's top (largest y), as for --init.  A
+# 16-bit gray source map spans --source-range.
+"$PY" - <<'EOF' || exit 99
+import struct, zlib
+def png(path, rows, colour, depth=8):
+    """rows top first; colour: (r, g, b) pixels, else gray levels."""
+    raw = b""
+    for r in rows:
+        raw += b"\0"
+        for p in r:
+            raw += (bytes(p) if colour else struct.pack(">H", p)
+                    if depth == 16 else bytes([p]))
+    def chunk(t, d):
+        return (struct.pack(">I", len(d)) + t + d
+                + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff))
+    head = struct.pack(">IIBBBBB", len(rows[0]), len(rows), depth,
+                       2 if colour else 0, 0, 0, 0)
+    open(path, "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head)
+                           + chunk(b"IDAT", zlib.compress(raw))
+                           + chunk(b"IEND", b""))
+R, B = (255, 0, 0), (0, 0, 255)
+png("colour.png", [[R, R, B], [R, R, B]], True)
+png("gray.png", [[0, 0, 128], [0, 128, 128]], False)
+png("src16.png", [[0, 65535, 0], [0, 0, 32768]], False, 16)
+png("src8.png", [[0, 255, 0], [0, 0, 0]], False)
+EOF
+check_json alpha "$("$PY" -c 'print(repr(401 / (8933 * 385)))')" \
+  --material-map colour.png --material '#ff0000=copper' --material '#0000FF=air' \
+  -n 1 --dt 1e-4 -L 1
+check_json ny 2 --material-map colour.png --material '#ff0000=copper' \
+  --material '#0000FF=air' -n 1 --dt 1e-4 -L 1
+refused "--material-map: colour.png: pixel (2, 1) has colour #0000ff, which no --material defines" \
+  --material-map colour.png --material '#ff0000=copper'
+refused "--material-map: colour.png: pixel (0, 1) has colour #ff0000, which no --material defines" \
+  --material-map colour.png --material 255=copper --material '#0000ff=air'
+refused "--material-map: gray.png: pixel (1, 1) has gray level 128, which no --material defines" \
+  --material-map gray.png --material 0=copper
+refused "--source-map: src16.png is a PNG image: give --source-range LO,HI" \
+  --source-map src16.png
+refused "--source-map: colour.png: a colour image; a map of values must be gray" \
+  --source-map colour.png --source-range 0,1
+refused "--source-range: '1,1'" --source-map src16.png --source-range 1,1
+printf '\211PNG\r\n\032\n garbage' >broken.png
+refused "--material-map: broken.png: not a usable PNG image" \
+  --material-map broken.png --material 0=air
+
+# Checkpoints carry the material and the sources (k, rho c_p, q per node,
+# as the maps give them), labelled for xarray and indexed for ParaView.
+if expect_status 0 "$HEATSIM" -q --material-map gray.png --material 0=k=2,rho=1,cp=4 \
+    --material 128=k=8,rho=2,cp=1 --source-map src16.png --source-range 0,100 \
+    --source-rect 0.2,0.3,0.4,1,5 -L 1 -n 2 --dt 1e-4 --checkpoint-every 1 \
+    --output-dir ck; then
+  "$PY" - ck/heatsim-000002.h5 <<'EOF' || fail "the checkpoint's material fields are not the maps'"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1]) as f:
+    k, cap, q = (f[n][()] for n in ("conductivity", "volumetric_heat_capacity", "source"))
+    units = [f[n].attrs["units"] for n in ("conductivity", "volumetric_heat_capacity", "source")]
+    x = f["x"][()]
+# Row 0 is the bottom (y = dy): the image's last row.
+want_k = np.array([[2, 8, 8], [2, 2, 8]], float)
+want_cap = np.array([[4, 2, 2], [4, 4, 2]], float)
+want_q = np.array([[0, 0, 100 * 32768 / 65535], [0, 100, 0]])
+# --source-rect x in [0.2, 0.3], y in [0.4, 1]: node x = 0.25, y = 2/3.
+want_q[1, 0] += 5
+ok = (np.array_equal(k, want_k) and np.array_equal(cap, want_cap)
+      and np.allclose(q, want_q, rtol=1e-15, atol=0) and x[0] == 0.25
+      and [u if isinstance(u, str) else u.decode() for u in units]
+          == ["W m-1 K-1", "J m-3 K-1", "W m-3"])
+if not ok:
+    print(k, cap, q, units, file=sys.stderr)
+sys.exit(not ok)
+EOF
+  for set in conductivity volumetric_heat_capacity source; do
+    grep -q "heatsim-000002.h5:/$set<" ck/heatsim.xmf \
+      || fail "the XDMF index lacks $set"
+  done
+  if "$PY" -c 'import xarray, netCDF4' 2>/dev/null; then
+    "$PY" -c 'import sys, xarray as xr
+ds = xr.open_dataset(sys.argv[1], engine="netcdf4")
+sys.exit(not all(ds[n].dims == ("y", "x") for n in
+                 ("conductivity", "volumetric_heat_capacity", "source"))
+         or ds.conductivity.attrs["units"] != "W m-1 K-1"
+         or float(ds.conductivity.sel(x=0.25, y=1 / 3)) != 2.0)' \
+      ck/heatsim-000002.h5 || fail "xarray does not see the material fields"
+  fi
+  # A restart goes on with the checkpoint's material; the same options
+  # are accepted, others refused naming the option and the cell.
+  check_json diffusivity_max 4 --restart ck/heatsim-000002.h5 -n 1
+  [ "$(json_field material_map "$workdir/out")" = ck/heatsim-000002.h5 ] \
+    || fail "a restart does not take the checkpoint's material"
+  expect_status 0 "$HEATSIM" -q --restart ck/heatsim-000002.h5 -n 1 \
+    --checkpoint-every 1 --output-dir ck --material-map gray.png --material 0=k=2,rho=1,cp=4 \
+    --material 128=k=8,rho=2,cp=1 --source-map src16.png \
+    --source-range 0,100 --source-rect 0.2,0.3,0.4,1,5
+  refused "--material-map: the material differs from that of ck/heatsim-000002.h5 (conductivity at cell (0, 0): 3, recorded 2)" \
+    --restart ck/heatsim-000002.h5 -n 1 --material-map gray.png \
+    --material 0=k=3,rho=1,cp=4 --material 128=k=8,rho=2,cp=1 \
+    --source-map src16.png --source-range 0,100 --source-rect 0.2,0.3,0.4,1,5
+  refused "--material-map: the material differs from that of ck/heatsim-000002.h5 (source at cell (0, 1): 0, recorded 5)" \
+    --restart ck/heatsim-000002.h5 -n 1 --material-map gray.png \
+    --material 0=k=2,rho=1,cp=4 --material 128=k=8,rho=2,cp=1 \
+    --source-map src16.png --source-range 0,100
+  "$PY" - ck/heatsim-000002.h5 ck/heatsim-000003.h5 <<'EOF' || fail "the restart's checkpoint has another material"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1]) as f, h5py.File(sys.argv[2]) as g:
+    sys.exit(not all(np.array_equal(f[n][()], g[n][()]) for n in
+                     ("conductivity", "volumetric_heat_capacity", "source")))
+EOF
+fi
+# A uniform material is no field in a checkpoint; its restart compares
+# alpha.
+if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
+    --heat-capacity 3 -n 1 --checkpoint-every 1 --output-dir uniform; then
+  "$PY" -c 'import sys, h5py; sys.exit("conductivity" in h5py.File(sys.argv[1]))' \
+    uniform/heatsim-000001.h5 || fail "a uniform material wrote fields"
+  grep -q conductivity uniform/heatsim.xmf && fail "a uniform material is indexed"
+  expect_status 0 "$HEATSIM" -q --restart uniform/heatsim-000001.h5 -n 1 \
+    --conductivity 1 --density 2 --heat-capacity 3
+  refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another alpha; recorded: alpha 0.166667" \
+    --restart uniform/heatsim-000001.h5 -n 1 --conductivity 1 --density 3 \
+    --heat-capacity 3
+fi
 
 # A refused map leaves no output behind.
 mkdir outputs
