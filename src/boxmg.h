@@ -75,8 +75,15 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    unscaled; report->cycles counts iterations, history the recurrence's
    norms (the last the true one).  Only rtol, atol and max_cycles of opt
    are read.
+   A solve that spends its max_cycles iterations keeps the state of
+   conjugate gradients, and the next solve of the same u and f arrays
+   (the caller leaves them unchanged in between) goes on with it, as
+   one solve would: a steady run that stops for output takes the
+   iterations, and computes the bits, of one that does not.  Any other
+   solve starts afresh.
    Singular problems solve for f minus its mean, and the solution keeps
-   the initial total heat, sum of rho c_p u.  With c0 > 0 and no
+   the initial total heat, sum of rho c_p u (of the first of solves that
+   go on from one another; restored when they end, not between).  With c0 > 0 and no
    Dirichlet face, sum of A u is c0 times the total heat, so the solution
    is shifted by a constant at the end to make that sum f's exactly (the
    constant changes no flow): an implicit step conserves heat to

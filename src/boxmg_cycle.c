@@ -101,15 +101,28 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
       || !valid_options (opt))
     return MG_INVALID;
   double *r = l->f, *z = l->u, *p = bm->pcg_p, *q = bm->pcg_q;
-  const double heat = bm->singular
+  const double *fd = f != NULL ? f->data : NULL;
+  const bool resume = bm->resume_u == u->data && bm->resume_f == fd;
+  bm->resume_u = bm->resume_f = NULL;
+  const double heat = resume ? bm->resume_heat
+                      : bm->singular
                       ? boxmg_weighted_sum (l, bm->capacity, u->data) : 0.0;
-  double norm = true_residual (bm, u, f);
-  double floor = round_off (bm, u, f);
+  double norm, floor, rz = 0.0;
+  if (resume)
+    {
+      norm = bm->resume_norm;
+      floor = bm->resume_floor;
+      rz = bm->resume_rz;
+    }
+  else
+    {
+      norm = true_residual (bm, u, f);
+      floor = round_off (bm, u, f);
+    }
   report->initial = report->history[0] = norm;
   const double target = fmax (opt->rtol * norm, opt->atol);
   enum mg_status status = MG_NOT_CONVERGED;
-  bool restart = true;
-  double rz = 0.0;
+  bool restart = !resume;
   while (isfinite (norm) && isfinite (floor))
     {
       if (norm <= target || norm <= floor)
@@ -118,7 +131,16 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
           break;
         }
       if (report->cycles == opt->max_cycles)
-        break;
+        {
+          /* Stopped between iterations: the next solve of u goes on.  */
+          bm->resume_u = u->data;
+          bm->resume_f = fd;
+          bm->resume_rz = rz;
+          bm->resume_norm = norm;
+          bm->resume_floor = floor;
+          bm->resume_heat = heat;
+          break;
+        }
       vcycle (bm, 0);
       const double rz_new = boxmg_dot (l, r, z);
       boxmg_direction (l, restart ? 0.0 : rz_new / rz, z, p);
@@ -138,7 +160,7 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
       norm = sqrt (rr);
       report->history[++report->cycles] = norm;
       /* The floor grows with u, which the first iteration sets.  */
-      if (report->cycles == 1)
+      if (report->cycles == 1 && !resume)
         floor = round_off (bm, u, f);
       /* The recurrence's residual drifts from the true one: decide on
          the true one, and restart from it where they part.  */
@@ -150,7 +172,11 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
           restart = true;
         }
     }
-  if (bm->floating && status == MG_OK)
+  /* A singular problem's constant changes no residual: its heat is
+     restored when the solve ends (not where the next one goes on).  */
+  if (bm->singular && bm->resume_u == NULL)
+    fix_heat (bm, u, f, heat);
+  else if (bm->floating && status == MG_OK)
     {
       fix_heat (bm, u, f, heat);
       norm = true_residual (bm, u, f);

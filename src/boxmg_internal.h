@@ -62,6 +62,11 @@ struct boxmg_solver {
   double *mass;                /* c0 rho c_p of each finest node */
   double *pcg_p, *pcg_q;       /* the search direction and A p */
   void *block;
+  /* A solve that spent its iterations keeps its state (r, z, p above and
+     these), so that the next solve of the same u and f goes on where it
+     stopped: NULL where there is none.  */
+  const double *resume_u, *resume_f;
+  double resume_rz, resume_norm, resume_floor, resume_heat;
 };
 
 /* Setup (boxmg_setup.c).  */

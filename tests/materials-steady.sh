@@ -5,9 +5,10 @@
 # round-off; a random material and source map against a sparse direct
 # solve that Python builds here from the documented discretisation
 # (Dirichlet edges, and insulated ones with a zero-mean source, where the
-# solution keeps the initial total heat); backward Euler and
-# Crank-Nicolson with insulated edges and a source, whose total heat
-# grows by the source's power times the time to 1e-10; the offload
+# solution keeps the initial total heat), and cut for output as unbroken;
+# backward Euler and Crank-Nicolson with insulated edges and a source,
+# whose total heat grows by the source's power times the time to 1e-10;
+# the offload
 # placements (x86_64 host plugin) and 1-4 MPI ranks bitwise alike; and
 # periodic edges refused.
 . "${srcdir:-.}/tests/testlib.sh"
@@ -152,6 +153,25 @@ if steady insulated --material-map random.h5 --source-map balanced.h5 \
     || fail "insulated random map: not the direct solution"
   pass
 fi
+
+# A steady run that stops for output every 2 iterations goes on with its
+# conjugate gradients: the iterations and the bits of the unbroken run.
+for edges in "--edges 10,20,30,40 --source-map source.h5" \
+    "-b neumann --source-map balanced.h5"; do
+  # shellcheck disable=SC2086
+  steady unbroken --material-map random.h5 --length 2x1.5 $edges
+  want="$(json_field cycles "$workdir/out") $(json_field checksum "$workdir/out")"
+  # shellcheck disable=SC2086
+  if expect_status 0 "$HEATSIM" -q --json --steady --rtol 1e-14 \
+      --checkpoint-every 2 --output-dir broken --material-map random.h5 \
+      --length 2x1.5 $edges; then
+    got="$(json_field cycles "$workdir/out") $(json_field checksum "$workdir/out")"
+    [ "$got" = "$want" ] \
+      || fail "$edges: output every 2 iterations: $got, unbroken $want"
+    pass
+  fi
+  rm -rf unbroken broken
+done
 
 # Implicit steps with insulated edges and a source: the total heat grows
 # by the source's power (the map's sum times dx dy) times the time.
