@@ -51,9 +51,10 @@ enum { BOXMG_COARSEST_NODES = 16384 };
 
 /* Build the hierarchy of A = c0 diag(op->capacity) - c1 L_k for op's
    nx x ny nodes, coarsening until at most coarsest nodes (0 for
-   BOXMG_COARSEST_NODES) or an axis of fewer than 3.  MG_INVALID when a size is 0, c0 < 0, c1 <= 0, a
-   coefficient is negative or not finite, or a node has no coupling at
-   all (no face and no c0 term); MG_NO_MEMORY.  op may be freed after.
+   BOXMG_COARSEST_NODES) or an axis of fewer than 3.  MG_INVALID when a
+   size is 0, c0 < 0, c1 <= 0, a coefficient is negative or not finite,
+   or a node has no coupling at all (no face and no c0 term);
+   MG_NO_MEMORY.  op may be freed after.
    Without a Dirichlet face (every boundary face of conductance 0) and
    with c0 = 0 the problem is singular: solves then work on f minus its
    mean.  */
@@ -83,11 +84,11 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    solve starts afresh.
    Singular problems solve for f minus its mean, and the solution keeps
    the initial total heat, sum of rho c_p u (of the first of solves that
-   go on from one another; restored when they end, not between).  With c0 > 0 and no
-   Dirichlet face, sum of A u is c0 times the total heat, so the solution
-   is shifted by a constant at the end to make that sum f's exactly (the
-   constant changes no flow): an implicit step conserves heat to
-   round-off, whatever the tolerance.  */
+   go on from one another; restored when they end, not between).  With
+   c0 > 0 and no Dirichlet face, sum of A u is c0 times the total heat,
+   so the solution is shifted by a constant at the end to make that sum
+   f's exactly (the constant changes no flow): an implicit step
+   conserves heat to round-off, whatever the tolerance.  */
 enum mg_status boxmg_solve (struct boxmg_solver *bm, struct field *u,
                             const struct field *f,
                             const struct mg_options *opt,

@@ -15,22 +15,6 @@ number (const struct boxmg_coarse *cs, const struct boxmg_level *l, size_t i,
   return cs->x_first ? (j - 1) * l->nx + (i - 1) : (i - 1) * l->ny + (j - 1);
 }
 
-/* A(k, k + dx + dy stride) of level l, |dx|, |dy| <= 1.  */
-static double
-coupling (const struct boxmg_level *l, size_t k, int dx, int dy)
-{
-  const size_t st = l->stride;
-  if (dy == 0)
-    return dx < 0 ? l->w[k] : l->w[k + 1];
-  if (dx == 0)
-    return dy < 0 ? l->s[k] : l->s[k + st];
-  if (l->sw == NULL)
-    return 0.0;
-  if (dx == dy)
-    return dy < 0 ? l->sw[k] : l->sw[k + st + 1];
-  return dy < 0 ? l->se[k] : l->se[k + st - 1];
-}
-
 /* The lower band of the matrix, row by row.  */
 static void
 band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
@@ -50,7 +34,7 @@ band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
                 continue;
               const size_t m = number (cs, l, ni, nj);
               if (m < n)
-                cs->factor[n * b1 + (n - m)] = coupling (l, k, dx, dy);
+                cs->factor[n * b1 + (n - m)] = boxmg_entry (l, k, dx, dy);
             }
       }
 }

@@ -40,7 +40,7 @@ consistent (struct boxmg_level *l, double *r)
 {
   const double mean = boxmg_weighted_sum (l, NULL, r)
                       / ((double) l->nx * (double) l->ny);
-  boxmg_shift (l, -mean, NULL, r);
+  boxmg_shift (l, -mean, r);
   return boxmg_dot (l, r, r);
 }
 
@@ -86,7 +86,7 @@ fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
     heat = f != NULL ? boxmg_weighted_sum (l, NULL, f->data) / bm->c0 : 0.0;
   const double capacity = boxmg_weighted_sum (l, NULL, bm->capacity);
   const double now = boxmg_weighted_sum (l, bm->capacity, u->data);
-  boxmg_shift (l, (heat - now) / capacity, NULL, u->data);
+  boxmg_shift (l, (heat - now) / capacity, u->data);
 }
 
 enum mg_status

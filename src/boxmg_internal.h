@@ -69,6 +69,23 @@ struct boxmg_solver {
   double resume_rz, resume_norm, resume_floor, resume_heat;
 };
 
+/* A(k, k + dx + dy stride) of level l, |dx|, |dy| <= 1 (set-up and the
+   coarsest factor: not for the passes).  */
+static inline double
+boxmg_entry (const struct boxmg_level *l, size_t k, int dx, int dy)
+{
+  const size_t st = l->stride;
+  if (dy == 0)
+    return dx == 0 ? l->c[k] : dx < 0 ? l->w[k] : l->w[k + 1];
+  if (dx == 0)
+    return dy < 0 ? l->s[k] : l->s[k + st];
+  if (l->sw == NULL)
+    return 0.0;
+  if (dx == dy)
+    return dy < 0 ? l->sw[k] : l->sw[k + st + 1];
+  return dy < 0 ? l->se[k] : l->se[k + st - 1];
+}
+
 /* Setup (boxmg_setup.c).  */
 bool boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                         bool nine_point, bool coarsest, bool finest);
@@ -121,8 +138,7 @@ void boxmg_direction (struct boxmg_level *l, double beta, const double *z,
 double boxmg_dot (struct boxmg_level *l, const double *a, const double *b);
 double boxmg_weighted_sum (struct boxmg_level *l, const double *w,
                            const double *a);
-/* a += shift (w NULL) or a += shift w over the interior.  */
-void boxmg_shift (struct boxmg_level *l, double shift, const double *w,
-                  double *a);
+/* a += shift over the interior.  */
+void boxmg_shift (struct boxmg_level *l, double shift, double *a);
 
 #endif

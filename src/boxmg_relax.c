@@ -296,13 +296,10 @@ boxmg_weighted_sum (struct boxmg_level *l, const double *w, const double *a)
 }
 
 void
-boxmg_shift (struct boxmg_level *l, double shift, const double *w, double *a)
+boxmg_shift (struct boxmg_level *l, double shift, double *a)
 {
 #pragma omp parallel for schedule(static) if (threaded (l))
   for (size_t j = 1; j <= l->ny; ++j)
     for (size_t i = 1; i <= l->nx; ++i)
-      {
-        const size_t k = j * l->stride + i;
-        a[k] += shift * (w != NULL ? w[k] : 1.0);
-      }
+      a[j * l->stride + i] += shift;
 }

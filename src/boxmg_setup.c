@@ -62,22 +62,6 @@ boxmg_level_free (struct boxmg_level *l)
   l->block = NULL;
 }
 
-/* A(k, k + dx + dy stride) of level l, |dx|, |dy| <= 1.  */
-static double
-entry (const struct boxmg_level *l, size_t k, int dx, int dy)
-{
-  const size_t st = l->stride;
-  if (dy == 0)
-    return dx == 0 ? l->c[k] : dx < 0 ? l->w[k] : l->w[k + 1];
-  if (dx == 0)
-    return dy < 0 ? l->s[k] : l->s[k + st];
-  if (l->sw == NULL)
-    return 0.0;
-  if (dx == dy)
-    return dy < 0 ? l->sw[k] : l->sw[k + st + 1];
-  return dy < 0 ? l->se[k] : l->se[k + st - 1];
-}
-
 /* The interpolation weight of fine node (i, j) from coarse node (I, J),
    0 where that coarse node is not one of its cell's corners.  */
 static double
@@ -98,22 +82,22 @@ line_weights (struct boxmg_level *l, size_t i, size_t j)
   const size_t k = j * l->stride + i;
   const bool along_x = i % 2 == 1;
   /* Across the line: the collapsed neighbours; along it: the two sides.  */
-  double centre = entry (l, k, 0, 0), lower = 0.0, upper = 0.0;
+  double centre = boxmg_entry (l, k, 0, 0), lower = 0.0, upper = 0.0;
   for (int d = -1; d <= 1; ++d)
     {
       if (along_x)
         {
           if (d != 0)
-            centre += entry (l, k, 0, d);
-          lower += entry (l, k, -1, d);
-          upper += entry (l, k, 1, d);
+            centre += boxmg_entry (l, k, 0, d);
+          lower += boxmg_entry (l, k, -1, d);
+          upper += boxmg_entry (l, k, 1, d);
         }
       else
         {
           if (d != 0)
-            centre += entry (l, k, d, 0);
-          lower += entry (l, k, d, -1);
-          upper += entry (l, k, d, 1);
+            centre += boxmg_entry (l, k, d, 0);
+          lower += boxmg_entry (l, k, d, -1);
+          upper += boxmg_entry (l, k, d, 1);
         }
     }
   if (!(centre > 0.0))
@@ -135,7 +119,7 @@ centre_weights (struct boxmg_level *l, size_t i, size_t j)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
           if (dx != 0 || dy != 0)
-            sum += entry (l, k, dx, dy)
+            sum += boxmg_entry (l, k, dx, dy)
                    * weight (l, (size_t) ((ptrdiff_t) i + dx),
                              (size_t) ((ptrdiff_t) j + dy), I, J);
       l->p[q][k] = -sum / l->c[k];
@@ -151,7 +135,8 @@ clear_halo_weights (struct boxmg_level *l, size_t j)
   for (size_t i = 1; i <= l->nx; ++i)
     for (int q = 0; q < 4; ++q)
       {
-        const size_t I = i / 2 + (size_t) (q % 2), J = j / 2 + (size_t) (q / 2);
+        const size_t I = i / 2 + (size_t) (q % 2);
+        const size_t J = j / 2 + (size_t) (q / 2);
         if (I < 1 || I > cnx || J < 1 || J > cny)
           l->p[q][j * l->stride + i] = 0.0;
       }
@@ -199,7 +184,8 @@ galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
           continue;
         for (int ly = -1; ly <= 1; ++ly)
           for (int lx = -1; lx <= 1; ++lx)
-            t[ky + ly + 2][kx + lx + 2] += a * entry (fine, j * st + i, lx, ly);
+            t[ky + ly + 2][kx + lx + 2]
+              += a * boxmg_entry (fine, j * st + i, lx, ly);
       }
   double ac[3][3] = { { 0.0 } };
   for (int ty = 0; ty < 5; ++ty)

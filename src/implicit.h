@@ -86,8 +86,8 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        struct mg_report *report);
 
 /* Multigrid's residual norm of the steady equations for u (the one its
-   V-cycles measure; with a material, of -L_k u = q), without a cycle; not finite where u's residual
-   leaves the range of double.  */
+   V-cycles measure; with a material, of -L_k u = q), without a cycle;
+   not finite where u's residual leaves the range of double.  */
 double implicit_steady_norm (struct implicit *im, struct field *u);
 
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs

@@ -265,7 +265,10 @@ total_heat (const struct map *m, const struct field *u)
   double sum = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
-      sum += m->capacity[field_index (u, i, j)] * u->data[field_index (u, i, j)];
+      {
+        const size_t n = field_index (u, i, j);
+        sum += m->capacity[n] * u->data[n];
+      }
   return sum;
 }
 
