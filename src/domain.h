@@ -98,6 +98,9 @@ void domain_share (const struct domain *d, char *buf, size_t len);
 void domain_sum_exact (const struct domain *d, double *v, size_t n);
 void domain_sum_ordered (const struct domain *d, double *v, size_t n);
 
+/* Rank 0's v[0 .. n-1] on every rank.  */
+void domain_broadcast (const struct domain *d, double *v, size_t n);
+
 /* Reductions over all ranks.  */
 double domain_sum (const struct domain *d, double v);
 double domain_max (const struct domain *d, double v);

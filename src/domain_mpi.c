@@ -5,6 +5,7 @@
 
 #include "domain.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,18 @@ domain_signal (const struct domain *d, int sig)
 {
   reduce (d, &sig, MPI_INT, MPI_MAX);
   return sig;
+}
+
+void
+domain_broadcast (const struct domain *d, double *v, size_t n)
+{
+  /* MPI counts are int.  */
+  for (size_t done = 0; done < n;)
+    {
+      const size_t count = n - done < INT_MAX ? n - done : INT_MAX;
+      MPI_Bcast (v + done, (int) count, MPI_DOUBLE, 0, d->comm);
+      done += count;
+    }
 }
 
 bool

@@ -3,7 +3,20 @@
    heatsim's boundary kinds given to multigrid as its edge kinds.  The
    field is current on the host before each solve (strategy fetch), and
    after it both on the host and where the strategy keeps it.  The
-   right-hand side and the heat shift are host loops.  */
+   right-hand side and the heat shift are host loops.
+
+   With a variable material (material.h) the operator is operator.h's,
+   A = c0 rho c_p - c1 L_k (the steady state -L_k u = q, implicit steps
+   (rho c_p - theta dt L_k) u' = (rho c_p + (1 - theta) dt L_k) u + dt q),
+   solved by the black box multigrid (boxmg.h) on host threads whatever
+   the placement: the offload strategies' fields are fetched before a
+   solve and updated on the device after it (device kernels for boxmg
+   remain to be written).  Zero-flux edges are insulated faces (edge
+   nodes with full boxes, as the explicit material step has them);
+   periodic edges are refused.  On several MPI ranks each solve, for
+   now, gathers the field and the right-hand side on every rank, solves
+   the whole grid there alike and keeps its own part: bitwise the field
+   of one rank, at the cost of a whole grid per rank.  */
 #ifndef HEATSIM_IMPLICIT_H
 #define HEATSIM_IMPLICIT_H
 
@@ -13,12 +26,22 @@
 #include "field.h"
 #include "kernels.h"
 #include "multigrid.h"
+#include "operator.h"
 #include "run_config.h"
 
 struct domain;
+struct material;
+struct boxmg_solver;
 
 struct implicit {
-  struct mg_solver *mg;
+  struct mg_solver *mg;         /* constant coefficients, else NULL */
+  struct boxmg_solver *boxmg;   /* a variable material, else NULL: the
+                                   whole grid's hierarchy */
+  struct heat_operator op;      /* its operator on this rank's part */
+  double step;                  /* dt of implicit steps */
+  struct field steady_rhs;      /* the steady state's q (data NULL
+                                   without a source) */
+  struct field whole_u, whole_f;  /* several ranks: the whole grid */
   struct mg_options options;
   const struct domain *domain;  /* this rank's part of the grid */
   double dx, dy;
@@ -38,7 +61,8 @@ struct implicit {
 
 /* Build the hierarchy for cfg on d's part of the grid, a field whose
    halo is filled as s says: Laplace's equation with cfg->steady, else
-   the operator of cfg->scheme.  The V-cycles run where placement says
+   the operator of cfg->scheme; those of material m where it is variable
+   (m may be NULL for none).  The V-cycles run where placement says
    (on device for the offload ones), but on host threads when d has
    several ranks (mg_create_part).  With MG_RESIDENT the fields handed to the solves
    must be entered on device (the resident strategy does): their device
@@ -47,8 +71,12 @@ struct implicit {
    norms per cycle.  Returns 0 or a heatsim_status after a message.  */
 int implicit_init (struct implicit *im, const struct config *cfg,
                    const struct stencil *s, const struct domain *d,
-                   enum mg_placement placement, int device);
+                   const struct material *m, enum mg_placement placement,
+                   int device);
 void implicit_free (struct implicit *im);
+
+/* Levels of the hierarchy, the finest included.  */
+unsigned implicit_levels (const struct implicit *im);
 
 /* At most max_cycles V-cycles (1 .. MG_MAX_CYCLES) towards the steady
    state, stopping once the residual norm is at most target or at the
@@ -58,8 +86,8 @@ enum mg_status implicit_steady_cycles (struct implicit *im, struct field *u,
                                        struct mg_report *report);
 
 /* Multigrid's residual norm of the steady equations for u (the one its
-   V-cycles measure), without a cycle; not finite where u's residual
-   leaves the range of double.  */
+   V-cycles measure; with a material, of -L_k u = q), without a cycle;
+   not finite where u's residual leaves the range of double.  */
 double implicit_steady_norm (struct implicit *im, struct field *u);
 
 /* One implicit step in place: u^n -> u^{n+1} to --rtol, from u^n; rhs

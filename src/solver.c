@@ -453,7 +453,7 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
   struct implicit *im = &s->multigrid;
   int status = HEATSIM_OK;
   s->strategy->fetch (w);
-  r->levels = (unsigned) mg_levels (im->mg);
+  r->levels = implicit_levels (im);
   struct progress progress;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   size_t n = 0;
@@ -600,7 +600,8 @@ solver_prepare (struct solver *s, const struct config *cfg)
   if (!config_uses_multigrid (cfg))
     return HEATSIM_OK;
   return implicit_init (&s->multigrid, cfg, &s->work.stencil, s->domain,
-                        s->strategy->multigrid, s->work.device);
+                        &s->material, s->strategy->multigrid,
+                        s->work.device);
 }
 
 void

@@ -3,8 +3,8 @@
 ## and shell tests that drive the heatsim binary.
 check_PROGRAMS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal tests/unit_probes \
-	tests/unit_operator tests/mms_reference tests/png_probe tests/h5_fixtures \
-	tests/unit_material
+	tests/unit_boxmg tests/unit_operator tests/mms_reference tests/png_probe \
+	tests/h5_fixtures tests/unit_material
 tests_unit_material_LDADD = $(heatsim_ldadd)
 tests_unit_options_LDADD = $(heatsim_ldadd)
 tests_unit_field_LDADD = $(heatsim_ldadd)
@@ -13,6 +13,7 @@ tests_unit_multigrid_LDADD = $(heatsim_ldadd)
 tests_unit_legend_LDADD = $(heatsim_ldadd)
 tests_unit_seal_LDADD = $(heatsim_ldadd)
 tests_unit_probes_LDADD = $(heatsim_ldadd)
+tests_unit_boxmg_LDADD = $(heatsim_ldadd)
 tests_unit_operator_LDADD = $(heatsim_ldadd)
 # An independent reference: plain C, no OpenMP, nothing of heatsim's.
 tests_mms_reference_SOURCES = tests/mms_reference.c
@@ -78,11 +79,13 @@ cli_tests = \
 	tests/heat-rates.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
+	tests/materials-steady.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal \
-	tests/unit_probes tests/unit_operator tests/unit_material $(cli_tests)
+	tests/unit_probes tests/unit_boxmg tests/unit_operator tests/unit_material \
+	$(cli_tests)
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \

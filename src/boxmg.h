@@ -1,0 +1,97 @@
+/* Black box multigrid (Dendy) for the variable-coefficient operator of
+   operator.h:
+     A = c0 diag(rho c_p) - c1 L_k,
+   L_k u the net heat flow into each node's box per unit volume
+   (heat_flow_at), c0 = 0 and c1 = 1 for the steady state, c0 = 1 and
+   c1 = theta dt for an implicit step.  Dirichlet values sit in u's halo;
+   an insulated edge has faces of conductance 0, so its halo is not read.
+
+   Geometric multigrid with averaged coefficients stalls where k jumps by
+   orders of magnitude; this one builds its hierarchy from the operator:
+     - standard coarsening: the coarse nodes are the fine nodes of even
+       index in each axis (any nx, ny: the Galerkin operator takes the
+       uneven end);
+     - operator-dependent interpolation: a fine node between two coarse
+       nodes of a coarse line takes their values weighted by the fine
+       stencil collapsed across the line, a node between four by its own
+       stencil over the interpolated values of its eight neighbours, so
+       that the flux, not the temperature gradient, is continuous across
+       a jump;
+     - restriction P^T and Galerkin coarse operators R A P (9-point,
+       symmetric);
+     - four-colour Gauss-Seidel (colours i % 2, j % 2), the post-smoother
+       in the reverse order, so that the V-cycle is a symmetric
+       preconditioner;
+     - a band Cholesky solve on the coarsest level (below);
+   and one V(2,2) cycle preconditions conjugate gradients (V(1,1) took
+   half as many iterations again on the unit test's maps of contrast
+   1e6, 12-13 against 7-8).  Iteration counts hardly depend on the
+   contrast of k (bench/RESULTS.md).
+
+   Host threads only for now (the offload strategies solve on the host
+   with the fields fetched before and updated after).  Sums are taken in
+   a fixed order (rows in turn, each row's sum in order), so results do
+   not depend on the thread count.  No global state, prints nothing.  */
+#ifndef HEATSIM_BOXMG_H
+#define HEATSIM_BOXMG_H
+
+#include <stddef.h>
+
+#include "field.h"
+#include "multigrid.h"
+
+struct heat_operator;
+struct boxmg_solver;
+
+/* Coarsening stops at this many nodes by default (band at most 129):
+   the coarsest level must still resolve the smallest inclusions (here
+   1/128 of the grid across), or conjugate gradients stall on their
+   near-constant modes.  */
+enum { BOXMG_COARSEST_NODES = 16384 };
+
+/* Build the hierarchy of A = c0 diag(op->capacity) - c1 L_k for op's
+   nx x ny nodes, coarsening until at most coarsest nodes (0 for
+   BOXMG_COARSEST_NODES) or an axis of fewer than 3.  MG_INVALID when a
+   size is 0, c0 < 0, c1 <= 0, a coefficient is negative or not finite,
+   or a node has no coupling at all (no face and no c0 term);
+   MG_NO_MEMORY.  op may be freed after.
+   Without a Dirichlet face (every boundary face of conductance 0) and
+   with c0 = 0 the problem is singular: solves then work on f minus its
+   mean.  */
+enum mg_status boxmg_create (struct boxmg_solver **bm,
+                             const struct heat_operator *op, double c0,
+                             double c1, size_t coarsest);
+void boxmg_destroy (struct boxmg_solver *bm);
+
+/* Levels of the hierarchy, the finest included.  */
+size_t boxmg_levels (const struct boxmg_solver *bm);
+
+/* Solve A u = f by preconditioned conjugate gradients from the initial
+   guess in u's interior (u's halo holds the Dirichlet values), f of u's
+   shape or NULL for f = 0.  Stops when ||r|| <= opt->rtol ||r0||, or
+   ||r|| <= opt->atol, or below the round-off floor 8 eps ||m|| (m the sum
+   of the magnitudes of the residual's terms, node by node, as mg_solve),
+   checked on the true residual f - A u, not only on the recurrence's; at
+   most opt->max_cycles iterations.  Norms are l2 over the interior,
+   unscaled; report->cycles counts iterations, history the recurrence's
+   norms (the last the true one).  Only rtol, atol and max_cycles of opt
+   are read.
+   A solve that spends its max_cycles iterations keeps the state of
+   conjugate gradients, and the next solve of the same u and f arrays
+   (the caller leaves them unchanged in between) goes on with it, as
+   one solve would: a steady run that stops for output takes the
+   iterations, and computes the bits, of one that does not.  Any other
+   solve starts afresh.
+   Singular problems solve for f minus its mean, and the solution keeps
+   the initial total heat, sum of rho c_p u (of the first of solves that
+   go on from one another; restored when they end, not between).  With
+   c0 > 0 and no Dirichlet face, sum of A u is c0 times the total heat,
+   so the solution is shifted by a constant at the end to make that sum
+   f's exactly (the constant changes no flow): an implicit step
+   conserves heat to round-off, whatever the tolerance.  */
+enum mg_status boxmg_solve (struct boxmg_solver *bm, struct field *u,
+                            const struct field *f,
+                            const struct mg_options *opt,
+                            struct mg_report *report);
+
+#endif

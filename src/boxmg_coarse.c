@@ -1,0 +1,143 @@
+/* The coarsest level of the black box multigrid, solved exactly by a
+   band Cholesky factor: at most BOXMG_COARSEST_NODES unknowns, or a
+   line of nodes a few wide, so the band is short.  */
+#include <config.h>
+
+#include "boxmg_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static size_t
+number (const struct boxmg_coarse *cs, const struct boxmg_level *l, size_t i,
+        size_t j)
+{
+  return cs->x_first ? (j - 1) * l->nx + (i - 1) : (i - 1) * l->ny + (j - 1);
+}
+
+/* The lower band of the matrix, row by row.  */
+static void
+band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
+{
+  const size_t b1 = cs->band + 1;
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      {
+        const size_t k = j * l->stride + i, n = number (cs, l, i, j);
+        cs->factor[n * b1] = l->c[k];
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx)
+            {
+              const size_t ni = i + (size_t) dx, nj = j + (size_t) dy;
+              if ((dx == 0 && dy == 0) || ni < 1 || ni > l->nx || nj < 1
+                  || nj > l->ny)
+                continue;
+              const size_t m = number (cs, l, ni, nj);
+              if (m < n)
+                cs->factor[n * b1 + (n - m)] = boxmg_entry (l, k, dx, dy);
+            }
+      }
+}
+
+/* In place: L L^T of the first m rows.  */
+static bool
+cholesky (struct boxmg_coarse *cs, size_t m)
+{
+  const size_t b = cs->band, b1 = b + 1;
+  double *a = cs->factor;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t d = (i < b ? i : b) + 1; d-- > 0;)
+      {
+        /* Entry (i, col), col = i - d.  */
+        const size_t col = i - d;
+        double sum = a[i * b1 + d];
+        /* t >= i - b: then col - t <= b too.  */
+        for (size_t t = i < b ? 0 : i - b; t < col; ++t)
+          sum -= a[i * b1 + (i - t)] * a[col * b1 + (col - t)];
+        if (d == 0)
+          {
+            if (!(sum > 0.0) || !isfinite (sum))
+              return false;
+            a[i * b1] = sqrt (sum);
+          }
+        else
+          a[i * b1 + d] = sum / a[col * b1];
+      }
+  return true;
+}
+
+enum mg_status
+boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
+                     bool singular)
+{
+  *cs = (struct boxmg_coarse) {
+    .n = l->nx * l->ny,
+    .x_first = l->nx <= l->ny,
+    .singular = singular,
+  };
+  cs->band = cs->x_first ? l->nx + 1 : l->ny + 1;
+  if (cs->band >= cs->n)
+    cs->band = cs->n - 1;
+  cs->factor = calloc (cs->n * (cs->band + 2), sizeof (double));
+  if (cs->factor == NULL)
+    return MG_NO_MEMORY;
+  cs->rhs = cs->factor + cs->n * (cs->band + 1);
+  band_matrix (cs, l);
+  return cholesky (cs, singular ? cs->n - 1 : cs->n) ? MG_OK : MG_INVALID;
+}
+
+void
+boxmg_coarse_free (struct boxmg_coarse *cs)
+{
+  free (cs->factor);
+  cs->factor = NULL;
+}
+
+/* The mean of x[0 .. n - 1] removed.  */
+static void
+remove_mean (double *x, size_t n)
+{
+  double sum = 0.0;
+  for (size_t i = 0; i < n; ++i)
+    sum += x[i];
+  for (size_t i = 0; i < n; ++i)
+    x[i] -= sum / (double) n;
+}
+
+void
+boxmg_coarse_solve (const struct boxmg_coarse *cs, struct boxmg_level *l)
+{
+  const size_t b = cs->band, b1 = b + 1;
+  const size_t m = cs->singular ? cs->n - 1 : cs->n;
+  const double *a = cs->factor;
+  double *x = cs->rhs;
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      x[number (cs, l, i, j)] = l->f[j * l->stride + i];
+  /* Singular: the consistent part of f, and the solution with its last
+     unknown 0 and then its mean removed (a symmetric map of f).  */
+  if (cs->singular)
+    remove_mean (x, cs->n);
+  for (size_t i = 0; i < m; ++i)
+    {
+      double sum = x[i];
+      for (size_t t = (i < b ? 0 : i - b); t < i; ++t)
+        sum -= a[i * b1 + (i - t)] * x[t];
+      x[i] = sum / a[i * b1];
+    }
+  /* L^T x = y by the rows of L (its columns), which lie in memory.  */
+  for (size_t i = m; i-- > 0;)
+    {
+      x[i] /= a[i * b1];
+      for (size_t t = i < b ? 0 : i - b; t < i; ++t)
+        x[t] -= a[i * b1 + (i - t)] * x[i];
+    }
+  if (cs->singular)
+    {
+      x[cs->n - 1] = 0.0;
+      remove_mean (x, cs->n);
+    }
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      l->u[j * l->stride + i] = x[number (cs, l, i, j)];
+}

@@ -1,0 +1,191 @@
+/* The V-cycle of the black box multigrid and the conjugate gradients it
+   preconditions.  Neither touches an array: the passes are
+   boxmg_relax.c's.  */
+#include <config.h>
+
+#include "boxmg_internal.h"
+
+#include <float.h>
+#include <math.h>
+
+/* Smoothing sweeps before and after the coarse correction, equal so that
+   the cycle is symmetric (bench/RESULTS.md).  */
+enum { BOXMG_SWEEPS = 2 };
+
+/* level l's u = V-cycle approximation of A^-1 level l's f, from 0.  */
+static void
+vcycle (struct boxmg_solver *bm, size_t l)
+{
+  struct boxmg_level *fine = &bm->level[l];
+  if (l + 1 == bm->levels)
+    {
+      boxmg_coarse_solve (&bm->coarse, fine);
+      return;
+    }
+  boxmg_zero (fine, fine->u);
+  for (int t = 0; t < BOXMG_SWEEPS; ++t)
+    boxmg_smooth (fine, true);
+  boxmg_residual (fine);
+  boxmg_restrict (fine, fine + 1);
+  vcycle (bm, l + 1);
+  boxmg_prolong (fine, fine + 1);
+  for (int t = 0; t < BOXMG_SWEEPS; ++t)
+    boxmg_smooth (fine, false);
+}
+
+/* The mean of r removed: the part of a singular problem's residual
+   that A can reach.  Returns ||r||^2.  */
+static double
+consistent (struct boxmg_level *l, double *r)
+{
+  const double mean = boxmg_weighted_sum (l, NULL, r)
+                      / ((double) l->nx * (double) l->ny);
+  boxmg_shift (l, -mean, r);
+  return boxmg_dot (l, r, r);
+}
+
+/* r = f - A u (consistent where singular); returns ||r||.  */
+static double
+true_residual (struct boxmg_solver *bm, const struct field *u,
+               const struct field *f)
+{
+  struct boxmg_level *l = &bm->level[0];
+  double rr = boxmg_true_residual (l, bm->mass, u->data,
+                                   f != NULL ? f->data : NULL, l->f);
+  if (bm->singular)
+    rr = consistent (l, l->f);
+  return sqrt (rr);
+}
+
+/* The round-off floor of u's residual.  */
+static double
+round_off (struct boxmg_solver *bm, const struct field *u,
+           const struct field *f)
+{
+  return 8.0 * DBL_EPSILON * boxmg_floor (&bm->level[0], bm->mass, u->data,
+                                          f != NULL ? f->data : NULL);
+}
+
+static bool
+valid_options (const struct mg_options *o)
+{
+  return o->rtol >= 0.0 && o->rtol < 1.0 && o->atol >= 0.0
+         && (o->rtol > 0.0 || o->atol > 0.0) && o->max_cycles >= 1
+         && o->max_cycles <= MG_MAX_CYCLES;
+}
+
+/* The constant that makes the solution's total heat what it must be:
+   the initial one (singular), or f's sum over c0 (c0 > 0, no Dirichlet
+   face).  */
+static void
+fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
+          double heat)
+{
+  struct boxmg_level *l = &bm->level[0];
+  if (!bm->singular)
+    heat = f != NULL ? boxmg_weighted_sum (l, NULL, f->data) / bm->c0 : 0.0;
+  const double capacity = boxmg_weighted_sum (l, NULL, bm->capacity);
+  const double now = boxmg_weighted_sum (l, bm->capacity, u->data);
+  boxmg_shift (l, (heat - now) / capacity, u->data);
+}
+
+enum mg_status
+boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
+             const struct mg_options *opt, struct mg_report *report)
+{
+  struct boxmg_level *l = &bm->level[0];
+  *report = (struct mg_report) { .levels = (unsigned) bm->levels };
+  if (u->nx != l->nx || u->ny != l->ny || u->stride != l->stride
+      || (f != NULL && (f->nx != l->nx || f->ny != l->ny
+                        || f->stride != l->stride))
+      || !valid_options (opt))
+    return MG_INVALID;
+  double *r = l->f, *z = l->u, *p = bm->pcg_p, *q = bm->pcg_q;
+  const double *fd = f != NULL ? f->data : NULL;
+  const bool resume = bm->resume_u == u->data && bm->resume_f == fd;
+  bm->resume_u = bm->resume_f = NULL;
+  const double heat = resume ? bm->resume_heat
+                      : bm->singular
+                      ? boxmg_weighted_sum (l, bm->capacity, u->data) : 0.0;
+  double norm, floor, rz = 0.0;
+  if (resume)
+    {
+      norm = bm->resume_norm;
+      floor = bm->resume_floor;
+      rz = bm->resume_rz;
+    }
+  else
+    {
+      norm = true_residual (bm, u, f);
+      floor = round_off (bm, u, f);
+    }
+  report->initial = report->history[0] = norm;
+  const double target = fmax (opt->rtol * norm, opt->atol);
+  enum mg_status status = MG_NOT_CONVERGED;
+  bool restart = !resume;
+  while (isfinite (norm) && isfinite (floor))
+    {
+      if (norm <= target || norm <= floor)
+        {
+          status = MG_OK;
+          break;
+        }
+      if (report->cycles == opt->max_cycles)
+        {
+          /* Stopped between iterations: the next solve of u goes on.  */
+          bm->resume_u = u->data;
+          bm->resume_f = fd;
+          bm->resume_rz = rz;
+          bm->resume_norm = norm;
+          bm->resume_floor = floor;
+          bm->resume_heat = heat;
+          break;
+        }
+      vcycle (bm, 0);
+      const double rz_new = boxmg_dot (l, r, z);
+      boxmg_direction (l, restart ? 0.0 : rz_new / rz, z, p);
+      rz = rz_new;
+      restart = false;
+      const double pq = boxmg_apply (l, p, q);
+      if (!(pq > 0.0) || !isfinite (pq))
+        {
+          if (!isfinite (pq))
+            norm = pq;
+          break;
+        }
+      double rr = boxmg_update (l, rz / pq, p, q, u->data, r);
+      /* Round-off in A p gives r a mean, which A cannot reach.  */
+      if (bm->singular)
+        rr = consistent (l, r);
+      norm = sqrt (rr);
+      report->history[++report->cycles] = norm;
+      /* The floor grows with u, which the first iteration sets.  */
+      if (report->cycles == 1 && !resume)
+        floor = round_off (bm, u, f);
+      /* The recurrence's residual drifts from the true one: decide on
+         the true one, and restart from it where they part.  */
+      if (norm <= target || norm <= floor)
+        {
+          norm = true_residual (bm, u, f);
+          floor = round_off (bm, u, f);
+          report->history[report->cycles] = norm;
+          restart = true;
+        }
+    }
+  /* A singular problem's constant changes no residual: its heat is
+     restored when the solve ends (not where the next one goes on).  */
+  if (bm->singular && bm->resume_u == NULL)
+    fix_heat (bm, u, f, heat);
+  else if (bm->floating && status == MG_OK)
+    {
+      fix_heat (bm, u, f, heat);
+      norm = true_residual (bm, u, f);
+      floor = round_off (bm, u, f);
+      report->history[report->cycles] = norm;
+    }
+  report->final = norm;
+  report->floor = floor;
+  if (!isfinite (norm) || !isfinite (floor))
+    return MG_NOT_FINITE;
+  return status;
+}

@@ -1,0 +1,144 @@
+/* The hierarchy of the black box multigrid (boxmg.h) and the passes the
+   V-cycle is made of.  Every level is a padded grid like a field:
+   (ny + 2) rows of stride = nx + 2, interior nodes 1 .. nx, 1 .. ny.  */
+#ifndef HEATSIM_BOXMG_INTERNAL_H
+#define HEATSIM_BOXMG_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "boxmg.h"
+
+/* Levels above this many nodes run their passes on several threads.  */
+enum { BOXMG_PARALLEL_NODES = 8192 };
+
+/* The matrix of a level, symmetric, row P:
+     (A u)_P = c u_P + w u_W + w[E] u_E + s u_S + s[N] u_N
+               + sw u_SW + sw[NE] u_NE + se u_SE + se[NW] u_NW,
+   each entry stored once, at the node east, north, north-east or
+   north-west of its pair.  The finest level is 5-point (sw, se NULL).
+   The halo columns and rows hold the couplings of the edge nodes to the
+   Dirichlet nodes (finest level; 0 on coarse levels, whose corrections
+   vanish on the edge).  */
+struct boxmg_level {
+  size_t nx, ny, stride;
+  double *c, *w, *s, *sw, *se;
+  double *inverse;        /* 1 / c: the smoother multiplies */
+  /* Interpolation from the next coarser level: fine node (i, j) lies in
+     the coarse cell whose lower-left coarse node is (i / 2, j / 2); its
+     value is sum over q of p[q] times the coarse node (i / 2 + q % 2,
+     j / 2 + q / 2).  Zero at the halo and towards coarse halo nodes.
+     NULL on the coarsest level.  */
+  double *p[4];
+  double *u, *f, *r;      /* correction, right-hand side, residual (u, f
+                             are the solver's z and r on the finest) */
+  double *row_sum;        /* ny partial sums (finest level only) */
+  void *block;            /* one allocation for all of the above */
+};
+
+/* The coarsest level's matrix as a band Cholesky factor.  Unknowns are
+   numbered along the shorter axis first, so the band is that axis's
+   length + 1.  A singular matrix (constant null space) is factored
+   without its last unknown, which the solve pins to 0 before it removes
+   the solution's mean.  */
+struct boxmg_coarse {
+  size_t n;               /* unknowns */
+  size_t band;            /* lower bandwidth */
+  bool x_first;           /* numbering runs along x first */
+  bool singular;
+  double *factor;         /* n rows of band + 1: row i, column i - d at
+                             i (band + 1) + d */
+  double *rhs;            /* n */
+};
+
+struct boxmg_solver {
+  size_t levels;
+  struct boxmg_level *level;   /* levels of them, 0 the finest */
+  struct boxmg_coarse coarse;
+  bool singular;               /* c0 = 0 and no Dirichlet face */
+  bool floating;               /* no Dirichlet face (c0 > 0 or not) */
+  double c0;
+  double *capacity;            /* rho c_p of each finest node (padded) */
+  double *mass;                /* c0 rho c_p of each finest node */
+  double *pcg_p, *pcg_q;       /* the search direction and A p */
+  void *block;
+  /* A solve that spent its iterations keeps its state (r, z, p above and
+     these), so that the next solve of the same u and f goes on where it
+     stopped: NULL where there is none.  */
+  const double *resume_u, *resume_f;
+  double resume_rz, resume_norm, resume_floor, resume_heat;
+};
+
+/* A(k, k + dx + dy stride) of level l, |dx|, |dy| <= 1 (set-up and the
+   coarsest factor: not for the passes).  */
+static inline double
+boxmg_entry (const struct boxmg_level *l, size_t k, int dx, int dy)
+{
+  const size_t st = l->stride;
+  if (dy == 0)
+    return dx == 0 ? l->c[k] : dx < 0 ? l->w[k] : l->w[k + 1];
+  if (dx == 0)
+    return dy < 0 ? l->s[k] : l->s[k + st];
+  if (l->sw == NULL)
+    return 0.0;
+  if (dx == dy)
+    return dy < 0 ? l->sw[k] : l->sw[k + st + 1];
+  return dy < 0 ? l->se[k] : l->se[k + st - 1];
+}
+
+/* Setup (boxmg_setup.c).  */
+bool boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
+                        bool nine_point, bool coarsest, bool finest);
+void boxmg_level_free (struct boxmg_level *l);
+void boxmg_interpolation (struct boxmg_level *fine);
+void boxmg_galerkin (const struct boxmg_level *fine,
+                     struct boxmg_level *coarse);
+
+/* The coarsest level (boxmg_coarse.c).  */
+enum mg_status boxmg_coarse_factor (struct boxmg_coarse *cs,
+                                    const struct boxmg_level *l,
+                                    bool singular);
+void boxmg_coarse_solve (const struct boxmg_coarse *cs,
+                         struct boxmg_level *l);
+void boxmg_coarse_free (struct boxmg_coarse *cs);
+
+/* Passes over a level (boxmg_relax.c).  */
+/* One Gauss-Seidel sweep on u, the colours in order (forward) or the
+   reverse order.  */
+void boxmg_smooth (struct boxmg_level *l, bool forward);
+/* r = f - A u.  */
+void boxmg_residual (struct boxmg_level *l);
+/* coarse->f = P^T fine->r.  */
+void boxmg_restrict (const struct boxmg_level *fine,
+                     struct boxmg_level *coarse);
+/* fine->u += P coarse->u.  */
+void boxmg_prolong (struct boxmg_level *fine,
+                    const struct boxmg_level *coarse);
+/* u = 0 over the interior.  */
+void boxmg_zero (struct boxmg_level *l, double *u);
+
+/* Finest-level vector passes for PCG, each sum in a fixed order.  */
+/* r = f - A u (u's halo read) in flows (boxmg_flows5), mass the
+   diagonal c0 rho c_p, f NULL for 0; returns ||r||^2.  */
+double boxmg_true_residual (struct boxmg_level *l, const double *mass,
+                            const double *u, const double *f, double *r);
+/* The l2 norm of the magnitudes of the residual's terms
+   (boxmg_terms5).  */
+double boxmg_floor (struct boxmg_level *l, const double *mass,
+                    const double *u, const double *f);
+/* q = A p (p's halo 0); returns p . q.  */
+double boxmg_apply (struct boxmg_level *l, const double *p, double *q);
+/* u += alpha p, r -= alpha q; returns ||r||^2.  */
+double boxmg_update (struct boxmg_level *l, double alpha, const double *p,
+                     const double *q, double *u, double *r);
+/* p = z + beta p.  */
+void boxmg_direction (struct boxmg_level *l, double beta, const double *z,
+                      double *p);
+/* a . b over the interior; sum of w a (w NULL for 1).  */
+double boxmg_dot (struct boxmg_level *l, const double *a, const double *b);
+double boxmg_weighted_sum (struct boxmg_level *l, const double *w,
+                           const double *a);
+/* a += shift over the interior.  */
+void boxmg_shift (struct boxmg_level *l, double shift, double *a);
+
+#endif

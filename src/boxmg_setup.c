@@ -1,0 +1,386 @@
+/* The set-up of the black box multigrid: the finest level's matrix from
+   the heat operator, the operator-dependent interpolation and the
+   Galerkin coarse operators, level by level down to the coarsest.  */
+#include <config.h>
+
+#include "boxmg_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "operator.h"
+
+bool
+boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
+                   bool nine_point, bool coarsest, bool finest)
+{
+  *l = (struct boxmg_level) { .nx = nx, .ny = ny, .stride = nx + 2 };
+  const size_t cells = (nx + 2) * (ny + 2);
+  /* c, w, s, 1 / c, u, f; the 9-point entries; the transfers and residual;
+     the finest level's u and f are PCG's, its row sums its own.  */
+  const size_t arrays = 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0)
+                        + (coarsest ? 0 : 5);
+  if (cells > SIZE_MAX / sizeof (double) / (arrays + 1))
+    return false;
+  l->block = calloc (arrays * cells + (finest ? ny : 0), sizeof (double));
+  if (l->block == NULL)
+    return false;
+  double *next = l->block;
+  double **fields[] = { &l->c, &l->w, &l->s, &l->inverse };
+  for (size_t a = 0; a < sizeof fields / sizeof *fields; ++a, next += cells)
+    *fields[a] = next;
+  if (!finest)
+    {
+      l->u = next;
+      l->f = next + cells;
+      next += 2 * cells;
+    }
+  if (nine_point)
+    {
+      l->sw = next;
+      l->se = next + cells;
+      next += 2 * cells;
+    }
+  if (!coarsest)
+    {
+      for (int q = 0; q < 4; ++q, next += cells)
+        l->p[q] = next;
+      l->r = next;
+      next += cells;
+    }
+  if (finest)
+    l->row_sum = next;
+  return true;
+}
+
+void
+boxmg_level_free (struct boxmg_level *l)
+{
+  free (l->block);
+  l->block = NULL;
+}
+
+/* The interpolation weight of fine node (i, j) from coarse node (I, J),
+   0 where that coarse node is not one of its cell's corners.  */
+static double
+weight (const struct boxmg_level *l, size_t i, size_t j, size_t I, size_t J)
+{
+  if (I < i / 2 || I > i / 2 + 1 || J < j / 2 || J > j / 2 + 1)
+    return 0.0;
+  return l->p[(J - j / 2) * 2 + (I - i / 2)][j * l->stride + i];
+}
+
+/* Fine node (i, j) with one odd index lies between two coarse nodes of
+   a coarse line: its equation with the correction taken constant across
+   the line (the stencil collapsed onto the line) gives the weights, so
+   that the interpolant carries the flux through a jump in k.  */
+static void
+line_weights (struct boxmg_level *l, size_t i, size_t j)
+{
+  const size_t k = j * l->stride + i;
+  const bool along_x = i % 2 == 1;
+  /* Across the line: the collapsed neighbours; along it: the two sides.  */
+  double centre = boxmg_entry (l, k, 0, 0), lower = 0.0, upper = 0.0;
+  for (int d = -1; d <= 1; ++d)
+    {
+      if (along_x)
+        {
+          if (d != 0)
+            centre += boxmg_entry (l, k, 0, d);
+          lower += boxmg_entry (l, k, -1, d);
+          upper += boxmg_entry (l, k, 1, d);
+        }
+      else
+        {
+          if (d != 0)
+            centre += boxmg_entry (l, k, d, 0);
+          lower += boxmg_entry (l, k, d, -1);
+          upper += boxmg_entry (l, k, d, 1);
+        }
+    }
+  if (!(centre > 0.0))
+    return;
+  l->p[0][k] = -lower / centre;
+  l->p[along_x ? 1 : 2][k] = -upper / centre;
+}
+
+/* Fine node (i, j) with both indices odd: from its own equation over the
+   interpolated values of its eight neighbours.  */
+static void
+centre_weights (struct boxmg_level *l, size_t i, size_t j)
+{
+  const size_t k = j * l->stride + i;
+  for (int q = 0; q < 4; ++q)
+    {
+      const size_t I = i / 2 + (size_t) (q % 2), J = j / 2 + (size_t) (q / 2);
+      double sum = 0.0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+          if (dx != 0 || dy != 0)
+            sum += boxmg_entry (l, k, dx, dy)
+                   * weight (l, (size_t) ((ptrdiff_t) i + dx),
+                             (size_t) ((ptrdiff_t) j + dy), I, J);
+      l->p[q][k] = -sum / l->c[k];
+    }
+}
+
+/* The weights towards coarse halo nodes are 0: those nodes are no
+   unknowns, their corrections 0.  */
+static void
+clear_halo_weights (struct boxmg_level *l, size_t j)
+{
+  const size_t cnx = l->nx / 2, cny = l->ny / 2;
+  for (size_t i = 1; i <= l->nx; ++i)
+    for (int q = 0; q < 4; ++q)
+      {
+        const size_t I = i / 2 + (size_t) (q % 2);
+        const size_t J = j / 2 + (size_t) (q / 2);
+        if (I < 1 || I > cnx || J < 1 || J > cny)
+          l->p[q][j * l->stride + i] = 0.0;
+      }
+}
+
+void
+boxmg_interpolation (struct boxmg_level *l)
+{
+  const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  const bool threads = nx * ny > BOXMG_PARALLEL_NODES;
+#pragma omp parallel for schedule(static) if (threads)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      if (i % 2 == 0 && j % 2 == 0)
+        l->p[0][j * st + i] = 1.0;
+      else if (i % 2 == 0 || j % 2 == 0)
+        line_weights (l, i, j);
+  /* The centres read the line nodes' weights: a pass of their own.  */
+#pragma omp parallel for schedule(static) if (threads)
+  for (size_t j = 1; j <= ny; j += 2)
+    for (size_t i = 1; i <= nx; i += 2)
+      centre_weights (l, i, j);
+#pragma omp parallel for schedule(static) if (threads)
+  for (size_t j = 1; j <= ny; ++j)
+    clear_halo_weights (l, j);
+}
+
+/* Row (I, J) of R A P: the row of P^T A over the 5 x 5 fine nodes around
+   (2I, 2J), then its products with the columns of P, gathered on the
+   3 x 3 coarse nodes around (I, J).  */
+static void
+galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
+              size_t I, size_t J)
+{
+  const size_t ci = 2 * I, cj = 2 * J, st = fine->stride;
+  double t[5][5] = { { 0.0 } };
+  for (int ky = -1; ky <= 1; ++ky)
+    for (int kx = -1; kx <= 1; ++kx)
+      {
+        const size_t i = ci + (size_t) kx, j = cj + (size_t) ky;
+        if (i > fine->nx || j > fine->ny)
+          continue;
+        const double a = weight (fine, i, j, I, J);
+        if (a == 0.0)
+          continue;
+        for (int ly = -1; ly <= 1; ++ly)
+          for (int lx = -1; lx <= 1; ++lx)
+            t[ky + ly + 2][kx + lx + 2]
+              += a * boxmg_entry (fine, j * st + i, lx, ly);
+      }
+  double ac[3][3] = { { 0.0 } };
+  for (int ty = 0; ty < 5; ++ty)
+    for (int tx = 0; tx < 5; ++tx)
+      {
+        if (t[ty][tx] == 0.0)
+          continue;
+        const size_t i = ci + (size_t) tx - 2, j = cj + (size_t) ty - 2;
+        for (int q = 0; q < 4; ++q)
+          {
+            const double p = fine->p[q][j * st + i];
+            if (p == 0.0)
+              continue;
+            const size_t cI = i / 2 + (size_t) (q % 2);
+            const size_t cJ = j / 2 + (size_t) (q / 2);
+            ac[cJ + 1 - J][cI + 1 - I] += t[ty][tx] * p;
+          }
+      }
+  const size_t k = J * coarse->stride + I;
+  coarse->c[k] = ac[1][1];
+  coarse->w[k] = ac[1][0];
+  coarse->s[k] = ac[0][1];
+  coarse->sw[k] = ac[0][0];
+  coarse->se[k] = ac[0][2];
+  coarse->inverse[k] = 1.0 / ac[1][1];
+}
+
+void
+boxmg_galerkin (const struct boxmg_level *fine, struct boxmg_level *coarse)
+{
+#pragma omp parallel for schedule(static) \
+  if (fine->nx * fine->ny > BOXMG_PARALLEL_NODES)
+  for (size_t J = 1; J <= coarse->ny; ++J)
+    for (size_t I = 1; I <= coarse->nx; ++I)
+      galerkin_row (fine, coarse, I, J);
+}
+
+/* The finest level's matrix, c0 diag(rho c_p) - c1 L_k, and whether it
+   is valid (coefficients finite, faces >= 0, a positive diagonal).  */
+static bool
+finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
+               double c0, double c1, double *capacity, double *mass)
+{
+  const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  bool valid = true;
+  for (size_t j = 0; j <= ny + 1; ++j)
+    for (size_t i = 0; i <= nx + 1; ++i)
+      {
+        const size_t k = j * st + i;
+        const bool row = j >= 1 && j <= ny, col = i >= 1 && i <= nx;
+        if (row && i >= 1)
+          {
+            valid &= op->wx[k - 1] >= 0.0 && isfinite (op->wx[k - 1]);
+            l->w[k] = -c1 * op->wx[k - 1];
+          }
+        if (col && j >= 1)
+          {
+            valid &= op->wy[k - st] >= 0.0 && isfinite (op->wy[k - st]);
+            l->s[k] = -c1 * op->wy[k - st];
+          }
+      }
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t k = j * st + i;
+        const double heat = c0 > 0.0 ? op->capacity[k] : 0.0;
+        valid &= heat >= 0.0 && isfinite (heat);
+        capacity[k] = op->capacity[k];
+        mass[k] = c0 * heat;
+        l->c[k] = c0 * heat - (l->w[k] + l->w[k + 1] + l->s[k]
+                               + l->s[k + st]);
+        valid &= l->c[k] > 0.0 && isfinite (l->c[k]);
+        l->inverse[k] = 1.0 / l->c[k];
+      }
+  return valid;
+}
+
+/* No Dirichlet face: every boundary face has conductance 0.  */
+static bool
+floating (const struct boxmg_level *l)
+{
+  const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  bool none = true;
+  for (size_t j = 1; j <= ny; ++j)
+    none &= l->w[j * st + 1] == 0.0 && l->w[j * st + nx + 1] == 0.0;
+  for (size_t i = 1; i <= nx; ++i)
+    none &= l->s[st + i] == 0.0 && l->s[(ny + 1) * st + i] == 0.0;
+  return none;
+}
+
+static size_t
+count_levels (size_t nx, size_t ny, size_t coarsest)
+{
+  size_t levels = 1;
+  while (nx * ny > coarsest && nx >= 3 && ny >= 3)
+    {
+      nx /= 2;
+      ny /= 2;
+      ++levels;
+    }
+  return levels;
+}
+
+/* The solver's own arrays: the finest rho c_p, PCG's p, q, z, r and
+   the mass c0 rho c_p.  */
+static bool
+solver_arrays (struct boxmg_solver *bm)
+{
+  struct boxmg_level *l = &bm->level[0];
+  const size_t cells = l->stride * (l->ny + 2);
+  if (cells > SIZE_MAX / sizeof (double) / 6)
+    return false;
+  bm->block = calloc (6 * cells, sizeof (double));
+  if (bm->block == NULL)
+    return false;
+  double *a = bm->block;
+  bm->capacity = a;
+  bm->pcg_p = a + cells;
+  bm->pcg_q = a + 2 * cells;
+  l->u = a + 3 * cells;     /* z, the preconditioned residual */
+  l->f = a + 4 * cells;     /* r */
+  bm->mass = a + 5 * cells;
+  return true;
+}
+
+void
+boxmg_destroy (struct boxmg_solver *bm)
+{
+  if (bm == NULL)
+    return;
+  for (size_t l = 0; l < bm->levels; ++l)
+    boxmg_level_free (&bm->level[l]);
+  boxmg_coarse_free (&bm->coarse);
+  free (bm->level);
+  free (bm->block);
+  free (bm);
+}
+
+size_t
+boxmg_levels (const struct boxmg_solver *bm)
+{
+  return bm->levels;
+}
+
+static enum mg_status
+build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
+       double c1, size_t coarsest)
+{
+  size_t nx = op->nx, ny = op->ny;
+  const size_t levels = count_levels (nx, ny, coarsest > 0 ? coarsest
+                                      : BOXMG_COARSEST_NODES);
+  bm->level = calloc (levels, sizeof *bm->level);
+  if (bm->level == NULL)
+    return MG_NO_MEMORY;
+  for (size_t l = 0; l < levels; ++l, nx /= 2, ny /= 2)
+    {
+      if (!boxmg_level_alloc (&bm->level[l], nx, ny, l > 0, l + 1 == levels,
+                              l == 0))
+        return MG_NO_MEMORY;
+      bm->levels = l + 1;
+    }
+  if (!solver_arrays (bm))
+    return MG_NO_MEMORY;
+  if (!finest_matrix (&bm->level[0], op, c0, c1, bm->capacity,
+                      bm->mass))
+    return MG_INVALID;
+  bm->floating = floating (&bm->level[0]);
+  bm->singular = bm->floating && c0 == 0.0;
+  for (size_t l = 0; l + 1 < levels; ++l)
+    {
+      boxmg_interpolation (&bm->level[l]);
+      boxmg_galerkin (&bm->level[l], &bm->level[l + 1]);
+    }
+  return boxmg_coarse_factor (&bm->coarse, &bm->level[levels - 1],
+                              bm->singular);
+}
+
+enum mg_status
+boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
+              double c0, double c1, size_t coarsest)
+{
+  *bm = NULL;
+  if (op->nx == 0 || op->ny == 0 || !(c0 >= 0.0) || !isfinite (c0)
+      || !(c1 > 0.0) || !isfinite (c1))
+    return MG_INVALID;
+  struct boxmg_solver *s = calloc (1, sizeof *s);
+  if (s == NULL)
+    return MG_NO_MEMORY;
+  s->c0 = c0;
+  const enum mg_status status = build (s, op, c0, c1, coarsest);
+  if (status != MG_OK)
+    {
+      boxmg_destroy (s);
+      return status;
+    }
+  *bm = s;
+  return MG_OK;
+}

@@ -1,0 +1,244 @@
+#!/bin/sh
+# The steady state and implicit steps of a variable material (issue 23),
+# solved by the black box multigrid: a layered wall (contrast 1e4, the
+# interface on a face) against its exact piecewise-linear profile to
+# round-off; a random material and source map against a sparse direct
+# solve that Python builds here from the documented discretisation
+# (Dirichlet edges, and insulated ones with a zero-mean source, where the
+# solution keeps the initial total heat), and cut for output as unbroken;
+# backward Euler and Crank-Nicolson with insulated edges and a source,
+# whose total heat grows by the source's power times the time to 1e-10;
+# the offload
+# placements (x86_64 host plugin) and 1-4 MPI ranks bitwise alike; and
+# periodic edges refused.
+. "${srcdir:-.}/tests/testlib.sh"
+
+PY=
+for py in /usr/bin/python3 python3; do
+  "$py" -c 'import h5py, numpy, scipy.sparse.linalg' 2>/dev/null \
+    && { PY=$py; break; }
+done
+[ -n "$PY" ] || { echo "SKIP: no python3 with h5py, numpy and scipy"; exit 77; }
+
+# The maps.  wall: 241 x 100 nodes (two multigrid levels), k = 3 on the
+# first 97 columns, 3e4 beyond; its init file's outer ring holds the exact
+# profile on the top and bottom rows, so that every row is the 1-D wall.
+# random: 150 x 130 nodes, k log-uniform in [1, 1e4], rho c_p in [1, 3],
+# a source map, and a zero-mean source for insulated edges.
+"$PY" - <<'EOF' || exit 99
+import h5py, numpy as np
+nx, ny, m = 241, 100, 97
+k = np.where(np.arange(1, nx + 1) <= m, 3.0, 3e4)
+with h5py.File("wall.h5", "w") as f:
+    f["conductivity"] = np.tile(k, (ny, 1))
+kk = np.concatenate(([k[0]], k, [k[-1]]))   # the halo takes the edge's k
+g = 2 * kk[:-1] * kk[1:] / (kk[:-1] + kk[1:])
+resistance = np.concatenate(([0.0], np.cumsum(1 / g)))
+profile = 300.0 + 100.0 * resistance / resistance[-1]
+start = np.full((ny + 2, nx + 2), 350.0)
+start[0, :] = start[-1, :] = profile
+start[:, 0], start[:, -1] = 300.0, 400.0
+with h5py.File("wall-init.h5", "w") as f:
+    f["field"] = start
+np.save("wall-exact.npy", profile[1:-1])
+
+rng = np.random.default_rng(23)
+nx, ny = 150, 130
+with h5py.File("random.h5", "w") as f:
+    f["conductivity"] = 10 ** rng.uniform(0, 4, (ny, nx))
+    f["volumetric_heat_capacity"] = rng.uniform(1, 3, (ny, nx))
+with h5py.File("source.h5", "w") as f:
+    f["source"] = rng.uniform(-2e3, 5e3, (ny, nx))
+q = rng.uniform(0, 1e4, (ny, nx))
+with h5py.File("balanced.h5", "w") as f:
+    f["source"] = q - q.mean()
+EOF
+
+# The discretisation of heatsim(1) and operator.h, written here: node P
+# exchanges heat with each neighbour N through their face, conductance
+# the harmonic mean of their k over dx^2 (dy^2); a Dirichlet edge's face
+# leads to the edge value with the edge node's own k; an insulated face
+# carries nothing.  -L_k u = q.  Without a Dirichlet edge the last
+# equation becomes sum rho c_p u = the initial total heat.
+cat >reference.py <<'EOF'
+import sys, h5py, numpy as np, scipy.sparse as sp, scipy.sparse.linalg as sl
+material, source, checkpoint, start, kind = sys.argv[1:6]
+with h5py.File(material) as f:
+    k = f["conductivity"][()]
+    cap = f["volumetric_heat_capacity"][()]
+with h5py.File(source) as f:
+    q = f["source"][()]
+with h5py.File(checkpoint) as f:
+    u = f["field"][()]
+    edge = {e: f["boundary/" + e][()] for e in ("left", "right", "bottom", "top")}
+    lx, ly = (float(f[a][-1] + f[a][0]) for a in ("x", "y"))
+ny, nx = k.shape
+dx, dy = lx / (nx + 1), ly / (ny + 1)
+n = nx * ny
+index = np.arange(n).reshape(ny, nx)
+rows, cols, vals = [], [], []
+b = q.astype(float).ravel().copy()
+for di, dj, h2, name in ((-1, 0, dx * dx, "left"), (1, 0, dx * dx, "right"),
+                         (0, -1, dy * dy, "bottom"), (0, 1, dy * dy, "top")):
+    for j in range(ny):
+        for i in range(nx):
+            ni, nj, p = i + di, j + dj, index[j, i]
+            inside = 0 <= ni < nx and 0 <= nj < ny
+            if not inside and kind == "insulated":
+                continue
+            kn = k[nj, ni] if inside else k[j, i]
+            g = 2 * k[j, i] * kn / (k[j, i] + kn) / h2
+            rows.append(p); cols.append(p); vals.append(g)
+            if inside:
+                rows.append(p); cols.append(index[nj, ni]); vals.append(-g)
+            else:
+                along = j if name in ("left", "right") else i
+                b[p] += g * edge[name][along]
+a = sp.csr_matrix((vals, (rows, cols)), shape=(n, n)).tolil()
+if kind == "insulated":
+    with h5py.File(start) as f:
+        heat = np.sum(cap * f["field"][()])
+    b -= b.mean()
+    a[n - 1, :] = cap.ravel()
+    b[n - 1] = heat
+ref = sl.spsolve(a.tocsc(), b).reshape(ny, nx)
+error = np.sqrt(np.sum((u - ref) ** 2) / np.sum(ref ** 2))
+print(f"{kind}: relative difference {error:.3g}")
+sys.exit(not error <= 1e-9)
+EOF
+
+# last_checkpoint DIR: the checkpoint of the last step in DIR.
+last_checkpoint () {
+  ls "$1"/*.h5 | sort -t- -k2 -n | tail -n 1
+}
+
+# steady DIR ARGS...: a steady run to the round-off floor, its JSON in
+# $workdir/out and checkpoints of its first and last step in DIR.
+steady () {
+  _dir=$1
+  shift
+  expect_status 0 "$HEATSIM" -q --json --steady --rtol 1e-14 \
+    --checkpoint-every 1000000 --checkpoint-name "s-%d.h5" \
+    --output-dir "$_dir" "$@"
+}
+
+# The layered wall: exact to round-off, on two levels.
+if steady wall --material-map wall.h5 --density 1 --heat-capacity 1 \
+    --init wall-init.h5 --length 1; then
+  [ "$(json_field levels "$workdir/out")" = 2 ] \
+    || fail "wall: $(json_field levels "$workdir/out") multigrid levels, not 2"
+  "$PY" - "$(last_checkpoint wall)" <<'EOF' || fail "wall: not the exact profile"
+import sys, h5py, numpy as np
+u = h5py.File(sys.argv[1])["field"][()]
+error = np.max(np.abs(u - np.load("wall-exact.npy")[None, :])) / 400.0
+print(f"wall: largest error {error:.3g} of the hottest edge")
+sys.exit(not error <= 1e-12)
+EOF
+  pass
+fi
+
+# A random material and source map against the direct solve.
+if steady dirichlet --material-map random.h5 --source-map source.h5 \
+    --length 2x1.5 --edges 10,20,30,40; then
+  [ "$(json_field converged "$workdir/out")" = true ] \
+    || fail "random map: not converged"
+  "$PY" reference.py random.h5 source.h5 "$(last_checkpoint dirichlet)" \
+    dirichlet/s-0.h5 dirichlet || fail "random map: not the direct solution"
+  pass
+fi
+if steady insulated --material-map random.h5 --source-map balanced.h5 \
+    --length 2x1.5 -b neumann; then
+  "$PY" reference.py random.h5 balanced.h5 "$(last_checkpoint insulated)" \
+    insulated/s-0.h5 insulated \
+    || fail "insulated random map: not the direct solution"
+  pass
+fi
+
+# A steady run that stops for output every 2 iterations goes on with its
+# conjugate gradients: the iterations and the bits of the unbroken run.
+for edges in "--edges 10,20,30,40 --source-map source.h5" \
+    "-b neumann --source-map balanced.h5"; do
+  # shellcheck disable=SC2086
+  steady unbroken --material-map random.h5 --length 2x1.5 $edges
+  want="$(json_field cycles "$workdir/out") $(json_field checksum "$workdir/out")"
+  # shellcheck disable=SC2086
+  if expect_status 0 "$HEATSIM" -q --json --steady --rtol 1e-14 \
+      --checkpoint-every 2 --output-dir broken --material-map random.h5 \
+      --length 2x1.5 $edges; then
+    got="$(json_field cycles "$workdir/out") $(json_field checksum "$workdir/out")"
+    [ "$got" = "$want" ] \
+      || fail "$edges: output every 2 iterations: $got, unbroken $want"
+    pass
+  fi
+  rm -rf unbroken broken
+done
+
+# Implicit steps with insulated edges and a source: the total heat grows
+# by the source's power (the map's sum times dx dy) times the time.
+for scheme in backward-euler crank-nicolson; do
+  if expect_status 0 "$HEATSIM" -q --json --material-map random.h5 \
+      --source-map source.h5 --length 2x1.5 -b neumann --scheme "$scheme" \
+      --dt 1e-3 -n 5; then
+    heat0=$(json_field heat_initial "$workdir/out")
+    heat=$(json_field heat "$workdir/out")
+    "$PY" - "$heat0" "$heat" <<'EOF' || fail "$scheme: heat not conserved ($heat0 -> $heat)"
+import sys, h5py, numpy as np
+heat0, heat = map(float, sys.argv[1:])
+q = h5py.File("source.h5")["source"][()]
+ny, nx = q.shape
+gain = np.sum(q) * (2.0 / (nx + 1)) * (1.5 / (ny + 1)) * 5 * 1e-3
+print(f"heat gained {heat - heat0!r}, source {gain!r}")
+sys.exit(not abs((heat - heat0) - gain) <= 1e-10 * abs(gain))
+EOF
+    pass
+  fi
+done
+
+# Every placement solves on the host alike: bitwise the same fields.
+if host_plugin; then
+  for args in "--steady --rtol 1e-12" "--scheme crank-nicolson --dt 1e-3 -n 3"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "$HEATSIM" -q --json --material-map random.h5 \
+      --source-map source.h5 --length 2x1.5 $args --offload host
+    want=$(json_field checksum "$workdir/out")
+    for placement in map resident; do
+      # shellcheck disable=SC2086
+      if expect_status 0 "$HEATSIM" -q --json --material-map random.h5 \
+          --source-map source.h5 --length 2x1.5 $args --offload $placement
+      then
+        [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+          || fail "$args: --offload $placement differs from host"
+        pass
+      fi
+    done
+  done
+fi
+
+# Several MPI ranks: bitwise the field of one (oversubscribed, as root in
+# CI containers: see tests/mpi.sh).
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+  for args in "--steady --rtol 1e-12" "-b neumann --scheme backward-euler --dt 1e-3 -n 3"; do
+    want=
+    for n in 1 2 3 4; do
+      # shellcheck disable=SC2086
+      if "$MPIEXEC" -np $n "$HEATSIM" -q --json --material-map random.h5 \
+          --source-map source.h5 --length 2x1.5 $args >"$workdir/out" \
+          2>"$workdir/err"; then
+        got=$(json_field checksum "$workdir/out")
+        [ -n "$want" ] || want=$got
+        [ "$got" = "$want" ] || fail "$args: $n ranks differ from 1"
+        pass
+      else
+        fail "$args: $n ranks failed: $(cat "$workdir/err")"
+      fi
+    done
+  done
+fi
+
+refused "--boundary periodic: the steady state and implicit steps of a variable material" \
+  --material-map random.h5 --length 2x1.5 -b periodic --steady
+finish

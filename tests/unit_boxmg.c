@@ -1,0 +1,429 @@
+/* Unit tests of the black box multigrid (boxmg.h): against a dense
+   direct solve written here from the documented finite-volume
+   discretisation (DESIGN.md, "The general heat equation"; operator.h)
+   on random material maps with Dirichlet and insulated edges, steady,
+   singular and implicit; and bounds on the iterations of maps with
+   contrast 1e6 (layered, checkerboard, random disks), whose residuals
+   are checked here too.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxmg.h"
+#include "field.h"
+#include "operator.h"
+#include "unit.h"
+
+/* A deterministic generator (xorshift64*), uniform in [0, 1).  */
+static double
+uniform (unsigned long long *state)
+{
+  *state ^= *state >> 12;
+  *state ^= *state << 25;
+  *state ^= *state >> 27;
+  return (double) ((*state * 2685821657736338717ULL) >> 11) * 0x1p-53;
+}
+
+/* A material: k and rho c_p per node, padded; the halo holds the edge
+   node's own values (material.h).  */
+struct map {
+  size_t nx, ny, stride;
+  double *k, *capacity;
+};
+
+static void
+map_alloc (struct map *m, size_t nx, size_t ny)
+{
+  *m = (struct map) { .nx = nx, .ny = ny, .stride = nx + 2 };
+  m->k = calloc ((nx + 2) * (ny + 2), sizeof (double));
+  m->capacity = calloc ((nx + 2) * (ny + 2), sizeof (double));
+  if (m->k == NULL || m->capacity == NULL)
+    abort ();
+}
+
+static void
+map_free (struct map *m)
+{
+  free (m->k);
+  free (m->capacity);
+}
+
+/* Copy the edge nodes into the halo.  */
+static void
+map_pad (struct map *m)
+{
+  const size_t st = m->stride;
+  for (size_t j = 0; j <= m->ny + 1; ++j)
+    for (size_t i = 0; i <= m->nx + 1; ++i)
+      {
+        size_t ii = i == 0 ? 1 : i > m->nx ? m->nx : i;
+        size_t jj = j == 0 ? 1 : j > m->ny ? m->ny : j;
+        m->k[j * st + i] = m->k[jj * st + ii];
+        m->capacity[j * st + i] = m->capacity[jj * st + ii];
+      }
+}
+
+enum kind { RANDOM, LAYERED, CHECKERBOARD, DISKS };
+
+/* k in [1, contrast]: log-uniform per node (RANDOM), or contrast on
+   layers of width nx / 8, on 8 x 8 blocks of a checkerboard, or in
+   disks, and 1 elsewhere; rho c_p in [1, 3).  */
+static void
+map_fill (struct map *m, enum kind kind, double contrast,
+          unsigned long long seed)
+{
+  unsigned long long state = seed;
+  double disk[24][3];
+  for (int d = 0; d < 24; ++d)
+    {
+      disk[d][0] = uniform (&state) * (double) m->nx;
+      disk[d][1] = uniform (&state) * (double) m->ny;
+      disk[d][2] = (0.03 + 0.05 * uniform (&state)) * (double) m->nx;
+    }
+  const size_t layer = m->nx / 8 > 0 ? m->nx / 8 : 1;
+  for (size_t j = 1; j <= m->ny; ++j)
+    for (size_t i = 1; i <= m->nx; ++i)
+      {
+        bool high = false;
+        switch (kind)
+          {
+          case RANDOM:
+            break;
+          case LAYERED:
+            high = (i - 1) / layer % 2 == 1;
+            break;
+          case CHECKERBOARD:
+            high = ((i - 1) / 8 + (j - 1) / 8) % 2 == 1;
+            break;
+          case DISKS:
+            for (int d = 0; d < 24; ++d)
+              high |= hypot ((double) i - disk[d][0], (double) j - disk[d][1])
+                      < disk[d][2];
+            break;
+          }
+        const size_t n = j * m->stride + i;
+        m->k[n] = kind == RANDOM ? pow (contrast, uniform (&state))
+                  : high ? contrast : 1.0;
+        m->capacity[n] = 1.0 + 2.0 * uniform (&state);
+      }
+  map_pad (m);
+}
+
+static double
+harmonic (double a, double b)
+{
+  return 2.0 * a * b / (a + b);
+}
+
+/* The operator of m (what heat_operator_build is documented to give):
+   face conductances, harmonic means over dx^2 or dy^2, 0 on insulated
+   edges.  */
+static void
+operator_of (struct heat_operator *op, const struct map *m, double dx,
+             double dy, const bool insulated[EDGE_COUNT])
+{
+  const size_t nx = m->nx, ny = m->ny, st = m->stride, cells = st * (ny + 2);
+  *op = (struct heat_operator) { .nx = nx, .ny = ny, .stride = st };
+  op->block = calloc (4 * cells, sizeof (double));
+  if (op->block == NULL)
+    abort ();
+  op->wx = op->block;
+  op->wy = op->wx + cells;
+  op->capacity = op->wy + cells;
+  op->source = op->capacity + cells;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 0; i <= nx; ++i)
+      {
+        const size_t n = j * st + i;
+        const bool edge = (i == 0 && insulated[EDGE_LEFT])
+                          || (i == nx && insulated[EDGE_RIGHT]);
+        op->wx[n] = edge ? 0.0 : harmonic (m->k[n], m->k[n + 1]) / (dx * dx);
+      }
+  for (size_t j = 0; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t n = j * st + i;
+        const bool edge = (j == 0 && insulated[EDGE_BOTTOM])
+                          || (j == ny && insulated[EDGE_TOP]);
+        op->wy[n] = edge ? 0.0 : harmonic (m->k[n], m->k[n + st]) / (dy * dy);
+      }
+  memcpy (op->capacity, m->capacity, cells * sizeof (double));
+}
+
+/* Gaussian elimination of the n x n system a x = b of lower and upper
+   bandwidth band, SPD (no pivoting): row r holds columns r - band ..
+   r + band at a[r (2 band + 1) + band + column - r].  x in b.  */
+static void
+band_solve (double *a, double *b, size_t n, size_t band)
+{
+  const size_t width = 2 * band + 1;
+  for (size_t c = 0; c < n; ++c)
+    for (size_t r = c + 1; r < n && r <= c + band; ++r)
+      {
+        const double factor = a[r * width + band + c - r]
+                              / a[c * width + band];
+        for (size_t t = c; t < n && t <= c + band; ++t)
+          a[r * width + band + t - r] -= factor * a[c * width + band + t - c];
+        b[r] -= factor * b[c];
+      }
+  for (size_t c = n; c-- > 0;)
+    {
+      for (size_t t = c + 1; t < n && t <= c + band; ++t)
+        b[c] -= a[c * width + band + t - c] * b[t];
+      b[c] /= a[c * width + band];
+    }
+}
+
+/* The direct solution of c0 C u - c1 L_k u = f with u's halo as the
+   Dirichlet values, from k itself: row P has c0 C_P + c1 times the sum of
+   its faces' conductances on the diagonal and -c1 times a face's for the
+   neighbour behind it; a Dirichlet neighbour's term moves to the right.
+   Without a Dirichlet edge and with c0 = 0 the mean of f is removed, the
+   last node pinned at 0 (its equation follows from the others) and the
+   solution shifted to the total heat sum C u = heat.  */
+static void
+direct (const struct map *m, double dx, double dy,
+        const bool insulated[EDGE_COUNT], double c0, double c1,
+        const struct field *f, const struct field *u, double heat,
+        struct field *out)
+{
+  const size_t nx = m->nx, ny = m->ny, st = m->stride, n = nx * ny;
+  const size_t band = nx, width = 2 * band + 1;
+  double *a = calloc (n * width + n, sizeof (double));
+  if (a == NULL)
+    abort ();
+  double *b = a + n * width;
+  const bool singular = insulated[0] && insulated[1] && insulated[2]
+                        && insulated[3] && c0 == 0.0;
+  double mean = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      mean += f->data[j * st + i] / (double) n;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t row = (j - 1) * nx + (i - 1), p = j * st + i;
+        double *a_row = a + row * width + band - row;  /* a_row[column] */
+        a_row[row] = c0 * m->capacity[p];
+        b[row] = f->data[p] - (singular ? mean : 0.0);
+        static const int step[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 },
+                                        { 0, 1 } };
+        for (int e = 0; e < 4; ++e)
+          {
+            const size_t ni = i + (size_t) step[e][0];
+            const size_t nj = j + (size_t) step[e][1];
+            const size_t q = nj * st + ni;
+            const bool boundary = ni == 0 || ni > nx || nj == 0 || nj > ny;
+            if (boundary && insulated[e])
+              continue;
+            const double g = c1 * harmonic (m->k[p], m->k[q])
+                             / (e < 2 ? dx * dx : dy * dy);
+            a_row[row] += g;
+            if (boundary)
+              b[row] += g * u->data[q];
+            else
+              a_row[(nj - 1) * nx + (ni - 1)] = -g;
+          }
+      }
+  band_solve (a, b, singular ? n - 1 : n, band);
+  if (singular)
+    {
+      b[n - 1] = 0.0;
+      double now = 0.0, capacity = 0.0;
+      for (size_t t = 0; t < n; ++t)
+        {
+          now += m->capacity[(t / nx + 1) * st + t % nx + 1] * b[t];
+          capacity += m->capacity[(t / nx + 1) * st + t % nx + 1];
+        }
+      for (size_t t = 0; t < n; ++t)
+        b[t] += (heat - now) / capacity;
+    }
+  for (size_t t = 0; t < n; ++t)
+    out->data[(t / nx + 1) * st + t % nx + 1] = b[t];
+  free (a);
+}
+
+static double
+relative_difference (const struct field *a, const struct field *b)
+{
+  double diff = 0.0, norm = 0.0;
+  for (size_t j = 1; j <= a->ny; ++j)
+    for (size_t i = 1; i <= a->nx; ++i)
+      {
+        const size_t n = field_index (a, i, j);
+        diff += (a->data[n] - b->data[n]) * (a->data[n] - b->data[n]);
+        norm += b->data[n] * b->data[n];
+      }
+  return sqrt (diff / norm);
+}
+
+static double
+total_heat (const struct map *m, const struct field *u)
+{
+  double sum = 0.0;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      {
+        const size_t n = field_index (u, i, j);
+        sum += m->capacity[n] * u->data[n];
+      }
+  return sum;
+}
+
+/* One case against the direct solve: a random map of the given contrast,
+   random Dirichlet values and right-hand side, coarsening down to
+   coarsest nodes.  */
+static void
+check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
+              const bool ins[4], double c0, double c1,
+              unsigned long long seed)
+{
+  const double dx = 1.0 / (double) (nx + 1), dy = 0.7 / (double) (ny + 1);
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, RANDOM, contrast, seed);
+  struct heat_operator op;
+  operator_of (&op, &m, dx, dy, ins);
+  struct field u, f, ref;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny)
+         && field_alloc (&ref, nx, ny));
+  unsigned long long state = seed + 99;
+  for (size_t n = 0; n < field_cells (&u); ++n)
+    {
+      u.data[n] = 10.0 * uniform (&state) - 3.0;
+      f.data[n] = 1e3 * (uniform (&state) - 0.3);
+    }
+  const double heat = total_heat (&m, &u);
+  direct (&m, dx, dy, ins, c0, c1, &f, &u, heat, &ref);
+
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, c0, c1, coarsest) == MG_OK);
+  struct mg_options opt = mg_default_options ();
+  opt.rtol = 1e-14;
+  struct mg_report report;
+  const enum mg_status status = boxmg_solve (bm, &u, &f, &opt, &report);
+  CHECK (status == MG_OK);
+  const double error = relative_difference (&u, &ref);
+  printf ("%zux%zu contrast %g insulated %d%d%d%d c0 %g: %zu levels, "
+          "%u iterations, error %.3g\n", nx, ny, contrast, ins[0], ins[1],
+          ins[2], ins[3], c0, boxmg_levels (bm), report.cycles, error);
+  CHECK (error <= 1e-10);
+  if (ins[0] && ins[1] && ins[2] && ins[3] && c0 == 0.0)
+    CHECK (fabs (total_heat (&m, &u) - heat) <= 1e-12 * fabs (heat) + 1e-9);
+  boxmg_destroy (bm);
+  field_free (&u);
+  field_free (&f);
+  field_free (&ref);
+  free (op.block);
+  map_free (&m);
+}
+
+/* ||f - A u|| from the map itself, as direct() assembles A.  */
+static double
+residual_norm (const struct map *m, const struct heat_operator *op,
+               double c0, double c1, const struct field *u,
+               const struct field *f)
+{
+  const size_t st = m->stride;
+  double sum = 0.0;
+  for (size_t j = 1; j <= m->ny; ++j)
+    for (size_t i = 1; i <= m->nx; ++i)
+      {
+        const size_t p = j * st + i;
+        const double r = f->data[p] - c0 * m->capacity[p] * u->data[p]
+                         + c1 * heat_flow_at (u->data + p, op->wx + p,
+                                              op->wy + p, (ptrdiff_t) st);
+        sum += r * r;
+      }
+  return sqrt (sum);
+}
+
+/* A map with a source to rtol 1e-10 (or the round-off floor, which
+   floating high-conductivity islands lift above it) in at most bound
+   iterations, the residual checked here.  */
+static void
+check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
+                  double contrast, const bool ins[4], double c0,
+                  unsigned bound)
+{
+  static const char *const names[] = { "random", "layered", "checkerboard",
+                                        "disks" };
+  const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, kind, contrast, 7);
+  struct heat_operator op;
+  operator_of (&op, &m, dx, dy, ins);
+  struct field u, f;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny));
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      /* Zero mean where the problem is singular.  */
+      f.data[field_index (&f, i, j)] = ins[0] && c0 == 0.0
+                                       ? (i <= nx / 2 ? 1.0 : -1.0)
+                                         * (nx % 2 == 1 && i == nx / 2 + 1
+                                            ? 0.0 : 1.0)
+                                       : 1.0;
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, c0, 1.0, coarsest) == MG_OK);
+  struct mg_options opt = mg_default_options ();
+  opt.rtol = 1e-10;
+  opt.max_cycles = 50;
+  struct mg_report report;
+  const double r0 = residual_norm (&m, &op, c0, 1.0, &u, &f);
+  CHECK (boxmg_solve (bm, &u, &f, &opt, &report) == MG_OK);
+  const double r = residual_norm (&m, &op, c0, 1.0, &u, &f);
+  printf ("%zux%zu %s contrast %g insulated %d c0 %g: %zu levels, "
+          "%u iterations, residual %.3g of the initial\n", nx, ny,
+          names[kind], contrast, ins[0], c0, boxmg_levels (bm),
+          report.cycles, r / r0);
+  CHECK (report.cycles <= bound);
+  CHECK (r <= 1.01e-10 * r0 || r <= 1.01 * report.floor);
+  boxmg_destroy (bm);
+  field_free (&u);
+  field_free (&f);
+  free (op.block);
+  map_free (&m);
+}
+
+int
+main (void)
+{
+  static const bool dirichlet[4] = { false, false, false, false };
+  static const bool walls[4] = { false, false, true, true };
+  static const bool corner[4] = { true, false, false, true };
+  static const bool insulated[4] = { true, true, true, true };
+  /* One level; two; four (odd and even ends, a level of 3 x 2); five
+     down to 2 x 3 (the default: two levels).  */
+  const size_t sizes[][3] = { { 17, 13, 0 }, { 20, 20, 100 },
+                              { 33, 18, 6 }, { 40, 54, 4 },
+                              { 97, 61, 0 } };
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
+    {
+      const size_t nx = sizes[s][0], ny = sizes[s][1], coarsest = sizes[s][2];
+      check_direct (nx, ny, coarsest, 1e3, dirichlet, 0.0, 1.0, 11 + s);
+      check_direct (nx, ny, coarsest, 1e3, walls, 0.0, 1.0, 21 + s);
+      check_direct (nx, ny, coarsest, 1e2, corner, 0.0, 1.0, 31 + s);
+      check_direct (nx, ny, coarsest, 1e2, insulated, 0.0, 1.0, 41 + s);
+      check_direct (nx, ny, coarsest, 1e3, insulated, 1.0, 1e-2, 51 + s);
+      check_direct (nx, ny, coarsest, 1e3, dirichlet, 1.0, 0.3, 61 + s);
+    }
+  /* The target of issue 23: zero Dirichlet edges, a uniform source,
+     contrast 1e6, at most 12 iterations; singular and implicit
+     (c0 = 1, c1 = 1: a long step) with insulated edges, where the
+     islands float, at most 24.  */
+  for (enum kind kind = LAYERED; kind <= DISKS; ++kind)
+    {
+      /* Three and four levels by default.  */
+      check_iterations (257, 257, 0, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (513, 513, 0, kind, 1e6, dirichlet, 0.0, 12);
+      /* Deeper hierarchies of smaller grids.  */
+      check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (129, 129, 1024, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 0.0, 24);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 1.0, 24);
+    }
+  return unit_exit ();
+}
