@@ -36,8 +36,8 @@
    with D = max |T - T_FIELD| / max |T|.
 
    Defaults: -L 1000 (heatsim's), -q 1, -t 1e-10, -m 500,
-   -s smg-cg,pfmg-cg.  One MPI rank, hypre's own threads as built
-   (Debian's: none).  Exit status: 0, 1 for a run-time failure (or an -o
+   -s smg-cg,pfmg-cg.  One MPI rank (refused on more), hypre's own
+   threads as built (Debian's: none).  Exit status: 0, 1 for a run-time failure (or an -o
    solution that did not converge), 2 for a bad command line or map.  */
 #include <config.h>
 
@@ -599,12 +599,24 @@ main (int argc, char **argv)
   if (status == 0)
     {
       MPI_Init (&argc, &argv);
-      HYPRE_Init ();
-      printf ("# hypre %s: %s, %zu x %zu nodes, k %g to %g, L %gx%g, q %g, "
-              "tol %g\n", HYPRE_RELEASE_VERSION, s.map, nx, ny, k_min, k_max,
-              s.lx, s.ly, s.source, s.tol);
-      status = run_solvers (&s, &st, reference);
-      HYPRE_Finalize ();
+      int ranks;
+      MPI_Comm_size (MPI_COMM_WORLD, &ranks);
+      if (ranks != 1)
+        {
+          /* Every rank would give hypre the whole grid.  */
+          fprintf (stderr, "hypre_bench: runs on one MPI rank, not %d\n",
+                   ranks);
+          status = 2;
+        }
+      else
+        {
+          HYPRE_Init ();
+          printf ("# hypre %s: %s, %zu x %zu nodes, k %g to %g, L %gx%g, "
+                  "q %g, tol %g\n", HYPRE_RELEASE_VERSION, s.map, nx, ny,
+                  k_min, k_max, s.lx, s.ly, s.source, s.tol);
+          status = run_solvers (&s, &st, reference);
+          HYPRE_Finalize ();
+        }
       MPI_Finalize ();
     }
   free (reference);

@@ -7,7 +7,8 @@
 # from DESIGN.md in bench/hypre_bench.c, nothing of heatsim's) to 1e-8 of
 # its largest value, on a square and a non-square domain.  The same
 # comparison against the map at contrast 2e4 must fail: it sees a wrong
-# conductivity.  Skipped where configure found no hypre (no
+# conductivity.  bench/contrast tabulates small maps with both.  Skipped
+# where configure found no hypre (no
 # bench/hypre_bench) or heatsim has no --material-map.
 . "${srcdir:-.}/tests/testlib.sh"
 
@@ -68,5 +69,17 @@ for length in 1000 2x1; do
   [ -n "$d" ] && { awk -v d="$d" 'BEGIN { exit !(d > 1e-8) }' \
     || fail "-L $length: the contrast 2e4 map's solution differs by only $d"; }
 done
+
+# bench/contrast on small maps: per case one heatsim row, ok and within
+# 1e-8 of hypre's SMG-CG, and converged SMG-CG and PFMG-CG rows.
+HYPRE_BENCH=$HYPRE_BENCH CONTRAST_SIZES=31 CONTRAST_KINDS="layered disks" \
+  CONTRAST_VALUES=1e2 \
+  expect_status 0 "$srcdir/bench/contrast" "$HEATSIM" "$CONTRAST_MAPS"
+awk -F ' [|] ' '
+  $4 == "heatsim" { h++; d = $9; sub(/ [|]$/, "", d)
+    if ($8 != "ok" || d !~ /^[0-9.]+e[-+][0-9]+$/ || d + 0 > 1e-8) bad = 1 }
+  $4 ~ /^hypre / { p++; if ($8 != "converged") bad = 1 }
+  END { exit bad || h != 2 || p != 4 }' "$workdir/out" \
+  || fail "bench/contrast: $(cat "$workdir/out")"
 
 finish
