@@ -9,8 +9,8 @@
                     low (first) and high
      checkerboard   CONTRAST_BLOCK x CONTRAST_BLOCK node blocks, low at
                     the origin
-     disks          CONTRAST_DISK_COUNT disks of high k in a low matrix; centres
-                    uniform on the unit square, radii uniform in
+     disks          CONTRAST_DISK_COUNT disks of high k in a low matrix;
+                    centres uniform on the unit square, radii uniform in
                     [0.015, 0.03) of the side (15 to 31 nodes at 1023^2),
                     overlaps allowed; drawn from SplitMix64 seeded with
                     CONTRAST_DISK_SEED, so every size shows the same disks

@@ -2,8 +2,9 @@
    issue 23's robustness figures (contrast_maps.h describes the kinds) as
    an HDF5 material map, dataset `conductivity` of (N, N) doubles, which
    heatsim --material-map and bench/hypre_bench read.  Prints the map's
-   share of high-conductivity nodes (all of them at contrast 1).  Exit status 0, 1 when the file
-   cannot be written, 2 for a bad command line.  */
+   share of high-conductivity nodes (all of them at contrast 1).  Exit
+   status 0, 1 when the file cannot be written, 2 for a bad command
+   line.  */
 #include <config.h>
 
 #include <errno.h>

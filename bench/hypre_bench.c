@@ -37,8 +37,9 @@
 
    Defaults: -L 1000 (heatsim's), -q 1, -t 1e-10, -m 500,
    -s smg-cg,pfmg-cg.  One MPI rank (refused on more), hypre's own
-   threads as built (Debian's: none).  Exit status: 0, 1 for a run-time failure (or an -o
-   solution that did not converge), 2 for a bad command line or map.  */
+   threads as built (Debian's: none).  Exit status: 0, 1 for a run-time
+   failure (or a first solver that did not converge with -o or -c), 2 for
+   a bad command line, map or -c file.  */
 #include <config.h>
 
 #include <errno.h>
@@ -228,10 +229,10 @@ face (double k_p, double k_n)
   return 2.0 * k_p * k_n / (k_p + k_n);
 }
 
-/* The coefficients of heatsim's operator for conductivity k.  West and
-   south faces at the edges lead to the halo, whose node has the edge
-   node's own k: their conductance enters the centre, and the entry, which
-   would reach outside hypre's grid, is 0 (the boundary value is 0).  */
+/* The coefficients of heatsim's operator for conductivity k.  A face at
+   an edge leads to the halo, whose node has the edge node's own k: its
+   conductance enters the centre, and a west or south entry, which would
+   reach outside hypre's grid, is 0 (the boundary value is 0).  */
 static bool
 stencil_build (struct stencil *st, const double *k, size_t nx, size_t ny,
                double dx, double dy)

@@ -57,7 +57,8 @@ difference () {
     -c field.h5 "$1" || return
   d=$(sed -n 's/^# max relative difference \([^ ]*\) from.*/\1/p' \
     "$workdir/out")
-  [ -n "$d" ] || fail "hypre_bench -c printed no difference: $(cat "$workdir/out")"
+  [ -n "$d" ] \
+    || fail "hypre_bench -c printed no difference: $(cat "$workdir/out")"
 }
 
 for length in 1000 2x1; do
