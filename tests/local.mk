@@ -48,6 +48,7 @@ cli_tests = \
 	tests/boundaries.sh \
 	tests/steady.sh \
 	tests/multigrid-steady.sh \
+	tests/hypre-reference.sh \
 	tests/implicit-schemes.sh \
 	tests/numeric-faults.sh \
 	tests/png-output.sh \
@@ -93,7 +94,10 @@ AM_TESTS_ENVIRONMENT = \
 	H5_FIXTURES=$(abs_top_builddir)/tests/h5_fixtures; \
 	FAILWRITE=$(abs_top_builddir)/tests/failwrite.so; \
 	H5DUMP='$(H5DUMP)'; MPIEXEC='$(MPIEXEC)'; \
-	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE H5DUMP MPIEXEC; \
+	CONTRAST_MAPS=$(abs_top_builddir)/bench/contrast_maps; \
+	HYPRE_BENCH='$(hypre_bench_path)'; \
+	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE H5DUMP MPIEXEC \
+	  CONTRAST_MAPS HYPRE_BENCH; \
 	srcdir=$(srcdir); export srcdir; \
 	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
 
