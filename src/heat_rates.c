@@ -26,6 +26,18 @@ total_heat (const struct domain *d, const struct config *c,
   return domain_sum (d, heat) * config_dx (c) * config_dy (c);
 }
 
+double
+source_power (const struct domain *d, const struct config *c,
+              const struct material *m, const struct field *u)
+{
+  double power = 0.0;
+  if (m->source.data != NULL)
+    for (size_t j = 1; j <= u->ny; ++j)
+      for (size_t i = 1; i <= u->nx; ++i)
+        power += m->source.data[field_index (u, i, j)];
+  return domain_sum (d, power) * config_dx (c) * config_dy (c);
+}
+
 /* Whether this rank holds edge e of the whole grid.  */
 static bool
 holds_edge (const struct domain *d, const struct field *u, enum edge e)

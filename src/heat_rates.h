@@ -4,8 +4,8 @@
    through each (positive into the domain), in the units of the total
    heat per unit of time.  An explicit step changes the total heat by dt
    times the rates' sum plus the sources' power exactly (to rounding),
-   and at a steady state without sources their sum is zero to the
-   solver's tolerance.  */
+   and at a steady state their sum plus the sources' power is zero to
+   the solver's tolerance.  */
 #ifndef HEATSIM_HEAT_RATES_H
 #define HEATSIM_HEAT_RATES_H
 
@@ -19,6 +19,13 @@ struct material;
    over all ranks.  Collective.  */
 double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
+
+/* The power of the heat sources, sum of q V over the interior nodes
+   (W per metre of depth in SI; 0 without sources), over all ranks.
+   With the edges' rates it closes the heat balance: at a steady state
+   their sum is zero to the solver's tolerance.  Collective.  */
+double source_power (const struct domain *d, const struct config *c,
+                     const struct material *m, const struct field *u);
 
 /* rate[e] for each edge of the whole domain, from this rank's part u of
    the field (current on the host, fixed edges in its halo) and its

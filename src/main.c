@@ -115,6 +115,7 @@ measure (const struct config *cfg, const struct domain *d,
   report->checksum = domain_hash (d, field_checksum (u));
   field_peak (d, cfg, u, &report->peak);
   heat_rates (d, cfg, m, u, report->heat_rate);
+  report->source_power = source_power (d, cfg, m, u);
   return HEATSIM_OK;
 }
 

@@ -211,7 +211,10 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  peak          %E at (%g, %g)\n"
            "  mean          %E\n"
            "  heat rates    left %E  right %E  bottom %E  top %E\n"
-           "  net rate      %E (into the domain; 0 at a steady state)\n"
+           "  net rate      %E (through the edges, into the domain)\n"
+           "  source power  %E\n"
+           "  heat balance  %E (net rate + source power; 0 at a steady "
+           "state)\n"
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
@@ -219,7 +222,8 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            r->heat, r->heat_initial, r->min, r->max, r->peak.value,
            r->peak.x, r->peak.y, r->peak.mean, r->heat_rate[EDGE_LEFT],
            r->heat_rate[EDGE_RIGHT], r->heat_rate[EDGE_BOTTOM],
-           r->heat_rate[EDGE_TOP], heat_rate_net (r), r->checksum, run->setup,
+           r->heat_rate[EDGE_TOP], heat_rate_net (r), r->source_power,
+           heat_rate_net (r) + r->source_power, r->checksum, run->setup,
            run->transfer_in,
            run->solve, run->output, run->files,
            cfg->monitor != NULL ? ", --monitor rows" : "",
@@ -470,6 +474,9 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "heat_rate_bottom", true, r->heat_rate[EDGE_BOTTOM]);
   json_number (out, "heat_rate_top", true, r->heat_rate[EDGE_TOP]);
   json_number (out, "heat_rate_net", true, heat_rate_net (r));
+  json_number (out, "source_power", true, r->source_power);
+  json_number (out, "heat_balance", true,
+               heat_rate_net (r) + r->source_power);
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

@@ -35,6 +35,7 @@ struct run_report {
   double min, max;         /* range of the final field's interior */
   struct peak peak;        /* its largest value, where, and its mean */
   double heat_rate[EDGE_COUNT];   /* into the domain through each edge */
+  double source_power;     /* of the heat sources, the same units */
   uint64_t checksum;
   size_t peak_memory;      /* largest resident set of the process, bytes */
   int ranks;               /* MPI ranks (1 without MPI) */

@@ -4,7 +4,8 @@
 # worked by hand (the 5-point fluxes across each edge sum to closed
 # forms); the heat balance at a steady state; an explicit step changes the
 # total heat by dt times the net rate, as the scheme conserves it;
-# zero-flux edges carry nothing and periodic ones cancel in pairs.
+# zero-flux edges carry nothing and periodic ones cancel in pairs; a
+# heat source's power closes the balance of a steady state.
 . "${srcdir:-.}/tests/testlib.sh"
 command -v jq >/dev/null 2>&1 || { echo "SKIP: no jq"; exit 77; }
 
@@ -59,6 +60,23 @@ expect_status 0 "$HEATSIM" -q --json $mms -n 1 && {
     tol=$(awk -v w="$want" 'BEGIN { w = w < 0 ? -w : w; printf "%.17g", w * 1e-9 }')
     close "$change" "$want" "$tol" "explicit step: heat change against dt x net rate"
   }
+}
+
+# A source closes the balance: a steady die with a hot block, q = 1e9
+# W/m^3 on the 13 x 13 nodes (x, y = 13 .. 25 dx, dx = 0.01/64) inside
+# the rectangle; source_power is their q dx dy exactly, and heat_balance,
+# the net rate through the edges plus it, is zero to the solver's
+# tolerance at the steady state.
+expect_status 0 "$HEATSIM" -q --json -g 63 -L 0.01 --conductivity 148 \
+  --density 2330 --heat-capacity 712 --steady --edges 300,300,300,300 \
+  --source-rect 0.002,0.004,0.002,0.004,1e9 && {
+  power=$(awk 'BEGIN { dx = 0.01 / 64; printf "%.17g", 169 * dx * dx * 1e9 }')
+  close "$(key source_power)" "$power" "$(awk -v p="$power" 'BEGIN { printf "%.17g", p * 1e-13 }')" \
+    "source power of the block"
+  close "$(key heat_balance)" 0 "$(awk -v p="$power" 'BEGIN { printf "%.17g", p * 1e-9 }')" \
+    "steady die: heat balance"
+  close "$(key heat_rate_net)" "-$power" "$(awk -v p="$power" 'BEGIN { printf "%.17g", p * 1e-9 }')" \
+    "steady die: the edges carry the source's power out"
 }
 
 # Zero-flux edges carry nothing; periodic ones cancel in pairs exactly.
