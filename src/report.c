@@ -71,14 +71,17 @@ implicit_scheme (const struct config *cfg)
 static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
+  const bool varying = cfg->material.variable;
   if (cfg->solver == SOLVER_MULTIGRID)
     fprintf (out,
-             "  steady state  %s by multigrid after %zu V-cycles (%u levels),"
-             " mean residual reduction %.3g per cycle\n"
+             "  steady state  %s by multigrid after %zu %s (%u levels),"
+             " mean residual reduction %.3g per %s\n"
              "  residual      %E, initially %E (--rtol %g, round-off floor "
              "%E)\n",
-             r->converged ? "reached" : "NOT reached", r->cycles, r->levels,
-             reduction_per_cycle (r), r->residual_final, r->residual_initial,
+             r->converged ? "reached" : "NOT reached", r->cycles,
+             varying ? "PCG iterations" : "V-cycles", r->levels,
+             reduction_per_cycle (r), varying ? "iteration" : "cycle",
+             r->residual_final, r->residual_initial,
              cfg->rtol, r->residual_floor);
   else
     /* The change per sweep says nothing of the distance to the steady
@@ -90,8 +93,10 @@ print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
              r->residual, r->converged ? "<=" : ">", cfg->tol, r->steps,
              cfg->residual_every, r->residual_final,
              r->residual_final / r->residual_initial, r->residual_initial);
-  fputs ("                (residual: l2 norm over the interior of the "
-         "5-point Laplacian of u)\n", out);
+  fputs (varying ? "                (residual: l2 norm over the interior of "
+                   "q + div (k grad u), finite volumes)\n"
+                   : "                (residual: l2 norm over the interior of "
+                   "the 5-point Laplacian of u)\n", out);
 }
 
 /* The material and the sources, where options give them (issue 23).  */
@@ -149,18 +154,24 @@ heat_rate_net (const struct run_report *r)
 static const char *
 method_name (const struct config *cfg)
 {
+  const bool varying = cfg->material.variable;
   if (cfg->steady)
-    return cfg->solver == SOLVER_MULTIGRID
-           ? "steady state by multigrid, 5-point stencil"
-           : "steady state by Jacobi sweeps, 5-point stencil";
+    return cfg->solver != SOLVER_MULTIGRID
+           ? "steady state by Jacobi sweeps, 5-point stencil"
+           : varying ? "steady state by black box multigrid and CG, "
+                       "finite volumes"
+                     : "steady state by multigrid, 5-point stencil";
   switch (cfg->scheme)
     {
     case SCHEME_BACKWARD_EULER:
-      return "backward Euler 5-point stencil, multigrid";
+      return varying ? "backward Euler finite volumes, black box multigrid"
+                     : "backward Euler 5-point stencil, multigrid";
     case SCHEME_CRANK_NICOLSON:
-      return "Crank-Nicolson 5-point stencil, multigrid";
+      return varying ? "Crank-Nicolson finite volumes, black box multigrid"
+                     : "Crank-Nicolson 5-point stencil, multigrid";
     default:
-      return "explicit 5-point stencil";
+      return varying ? "explicit finite volumes"
+                     : "explicit 5-point stencil";
     }
 }
 
