@@ -3,7 +3,8 @@
 # two-material wall against its exact piecewise-linear profile, the die
 # with hot spots against the power of its floorplan; and the report lines
 # that the README quotes found in the reports, so that a renamed option,
-# a changed figure or a lost picture makes this test fail.
+# a changed figure or a lost picture makes this test fail.  heatsim(1)'s
+# examples of the two give the same figures.
 . "${srcdir:-.}/tests/testlib.sh"
 
 # block NAME: the indented lines between the README's markers
@@ -73,5 +74,24 @@ if expect_status 0 sh die.sh; then
   [ "$(ls die-film | grep -c '^heatsim-0000[0-5]0\.png$')" -eq 6 ] \
     || fail "die-film: not 6 frames: $(ls die-film)"
   [ -s die/heatsim-000001.png ] || fail "no picture of the die"
+fi
+# heatsim(1)'s EXAMPLES give the same two steady states in one command
+# each (the map from where it is installed): the same report lines.
+man_example () {
+  grep "^\.B heatsim .*$1" "$srcdir/man/heatsim.1" \
+    | sed 's/^\.B //; s/\\-/-/g; s|/usr/local/share/heatsim/|data/|'
+}
+man_example 'wall\.png' >man-wall.sh
+man_example 'source\\-rect' >man-die.sh
+[ "$(cat man-wall.sh man-die.sh | wc -l)" -eq 2 ] \
+  || fail "heatsim(1) lacks the wall or the die: $(cat man-wall.sh man-die.sh)"
+if expect_status 0 sh man-wall.sh; then
+  quoted 'wall report' out
+fi
+if expect_status 0 sh man-die.sh; then
+  block 'die report' | head -n 3 >die-steady
+  while IFS= read -r line; do
+    grep -q -x -F -e "$line" out || fail "heatsim(1)'s die: no '$line'"
+  done <die-steady
 fi
 finish
