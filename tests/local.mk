@@ -75,6 +75,7 @@ cli_tests = \
 	tests/json-status.sh \
 	tests/json-keys.sh \
 	tests/readme-sweep.sh \
+	tests/readme-examples.sh \
 	tests/monitor.sh \
 	tests/probes.sh \
 	tests/heat-rates.sh \
