@@ -28,10 +28,22 @@
    1e6, 12-13 against 7-8).  Iteration counts hardly depend on the
    contrast of k (bench/RESULTS.md).
 
-   Host threads only for now (the offload strategies solve on the host
-   with the fields fetched before and updated after).  Sums are taken in
-   a fixed order (rows in turn, each row's sum in order), so results do
-   not depend on the thread count.  No global state, prints nothing.  */
+   The passes run where opt->placement of boxmg_solve says (enum
+   mg_placement): host threads, or target regions on opt->device, one
+   row of a level per device thread (a first port: the sums' order
+   wants whole rows; the cell-wise passes could take a cell each).
+   MG_RESIDENT enters the hierarchy (every level's matrix,
+   interpolation and vectors, PCG's vectors) at its first solve and
+   keeps it until boxmg_destroy; MG_MAP enters it for each solve and
+   takes PCG's state back after it.  The coarsest level's band Cholesky
+   solve, sequential, stays on the host for both: its f comes to the
+   host and its u goes back each cycle.  The caller's u and f are solved
+   in place where they are present on the device (--offload resident's
+   fields: their host copies are left to the caller), else mapped for
+   the solve.  Sums are taken in a fixed order (rows in turn, each row's
+   sum in order, the rows' sums added on the host), so results depend
+   neither on the thread count nor on the placement: bitwise the same on
+   one processor.  No global state, prints nothing.  */
 #ifndef HEATSIM_BOXMG_H
 #define HEATSIM_BOXMG_H
 
@@ -74,7 +86,9 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    checked on the true residual f - A u, not only on the recurrence's; at
    most opt->max_cycles iterations.  Norms are l2 over the interior,
    unscaled; report->cycles counts iterations, history the recurrence's
-   norms (the last the true one).  Only rtol, atol and max_cycles of opt
+   norms (the last the true one), launches the passes (alike for every
+   placement), to_device and from_device the bytes moved (0 for
+   MG_HOST).  Only rtol, atol, max_cycles, placement and device of opt
    are read.
    A solve that spends its max_cycles iterations keeps the state of
    conjugate gradients, and the next solve of the same u and f arrays

@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <omp.h>
 
 /* Smoothing sweeps before and after the coarse correction, equal so that
    the cycle is symmetric (bench/RESULTS.md).  */
@@ -17,31 +18,36 @@ static void
 vcycle (struct boxmg_solver *bm, size_t l)
 {
   struct boxmg_level *fine = &bm->level[l];
+  struct boxmg_exec *x = &bm->x;
   if (l + 1 == bm->levels)
     {
+      /* The band solve is sequential: on the host for every placement,
+         the device's f fetched and u returned.  */
+      boxmg_coarse_fetch (x, fine);
       boxmg_coarse_solve (&bm->coarse, fine);
+      boxmg_coarse_return (x, fine);
       return;
     }
-  boxmg_zero (fine, fine->u);
+  boxmg_zero (x, fine, fine->u);
   for (int t = 0; t < BOXMG_SWEEPS; ++t)
-    boxmg_smooth (fine, true);
-  boxmg_residual (fine);
-  boxmg_restrict (fine, fine + 1);
+    boxmg_smooth (x, fine, true);
+  boxmg_residual (x, fine);
+  boxmg_restrict (x, fine, fine + 1);
   vcycle (bm, l + 1);
-  boxmg_prolong (fine, fine + 1);
+  boxmg_prolong (x, fine, fine + 1);
   for (int t = 0; t < BOXMG_SWEEPS; ++t)
-    boxmg_smooth (fine, false);
+    boxmg_smooth (x, fine, false);
 }
 
 /* The mean of r removed: the part of a singular problem's residual
    that A can reach.  Returns ||r||^2.  */
 static double
-consistent (struct boxmg_level *l, double *r)
+consistent (struct boxmg_exec *x, struct boxmg_level *l, double *r)
 {
-  const double mean = boxmg_weighted_sum (l, NULL, r)
+  const double mean = boxmg_weighted_sum (x, l, NULL, r)
                       / ((double) l->nx * (double) l->ny);
-  boxmg_shift (l, -mean, r);
-  return boxmg_dot (l, r, r);
+  boxmg_shift (x, l, -mean, r);
+  return boxmg_dot (x, l, r, r);
 }
 
 /* r = f - A u (consistent where singular); returns ||r||.  */
@@ -50,10 +56,10 @@ true_residual (struct boxmg_solver *bm, const struct field *u,
                const struct field *f)
 {
   struct boxmg_level *l = &bm->level[0];
-  double rr = boxmg_true_residual (l, bm->mass, u->data,
+  double rr = boxmg_true_residual (&bm->x, l, bm->mass, u->data,
                                    f != NULL ? f->data : NULL, l->f);
   if (bm->singular)
-    rr = consistent (l, l->f);
+    rr = consistent (&bm->x, l, l->f);
   return sqrt (rr);
 }
 
@@ -62,7 +68,8 @@ static double
 round_off (struct boxmg_solver *bm, const struct field *u,
            const struct field *f)
 {
-  return 8.0 * DBL_EPSILON * boxmg_floor (&bm->level[0], bm->mass, u->data,
+  return 8.0 * DBL_EPSILON * boxmg_floor (&bm->x, &bm->level[0], bm->mass,
+                                          u->data,
                                           f != NULL ? f->data : NULL);
 }
 
@@ -82,16 +89,18 @@ fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
           double heat)
 {
   struct boxmg_level *l = &bm->level[0];
+  struct boxmg_exec *x = &bm->x;
   if (!bm->singular)
-    heat = f != NULL ? boxmg_weighted_sum (l, NULL, f->data) / bm->c0 : 0.0;
-  const double capacity = boxmg_weighted_sum (l, NULL, bm->capacity);
-  const double now = boxmg_weighted_sum (l, bm->capacity, u->data);
-  boxmg_shift (l, (heat - now) / capacity, u->data);
+    heat = f != NULL ? boxmg_weighted_sum (x, l, NULL, f->data) / bm->c0
+                     : 0.0;
+  const double capacity = boxmg_weighted_sum (x, l, NULL, bm->capacity);
+  const double now = boxmg_weighted_sum (x, l, bm->capacity, u->data);
+  boxmg_shift (x, l, (heat - now) / capacity, u->data);
 }
 
-enum mg_status
-boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
-             const struct mg_options *opt, struct mg_report *report)
+static enum mg_status
+pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
+     const struct mg_options *opt, struct mg_report *report)
 {
   struct boxmg_level *l = &bm->level[0];
   *report = (struct mg_report) { .levels = (unsigned) bm->levels };
@@ -106,7 +115,8 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
   bm->resume_u = bm->resume_f = NULL;
   const double heat = resume ? bm->resume_heat
                       : bm->singular
-                      ? boxmg_weighted_sum (l, bm->capacity, u->data) : 0.0;
+                      ? boxmg_weighted_sum (&bm->x, l, bm->capacity, u->data)
+                      : 0.0;
   double norm, floor, rz = 0.0;
   if (resume)
     {
@@ -142,21 +152,21 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
           break;
         }
       vcycle (bm, 0);
-      const double rz_new = boxmg_dot (l, r, z);
-      boxmg_direction (l, restart ? 0.0 : rz_new / rz, z, p);
+      const double rz_new = boxmg_dot (&bm->x, l, r, z);
+      boxmg_direction (&bm->x, l, restart ? 0.0 : rz_new / rz, z, p);
       rz = rz_new;
       restart = false;
-      const double pq = boxmg_apply (l, p, q);
+      const double pq = boxmg_apply (&bm->x, l, p, q);
       if (!(pq > 0.0) || !isfinite (pq))
         {
           if (!isfinite (pq))
             norm = pq;
           break;
         }
-      double rr = boxmg_update (l, rz / pq, p, q, u->data, r);
+      double rr = boxmg_update (&bm->x, l, rz / pq, p, q, u->data, r);
       /* Round-off in A p gives r a mean, which A cannot reach.  */
       if (bm->singular)
-        rr = consistent (l, r);
+        rr = consistent (&bm->x, l, r);
       norm = sqrt (rr);
       report->history[++report->cycles] = norm;
       /* The floor grows with u, which the first iteration sets.  */
@@ -187,5 +197,71 @@ boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
   report->floor = floor;
   if (!isfinite (norm) || !isfinite (floor))
     return MG_NOT_FINITE;
+  return status;
+}
+
+/* A field absent from the device is mapped for the solve (u copied
+   back after it); one present already (--offload resident's fields) is
+   solved in place, its host copy left to the caller.  Returns whether
+   it was mapped.  */
+static bool
+map_field (struct boxmg_exec *x, const struct field *a)
+{
+  double *d = a->data;
+  const size_t n = field_cells (a);
+  if (boxmg_present (d, x->dev))
+    return false;
+  x->to_device += n * sizeof *d;
+#pragma omp target enter data map(to: d[0:n]) device(x->dev)
+  return true;
+}
+
+static void
+unmap_field (struct boxmg_exec *x, const struct field *a, bool written)
+{
+  double *d = a->data;
+  const size_t n = field_cells (a);
+  if (written)
+    {
+      x->from_device += n * sizeof *d;
+#pragma omp target exit data map(from: d[0:n]) device(x->dev)
+    }
+  else
+    {
+#pragma omp target exit data map(release: d[0:n]) device(x->dev)
+    }
+}
+
+/* The placement's set-up around the iterations: MG_RESIDENT keeps the
+   hierarchy on the device from its first solve on, MG_MAP enters it
+   for the solve and takes PCG's state back after it (a solve may go on
+   from it), MG_HOST takes back a state a device placement left.  */
+enum mg_status
+boxmg_solve (struct boxmg_solver *bm, struct field *u, const struct field *f,
+             const struct mg_options *opt, struct mg_report *report)
+{
+  const int dev = opt->device >= 0 ? opt->device : omp_get_default_device ();
+  bm->x = (struct boxmg_exec) { .device = opt->placement != MG_HOST,
+                                .dev = dev };
+  struct boxmg_exec *x = &bm->x;
+  bool u_mapped = false, f_mapped = false;
+  if (x->device)
+    {
+      boxmg_enter (bm);
+      u_mapped = map_field (x, u);
+      f_mapped = f != NULL && map_field (x, f);
+    }
+  else
+    boxmg_leave (bm, true);
+  const enum mg_status status = pcg (bm, u, f, opt, report);
+  if (u_mapped)
+    unmap_field (x, u, true);
+  if (f_mapped)
+    unmap_field (x, f, false);
+  if (opt->placement == MG_MAP)
+    boxmg_leave (bm, bm->resume_u != NULL);
+  report->launches = x->launches;
+  report->to_device = x->to_device;
+  report->from_device = x->from_device;
   return status;
 }

@@ -12,6 +12,20 @@
 /* Levels above this many nodes run their passes on several threads.  */
 enum { BOXMG_PARALLEL_NODES = 8192 };
 
+/* Where the passes of a solve run (opt->placement of boxmg_solve) and
+   what they cost.  Every pass is a host loop and a target loop over the
+   same rows calling the same per-row functions, which take each sum in
+   the same order: every placement gives bitwise the same numbers on one
+   processor.  Target loops have no map clause: they find the hierarchy
+   entered by boxmg_enter.  launches counts the passes of every
+   placement alike; bytes only what a device placement moves.  */
+struct boxmg_exec {
+  bool device;                 /* MG_MAP or MG_RESIDENT */
+  int dev;                     /* the OpenMP device */
+  unsigned long launches;
+  unsigned long long to_device, from_device;
+};
+
 /* The matrix of a level, symmetric, row P:
      (A u)_P = c u_P + w u_W + w[E] u_E + s u_S + s[N] u_N
                + sw u_SW + sw[NE] u_NE + se u_SE + se[NW] u_NW,
@@ -34,6 +48,7 @@ struct boxmg_level {
                              are the solver's z and r on the finest) */
   double *row_sum;        /* ny partial sums (finest level only) */
   void *block;            /* one allocation for all of the above */
+  size_t bytes;           /* of block */
 };
 
 /* The coarsest level's matrix as a band Cholesky factor.  Unknowns are
@@ -62,6 +77,13 @@ struct boxmg_solver {
   double *mass;                /* c0 rho c_p of each finest node */
   double *pcg_p, *pcg_q;       /* the search direction and A p */
   void *block;
+  size_t bytes;                /* of block */
+  /* The hierarchy (level blocks and block) is on device dev: entered at
+     the first MG_RESIDENT solve and kept until boxmg_destroy; a MG_MAP
+     solve enters it and leaves it again.  */
+  bool resident;
+  int device;
+  struct boxmg_exec x;         /* the solve under way */
   /* A solve that spent its iterations keeps its state (r, z, p above and
      these), so that the next solve of the same u and f goes on where it
      stopped: NULL where there is none.  */
@@ -94,6 +116,13 @@ void boxmg_interpolation (struct boxmg_level *fine);
 void boxmg_galerkin (const struct boxmg_level *fine,
                      struct boxmg_level *coarse);
 
+/* The hierarchy on x's device, and off it (boxmg_relax.c).  */
+void boxmg_enter (struct boxmg_solver *bm);
+void boxmg_leave (struct boxmg_solver *bm, bool keep_state);
+/* Whether p is on device already (a build without device code, or the
+   host fallback: yes, nothing moves).  */
+bool boxmg_present (const void *p, int device);
+
 /* The coarsest level (boxmg_coarse.c).  */
 enum mg_status boxmg_coarse_factor (struct boxmg_coarse *cs,
                                     const struct boxmg_level *l,
@@ -105,40 +134,50 @@ void boxmg_coarse_free (struct boxmg_coarse *cs);
 /* Passes over a level (boxmg_relax.c).  */
 /* One Gauss-Seidel sweep on u, the colours in order (forward) or the
    reverse order.  */
-void boxmg_smooth (struct boxmg_level *l, bool forward);
+void boxmg_smooth (struct boxmg_exec *x, struct boxmg_level *l,
+                   bool forward);
 /* r = f - A u.  */
-void boxmg_residual (struct boxmg_level *l);
+void boxmg_residual (struct boxmg_exec *x, struct boxmg_level *l);
 /* coarse->f = P^T fine->r.  */
-void boxmg_restrict (const struct boxmg_level *fine,
+void boxmg_restrict (struct boxmg_exec *x, const struct boxmg_level *fine,
                      struct boxmg_level *coarse);
 /* fine->u += P coarse->u.  */
-void boxmg_prolong (struct boxmg_level *fine,
+void boxmg_prolong (struct boxmg_exec *x, struct boxmg_level *fine,
                     const struct boxmg_level *coarse);
 /* u = 0 over the interior.  */
-void boxmg_zero (struct boxmg_level *l, double *u);
+void boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u);
+/* The coarsest level's f to the host, and its u back (device
+   placements: the band Cholesky solve runs on the host).  */
+void boxmg_coarse_fetch (struct boxmg_exec *x, struct boxmg_level *l);
+void boxmg_coarse_return (struct boxmg_exec *x, struct boxmg_level *l);
 
 /* Finest-level vector passes for PCG, each sum in a fixed order.  */
 /* r = f - A u (u's halo read) in flows (boxmg_flows5), mass the
    diagonal c0 rho c_p, f NULL for 0; returns ||r||^2.  */
-double boxmg_true_residual (struct boxmg_level *l, const double *mass,
-                            const double *u, const double *f, double *r);
+double boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
+                            const double *mass, const double *u,
+                            const double *f, double *r);
 /* The l2 norm of the magnitudes of the residual's terms
    (boxmg_terms5).  */
-double boxmg_floor (struct boxmg_level *l, const double *mass,
-                    const double *u, const double *f);
+double boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l,
+                    const double *mass, const double *u, const double *f);
 /* q = A p (p's halo 0); returns p . q.  */
-double boxmg_apply (struct boxmg_level *l, const double *p, double *q);
+double boxmg_apply (struct boxmg_exec *x, struct boxmg_level *l,
+                    const double *p, double *q);
 /* u += alpha p, r -= alpha q; returns ||r||^2.  */
-double boxmg_update (struct boxmg_level *l, double alpha, const double *p,
-                     const double *q, double *u, double *r);
+double boxmg_update (struct boxmg_exec *x, struct boxmg_level *l,
+                     double alpha, const double *p, const double *q,
+                     double *u, double *r);
 /* p = z + beta p.  */
-void boxmg_direction (struct boxmg_level *l, double beta, const double *z,
-                      double *p);
+void boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l,
+                      double beta, const double *z, double *p);
 /* a . b over the interior; sum of w a (w NULL for 1).  */
-double boxmg_dot (struct boxmg_level *l, const double *a, const double *b);
-double boxmg_weighted_sum (struct boxmg_level *l, const double *w,
-                           const double *a);
+double boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l,
+                  const double *a, const double *b);
+double boxmg_weighted_sum (struct boxmg_exec *x, struct boxmg_level *l,
+                           const double *w, const double *a);
 /* a += shift over the interior.  */
-void boxmg_shift (struct boxmg_level *l, double shift, double *a);
+void boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
+                  double *a);
 
 #endif

@@ -24,6 +24,7 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                         + (coarsest ? 0 : 5);
   if (cells > SIZE_MAX / sizeof (double) / (arrays + 1))
     return false;
+  l->bytes = (arrays * cells + (finest ? ny : 0)) * sizeof (double);
   l->block = calloc (arrays * cells + (finest ? ny : 0), sizeof (double));
   if (l->block == NULL)
     return false;
@@ -298,6 +299,7 @@ solver_arrays (struct boxmg_solver *bm)
   const size_t cells = l->stride * (l->ny + 2);
   if (cells > SIZE_MAX / sizeof (double) / 6)
     return false;
+  bm->bytes = 6 * cells * sizeof (double);
   bm->block = calloc (6 * cells, sizeof (double));
   if (bm->block == NULL)
     return false;
@@ -316,6 +318,7 @@ boxmg_destroy (struct boxmg_solver *bm)
 {
   if (bm == NULL)
     return;
+  boxmg_leave (bm, false);
   for (size_t l = 0; l < bm->levels; ++l)
     boxmg_level_free (&bm->level[l]);
   boxmg_coarse_free (&bm->coarse);

@@ -180,10 +180,11 @@ implicit_init (struct implicit *im, const struct config *cfg,
     .conserves = cfg->boundary != BOUNDARY_DIRICHLET,
     .device_copy = placement == MG_RESIDENT,
   };
-  /* A hierarchy split over ranks, and the black box one, run on host
-     threads.  */
+  /* A hierarchy split over ranks runs on host threads (the black box
+     one of a material solves the gathered grid on every rank: there
+     too).  */
   const bool material = m != NULL && m->variable;
-  if (d->ranks > 1 || material)
+  if (d->ranks > 1)
     placement = MG_HOST;
   im->options.rtol = cfg->rtol;
   im->options.max_cycles = MG_MAX_CYCLES;

@@ -194,7 +194,9 @@ EOF
   fi
 done
 
-# Every placement solves on the host alike: bitwise the same fields.
+# Every placement gives bitwise the same fields: map and resident run
+# the passes in target regions, on the host plugin's own memory, where a
+# missing transfer changes the answer (unit_boxmg checks what each moves).
 if host_plugin; then
   for args in "--steady --rtol 1e-12" "--scheme crank-nicolson --dt 1e-3 -n 3"; do
     # shellcheck disable=SC2086

@@ -4,10 +4,14 @@
    on random material maps with Dirichlet and insulated edges, steady,
    singular and implicit; and bounds on the iterations of maps with
    contrast 1e6 (layered, checkerboard, random disks), whose residuals
-   are checked here too.  */
+   are checked here too; and the placements (host, map, resident)
+   bitwise alike, a solve that goes on from another's state included,
+   with the moves of each (in an offload build: the hierarchy crosses
+   at every MG_MAP solve, once for MG_RESIDENT).  */
 #include <config.h>
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -388,6 +392,99 @@ check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
   map_free (&m);
 }
 
+/* One solve of u0 and f with opt's placement into u: max_cycles
+   iterations, then on to rtol 1e-12 from that state.  */
+static void
+solve_twice (struct boxmg_solver *bm, enum mg_placement where,
+             const struct field *u0, const struct field *f, struct field *u,
+             struct mg_report report[2])
+{
+  struct mg_options opt = mg_default_options ();
+  opt.placement = where;
+  opt.rtol = 1e-12;
+  opt.max_cycles = 3;
+  field_copy (u, u0);
+  CHECK (boxmg_solve (bm, u, f, &opt, &report[0]) == MG_NOT_CONVERGED);
+  opt.max_cycles = 50;
+  CHECK (boxmg_solve (bm, u, f, &opt, &report[1]) == MG_OK);
+}
+
+/* Host, map and resident solves of one problem (five levels), twice
+   each with the same solver: the same bits and launches; in a build
+   with a device (LLVM's x86_64 host plugin has its own memory) MG_MAP
+   moves the hierarchy every solve and MG_RESIDENT only at its first.  */
+static void
+check_placements (const bool ins[4], double c0, unsigned long long seed)
+{
+  const size_t nx = 97, ny = 61;
+  const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, RANDOM, 1e4, seed);
+  struct heat_operator op;
+  operator_of (&op, &m, dx, dy, ins);
+  struct field u0, f, u[3];
+  CHECK (field_alloc (&u0, nx, ny) && field_alloc (&f, nx, ny));
+  for (int p = 0; p < 3; ++p)
+    CHECK (field_alloc (&u[p], nx, ny));
+  unsigned long long state = seed;
+  double mean = 0.0;
+  for (size_t n = 0; n < field_cells (&u0); ++n)
+    {
+      u0.data[n] = 10.0 * uniform (&state) - 3.0;
+      f.data[n] = 1e3 * (uniform (&state) - 0.3);
+      mean += f.data[n];
+    }
+  for (size_t n = 0; n < field_cells (&f); ++n)
+    f.data[n] -= mean / (double) field_cells (&f);
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, c0, 1.0, 4) == MG_OK);
+  static const enum mg_placement where[3] = { MG_HOST, MG_MAP, MG_RESIDENT };
+  struct mg_report report[3][2][2];
+  for (int p = 0; p < 3; ++p)
+    for (int t = 0; t < 2; ++t)
+      solve_twice (bm, where[p], &u0, &f, &u[p], report[p][t]);
+  printf ("placements insulated %d c0 %g: %zu levels, %u + %u iterations, "
+          "%lu + %lu launches; bytes to the device host %llu, map %llu "
+          "%llu, resident %llu %llu\n", ins[0], c0, boxmg_levels (bm),
+          report[0][0][0].cycles, report[0][0][1].cycles,
+          report[0][0][0].launches, report[0][0][1].launches,
+          report[0][0][0].to_device, report[1][0][0].to_device,
+          report[1][1][0].to_device, report[2][0][0].to_device,
+          report[2][1][0].to_device);
+  for (int p = 1; p < 3; ++p)
+    {
+      CHECK (memcmp (u[p].data, u[0].data,
+                     field_cells (&u0) * sizeof (double)) == 0);
+      for (int t = 0; t < 2; ++t)
+        for (int s = 0; s < 2; ++s)
+          CHECK (report[p][t][s].launches == report[0][t][s].launches
+                 && report[p][t][s].final == report[0][t][s].final);
+    }
+  CHECK (report[0][0][0].to_device == 0 && report[0][0][0].from_device == 0);
+#ifdef HEATSIM_OFFLOAD
+  if (omp_get_num_devices () > 0)
+    {
+      const unsigned long long field = field_cells (&u0) * sizeof (double);
+      /* u and f cross each solve; the hierarchy too for MG_MAP (its
+         finest level alone is several fields); the first resident solve
+         brings it, the second only the coarse level's vectors.  */
+      CHECK (report[1][1][0].to_device > 6 * field);
+      CHECK (report[1][1][1].to_device > 6 * field);
+      CHECK (report[2][0][0].to_device > 6 * field);
+      CHECK (report[2][1][0].to_device < 3 * field);
+      CHECK (report[1][1][0].from_device > field);
+    }
+#endif
+  boxmg_destroy (bm);
+  field_free (&u0);
+  field_free (&f);
+  for (int p = 0; p < 3; ++p)
+    field_free (&u[p]);
+  free (op.block);
+  map_free (&m);
+}
+
 int
 main (void)
 {
@@ -410,6 +507,8 @@ main (void)
       check_direct (nx, ny, coarsest, 1e3, insulated, 1.0, 1e-2, 51 + s);
       check_direct (nx, ny, coarsest, 1e3, dirichlet, 1.0, 0.3, 61 + s);
     }
+  check_placements (insulated, 0.0, 71);
+  check_placements (corner, 1.0, 72);
   /* The target of issue 23: zero Dirichlet edges, a uniform source,
      contrast 1e6, at most 12 iterations; singular and implicit
      (c0 = 1, c1 = 1: a long step) with insulated edges, where the
