@@ -115,14 +115,13 @@ prolong_row (double *u, const double *p0, const double *p1, const double *p2,
     }
 }
 
-/* The vector passes of PCG over row j, each returning its row's sum (0
-   where it has none).  */
-static double
+/* The vector passes of PCG over row j, those that sum returning their
+   row's sum.  */
+static void
 zero_row (double *u, size_t stride, size_t nx, size_t j)
 {
   for (size_t i = 1; i <= nx; ++i)
     u[j * stride + i] = 0.0;
-  return 0.0;
 }
 
 static double
@@ -189,7 +188,7 @@ update_row (double alpha, const double *p, const double *q, double *u,
   return sum;
 }
 
-static double
+static void
 direction_row (double beta, const double *z, double *p, size_t stride,
                size_t nx, size_t j)
 {
@@ -198,7 +197,6 @@ direction_row (double beta, const double *z, double *p, size_t stride,
       const size_t k = j * stride + i;
       p[k] = z[k] + beta * p[k];
     }
-  return 0.0;
 }
 
 /* sum of w a b over the row, w or b NULL for 1.  */
@@ -215,12 +213,11 @@ dot_row (const double *w, const double *a, const double *b, size_t stride,
   return sum;
 }
 
-static double
+static void
 shift_row (double shift, double *a, size_t stride, size_t nx, size_t j)
 {
   for (size_t i = 1; i <= nx; ++i)
     a[j * stride + i] += shift;
-  return 0.0;
 }
 #pragma omp end declare target
 
@@ -333,40 +330,6 @@ boxmg_prolong (struct boxmg_exec *x, struct boxmg_level *fine,
     prolong_row (u, p0, p1, p2, p3, fs, uc, cs, nx, j);
 }
 
-/* A row pass: EXPR (of j) for each interior row, its value kept in
-   sums[j - 1] where sums is not NULL, in a target region for a device
-   placement.  A macro, as a target region cannot call through a
-   function pointer; every pass spells out its row function once.  */
-#define ROWS(x, l, sums, EXPR)                                              \
-  do                                                                        \
-    {                                                                       \
-      const size_t rows_ = (l)->ny;                                         \
-      const bool many_ = threaded (l);                                      \
-      const int dev_ = (x)->dev;                                            \
-      double *const sums_ = (sums);                                         \
-      if (on_device (x))                                                    \
-        {                                                                   \
-          _Pragma ("omp target teams distribute parallel for device(dev_)") \
-          for (size_t j = 1; j <= rows_; ++j)                               \
-            {                                                               \
-              const double v_ = (EXPR);                                     \
-              if (sums_ != NULL)                                            \
-                sums_[j - 1] = v_;                                          \
-            }                                                               \
-        }                                                                   \
-      else                                                                  \
-        {                                                                   \
-          _Pragma ("omp parallel for schedule(static) if (many_)")           \
-          for (size_t j = 1; j <= rows_; ++j)                               \
-            {                                                               \
-              const double v_ = (EXPR);                                     \
-              if (sums_ != NULL)                                            \
-                sums_[j - 1] = v_;                                          \
-            }                                                               \
-        }                                                                   \
-    }                                                                       \
-  while (0)
-
 /* The rows' partial sums, fetched from a device, added in order.  */
 static double
 sum_rows (struct boxmg_exec *x, const struct boxmg_level *l)
@@ -387,8 +350,19 @@ sum_rows (struct boxmg_exec *x, const struct boxmg_level *l)
 void
 boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, NULL, zero_row (u, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        zero_row (u, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        zero_row (u, stride, nx, j);
+    }
 }
 
 double
@@ -396,10 +370,23 @@ boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
                      const double *mass, const double *u, const double *f,
                      double *r)
 {
-  const size_t stride = l->stride, nx = l->nx;
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   const double *w = l->w, *s = l->s;
-  ROWS (x, l, l->row_sum,
-        true_residual_row (mass, w, s, stride, nx, j, u, f, r));
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = true_residual_row (mass, w, s, stride, nx, j, u, f,
+                                            r);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = true_residual_row (mass, w, s, stride, nx, j, u, f,
+                                            r);
+    }
   return sum_rows (x, l);
 }
 
@@ -407,9 +394,21 @@ double
 boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l, const double *mass,
              const double *u, const double *f)
 {
-  const size_t stride = l->stride, nx = l->nx;
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   const double *w = l->w, *s = l->s;
-  ROWS (x, l, l->row_sum, floor_row (mass, w, s, stride, nx, j, u, f));
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f);
+    }
   return sqrt (sum_rows (x, l));
 }
 
@@ -417,9 +416,21 @@ double
 boxmg_apply (struct boxmg_exec *x, struct boxmg_level *l, const double *p,
              double *q)
 {
-  const size_t stride = l->stride, nx = l->nx;
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   const double *c = l->c, *w = l->w, *s = l->s;
-  ROWS (x, l, l->row_sum, apply_row (c, w, s, stride, nx, j, p, q));
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = apply_row (c, w, s, stride, nx, j, p, q);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = apply_row (c, w, s, stride, nx, j, p, q);
+    }
   return sum_rows (x, l);
 }
 
@@ -427,8 +438,20 @@ double
 boxmg_update (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
               const double *p, const double *q, double *u, double *r)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, l->row_sum, update_row (alpha, p, q, u, r, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = update_row (alpha, p, q, u, r, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = update_row (alpha, p, q, u, r, stride, nx, j);
+    }
   return sum_rows (x, l);
 }
 
@@ -436,16 +459,39 @@ void
 boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l, double beta,
                  const double *z, double *p)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, NULL, direction_row (beta, z, p, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        direction_row (beta, z, p, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        direction_row (beta, z, p, stride, nx, j);
+    }
 }
 
 double
 boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l, const double *a,
            const double *b)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, l->row_sum, dot_row (NULL, a, b, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
+    }
   return sum_rows (x, l);
 }
 
@@ -453,8 +499,20 @@ double
 boxmg_weighted_sum (struct boxmg_exec *x, struct boxmg_level *l,
                     const double *w, const double *a)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, l->row_sum, dot_row (w, a, NULL, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (w, a, NULL, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (w, a, NULL, stride, nx, j);
+    }
   return sum_rows (x, l);
 }
 
@@ -462,8 +520,19 @@ void
 boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
              double *a)
 {
-  const size_t stride = l->stride, nx = l->nx;
-  ROWS (x, l, NULL, shift_row (shift, a, stride, nx, j));
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        shift_row (shift, a, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        shift_row (shift, a, stride, nx, j);
+    }
 }
 
 /* The whole padded array: the band solve reads f's interior and writes
