@@ -401,6 +401,18 @@ png_is_png (const char *path)
   return yes;
 }
 
+/* Skip the chunks that do not change pixels: libpng allocates the length
+   a text chunk claims before reading it, gigabytes for a 250-byte file
+   with a damaged length (a fuzz_png finding).  */
+static void
+skip_unused_chunks (png_structp png)
+{
+  static const png_byte unused[] = "tEXt" "zTXt" "iTXt" "iCCP" "sPLT"
+                                   "eXIf";
+  png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER, unused,
+                               (int) (sizeof unused - 1) / 4);
+}
+
 /* Decode rows of a gray image (8 or 16 bits) into the padded field.  */
 static bool
 read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
@@ -421,13 +433,7 @@ read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
   else if (setjmp (png_jmpbuf (png)) == 0)
     {
       png_init_io (png, fp);
-      /* Skip the chunks that do not change pixels: libpng allocates the
-         length a text chunk claims before reading it, gigabytes for a
-         250-byte file with a damaged length (a fuzz_png finding).  */
-      static const png_byte unused[] = "tEXt" "zTXt" "iTXt" "iCCP" "sPLT"
-                                       "eXIf";
-      png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER, unused,
-                                   (int) (sizeof unused - 1) / 4);
+      skip_unused_chunks (png);
       png_read_info (png, info);
       const png_uint_32 w = png_get_image_width (png, info);
       const png_uint_32 h = png_get_image_height (png, info);
@@ -538,10 +544,7 @@ read_png_keys (FILE *fp, struct field *u, bool *colour, int *depth,
   else if (setjmp (png_jmpbuf (png)) == 0)
     {
       png_init_io (png, fp);
-      static const png_byte unused[] = "tEXt" "zTXt" "iTXt" "iCCP" "sPLT"
-                                       "eXIf";
-      png_set_keep_unknown_chunks (png, PNG_HANDLE_CHUNK_NEVER, unused,
-                                   (int) (sizeof unused - 1) / 4);
+      skip_unused_chunks (png);
       png_read_info (png, info);
       const png_uint_32 w = png_get_image_width (png, info);
       const png_uint_32 h = png_get_image_height (png, info);
