@@ -14,6 +14,22 @@ domain_trades (const struct domain *d, enum edge e)
 }
 
 bool
+domain_holds_edge (const struct domain *d, enum edge e)
+{
+  switch (e)
+    {
+    case EDGE_LEFT:
+      return d->x0 == 0;
+    case EDGE_RIGHT:
+      return d->x0 + d->local_nx == d->nx;
+    case EDGE_BOTTOM:
+      return d->y0 == 0;
+    default:
+      return d->y0 + d->local_ny == d->ny;
+    }
+}
+
+bool
 domain_exchanges (const struct domain *d)
 {
   for (enum edge e = 0; e < EDGE_COUNT; ++e)

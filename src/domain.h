@@ -57,6 +57,10 @@ bool domain_gpu_aware (void);
 /* Whether edge e of this subdomain trades halo lines with another rank,
    and whether any edge does.  */
 bool domain_trades (const struct domain *d, enum edge e);
+
+/* Whether this rank's part lies on edge e of the whole grid (every rank
+   holds every edge of a grid it does not split).  */
+bool domain_holds_edge (const struct domain *d, enum edge e);
 bool domain_exchanges (const struct domain *d);
 
 /* Give the edges inside the whole grid to the exchange.  */

@@ -38,16 +38,6 @@ source_power (const struct domain *d, const struct config *c,
   return domain_sum (d, power) * config_dx (c) * config_dy (c);
 }
 
-/* Whether this rank holds edge e of the whole grid.  */
-static bool
-holds_edge (const struct domain *d, const struct field *u, enum edge e)
-{
-  return (e == EDGE_LEFT && u->x0 == 0)
-         || (e == EDGE_RIGHT && u->x0 + u->nx == d->nx)
-         || (e == EDGE_BOTTOM && u->y0 == 0)
-         || (e == EDGE_TOP && u->y0 + u->ny == d->ny);
-}
-
 /* Cell k (1 .. the edge's length) of the line at edge e: the interior
    node next to the boundary (offset 1) or the halo node beyond it
    (offset 0).  */
@@ -72,7 +62,7 @@ static double
 line_sum (const struct domain *d, const struct field *u, enum edge e,
           size_t offset)
 {
-  if (!holds_edge (d, u, e))
+  if (!domain_holds_edge (d, e))
     return 0.0;
   double sum = 0.0;
   for (size_t k = 1; k <= line_length (u, e); ++k)
@@ -87,7 +77,7 @@ static double
 line_flux_sum (const struct domain *d, const struct material *m,
                const struct field *u, enum edge e, size_t offset)
 {
-  if (!holds_edge (d, u, e))
+  if (!domain_holds_edge (d, e))
     return 0.0;
   const bool low = e == EDGE_LEFT || e == EDGE_BOTTOM;
   const double *k = m->conductivity.data;

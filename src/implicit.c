@@ -122,13 +122,10 @@ material_init (struct implicit *im, const struct config *cfg,
   /* Zero-flux edges of the whole grid are insulated faces; the part's
      edges inside it are not.  */
   const struct domain *d = im->domain;
-  const bool neumann = cfg->boundary == BOUNDARY_NEUMANN;
-  const bool insulated[EDGE_COUNT] = {
-    [EDGE_LEFT] = neumann && d->x0 == 0,
-    [EDGE_RIGHT] = neumann && d->x0 + d->local_nx == d->nx,
-    [EDGE_BOTTOM] = neumann && d->y0 == 0,
-    [EDGE_TOP] = neumann && d->y0 + d->local_ny == d->ny,
-  };
+  bool insulated[EDGE_COUNT];
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    insulated[e] = cfg->boundary == BOUNDARY_NEUMANN
+                   && domain_holds_edge (d, (enum edge) e);
   const size_t nx = im->halo.nx, ny = im->halo.ny;
   if (!heat_operator_build (&im->op, m, im->dx, im->dy, insulated)
       || (cfg->steady && m->source.data != NULL

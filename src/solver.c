@@ -25,15 +25,7 @@ static bool
 insulated_edge (const struct config *cfg, const struct domain *d,
                 enum edge e)
 {
-  if (cfg->boundary != BOUNDARY_NEUMANN)
-    return false;
-  switch (e)
-    {
-    case EDGE_LEFT: return d->x0 == 0;
-    case EDGE_RIGHT: return d->x0 + d->local_nx == d->nx;
-    case EDGE_BOTTOM: return d->y0 == 0;
-    default: return d->y0 + d->local_ny == d->ny;
-    }
+  return cfg->boundary == BOUNDARY_NEUMANN && domain_holds_edge (d, e);
 }
 
 /* The explicit step of a variable material, whose arrays the strategy
