@@ -12,13 +12,18 @@
    their values.  An edge and its opposite differ in the lowest bit.  */
 enum edge { EDGE_LEFT, EDGE_RIGHT, EDGE_BOTTOM, EDGE_TOP, EDGE_COUNT };
 
-/* What the halo of an edge holds: the kinds of --boundary, named as the
-   user names them.  An axis is periodic on both of its edges or on
-   neither.  */
+/* The kind of an edge's condition (--bc EDGE=KIND:...).  A Dirichlet
+   edge's nodes are the halo's, which hold its temperature; for every
+   other kind the edge's nodes are unknowns of the grid (half a control
+   volume), whose halo holds their mirror image (the line beyond them)
+   plus the heat the edge takes in.  An axis is periodic on both of its
+   edges or on neither.  */
 enum boundary_kind {
-  BOUNDARY_DIRICHLET,      /* fixed values */
-  BOUNDARY_NEUMANN,        /* zero flux: the halo mirrors the interior */
-  BOUNDARY_PERIODIC        /* the halo holds the opposite interior edge */
+  BOUNDARY_DIRICHLET,      /* temperature:T, fixed values */
+  BOUNDARY_NEUMANN,        /* flux:Q, heat flux into the domain
+                              (insulated: Q = 0) */
+  BOUNDARY_PERIODIC,       /* the halo holds the opposite interior edge */
+  BOUNDARY_ROBIN           /* convection:H,TINF, -k dT/dn = H (T - TINF) */
 };
 
 struct field {

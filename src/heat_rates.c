@@ -123,9 +123,9 @@ heat_rates (const struct domain *d, const struct config *c,
       const double weight = conductance * (e == EDGE_LEFT || e == EDGE_RIGHT
                                            ? dy / dx : dx / dy);
       /* An edge and its opposite differ in the lowest bit.  */
-      const double beyond = c->boundary == BOUNDARY_PERIODIC ? inner[e ^ 1]
-                            : halo[e];
-      rate[e] = c->boundary == BOUNDARY_NEUMANN ? 0.0
+      const double beyond = c->bc[e].kind == BOUNDARY_PERIODIC
+                            ? inner[e ^ 1] : halo[e];
+      rate[e] = c->bc[e].kind == BOUNDARY_NEUMANN ? 0.0
                 : weight * (beyond - inner[e]);
     }
 }

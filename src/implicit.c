@@ -14,11 +14,11 @@
 
 /* heatsim gives all four edges one kind; --edges values are Dirichlet.  */
 static struct mg_boundary
-mg_boundary_of (enum boundary_kind kind)
+mg_boundary_of (const struct edge_condition bc[EDGE_COUNT])
 {
   struct mg_boundary b;
   for (int e = 0; e < EDGE_COUNT; ++e)
-    b.kind[e] = kind;
+    b.kind[e] = bc[e].kind;
   return b;
 }
 
@@ -112,9 +112,9 @@ static int
 material_init (struct implicit *im, const struct config *cfg,
                const struct material *m)
 {
-  if (cfg->boundary == BOUNDARY_PERIODIC)
+  if (config_periodic (cfg, EDGE_LEFT) || config_periodic (cfg, EDGE_BOTTOM))
     {
-      heatsim_error ("--boundary periodic: the steady state and implicit "
+      heatsim_error ("--bc periodic: the steady state and implicit "
                      "steps of a variable material take Dirichlet and "
                      "zero-flux edges only");
       return HEATSIM_USAGE;
@@ -124,7 +124,7 @@ material_init (struct implicit *im, const struct config *cfg,
   const struct domain *d = im->domain;
   bool insulated[EDGE_COUNT];
   for (int e = 0; e < EDGE_COUNT; ++e)
-    insulated[e] = cfg->boundary == BOUNDARY_NEUMANN
+    insulated[e] = cfg->bc[e].kind == BOUNDARY_NEUMANN
                    && domain_holds_edge (d, (enum edge) e);
   const size_t nx = im->halo.nx, ny = im->halo.ny;
   if (!heat_operator_build (&im->op, m, im->dx, im->dy, insulated)
@@ -174,7 +174,10 @@ implicit_init (struct implicit *im, const struct config *cfg,
     .domain = d,
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
-    .conserves = cfg->boundary != BOUNDARY_DIRICHLET,
+    .conserves = cfg->bc[EDGE_LEFT].kind != BOUNDARY_DIRICHLET
+                 && cfg->bc[EDGE_RIGHT].kind != BOUNDARY_DIRICHLET
+                 && cfg->bc[EDGE_BOTTOM].kind != BOUNDARY_DIRICHLET
+                 && cfg->bc[EDGE_TOP].kind != BOUNDARY_DIRICHLET,
     .device_copy = placement == MG_RESIDENT,
   };
   /* A hierarchy split over ranks runs on host threads (the black box
@@ -204,7 +207,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
       op.c1 = theta * cfg->alpha * cfg->dt;
       im->explicit_weight = (1.0 - theta) * cfg->alpha * cfg->dt;
     }
-  const struct mg_boundary bc = mg_boundary_of (cfg->boundary);
+  const struct mg_boundary bc = mg_boundary_of (cfg->bc);
   switch (mg_create_part (&im->mg, d, &op, &bc))
     {
     case MG_OK:

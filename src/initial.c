@@ -90,12 +90,15 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
 {
   const char *path = cfg->restart;
   cfg->problem = problem_find (m->problem);
-  if (cfg->problem == NULL || !boundary_find (m->boundary, &cfg->boundary))
+  enum boundary_kind kind;
+  if (cfg->problem == NULL || !boundary_find (m->boundary, &kind))
     {
       heatsim_error ("--restart: %s: unknown problem '%s' or boundary '%s'",
                      path, m->problem, m->boundary);
       return HEATSIM_BAD_FILE;
     }
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    cfg->bc[e].kind = kind;
   if (m->steady != cfg->steady)
     {
       heatsim_error ("--restart: %s is from a %s run; %s --steady",

@@ -83,7 +83,7 @@ static int
 split_grid (const struct config *cfg, struct domain *d)
 {
   char err[512];
-  if (!domain_split (d, cfg->nx, cfg->ny, cfg->boundary == BOUNDARY_PERIODIC,
+  if (!domain_split (d, cfg->nx, cfg->ny, config_periodic (cfg, EDGE_LEFT),
                      err, sizeof err))
     {
       heatsim_error ("%s", err);

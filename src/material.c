@@ -825,7 +825,7 @@ material_build (struct material *m, const struct config *cfg,
   m->conductivity_uniform = w.conductivity_uniform;
   m->capacity_uniform = w.capacity_uniform;
   m->variable = cfg->material.variable;
-  const bool periodic = cfg->boundary == BOUNDARY_PERIODIC;
+  const bool periodic = config_periodic (cfg, EDGE_LEFT);
   bool ok = true;
   if (m->variable)
     {

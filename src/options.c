@@ -89,8 +89,14 @@ static bool
 set_boundary (struct parser *p, struct config *c, const char *value)
 {
   c->given.boundary = true;
-  return boundary_find (value, &c->boundary)
-         || parse_fail (p, "--boundary: unknown kind '%s' (choose dirichlet, "
+  enum boundary_kind kind;
+  if (boundary_find (value, &kind))
+    {
+      for (int e = 0; e < EDGE_COUNT; ++e)
+        c->bc[e].kind = kind;
+      return true;
+    }
+  return parse_fail (p, "--boundary: unknown kind '%s' (choose dirichlet, "
                         "neumann or periodic)", value);
 }
 
@@ -1011,7 +1017,7 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--checkpoint-name: '%s' can give the same file "
                        "names as --png-name '%s'", c->checkpoint_name,
                        c->png_name);
-  if (c->edges_given && c->boundary != BOUNDARY_DIRICHLET)
+  if (c->edges_given && c->bc[EDGE_LEFT].kind != BOUNDARY_DIRICHLET)
     return parse_fail (p, "--edges: fixed edge values need --boundary dirichlet");
   return material_check_options (p, c);
 }
@@ -1028,7 +1034,7 @@ config_defaults (struct config *c)
     .strategy = NULL, .strategy_auto = true,
     .device = -1,
     .problem = heatsim_problems[0],
-    .boundary = BOUNDARY_DIRICHLET,
+    .source_schedule = { .value = 1.0 },
     .disk_inside = DEFAULT_DISK_INSIDE,
     .disk_outside = DEFAULT_DISK_OUTSIDE,
     .tol = DEFAULT_TOL,

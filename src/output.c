@@ -390,7 +390,7 @@ write_checkpoint (struct output *o, const struct domain *d,
   snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));
   memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
-  snprintf (m.boundary, sizeof m.boundary, "%s", boundary_name (c->boundary));
+  snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
   int status = h5_write_checkpoint (path, d, u, &m, c->compress);
   if (status != HEATSIM_OK)
     return status;

@@ -37,7 +37,8 @@ probe_place (const struct config *c, double x, double y,
 {
   p->x = x;
   p->y = y;
-  p->boundary = c->boundary;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    p->boundary[e] = c->bc[e].kind;
   return axis_place (x, c->lx, config_dx (c), c->nx, &p->i, &p->wx)
          && axis_place (y, c->ly, config_dy (c), c->ny, &p->j, &p->wy);
 }
@@ -62,13 +63,16 @@ owned (size_t g, size_t first, size_t n, size_t total, size_t *local)
    interior nodes holds: itself inside and on fixed edges; on the edges
    of the others, the node their halo fill copies.  */
 static size_t
-source (size_t g, size_t total, enum boundary_kind boundary)
+source (size_t g, size_t total, const enum boundary_kind lo_hi[2])
 {
-  if (boundary == BOUNDARY_DIRICHLET || (g != 0 && g != total + 1))
+  if (g != 0 && g != total + 1)
     return g;
-  if (boundary == BOUNDARY_NEUMANN)
-    return g == 0 ? 1 : total;
-  return g == 0 ? total : 1;
+  const enum boundary_kind boundary = lo_hi[g != 0];
+  if (boundary == BOUNDARY_DIRICHLET)
+    return g;
+  if (boundary == BOUNDARY_PERIODIC)
+    return g == 0 ? total : 1;
+  return g == 0 ? 1 : total;
 }
 
 /* Into v, p's four nodes that this rank owns (the others 0).  */
@@ -79,7 +83,7 @@ own_nodes (const struct domain *d, const struct field *u,
   for (size_t n = 0; n < 4; ++n)
     {
       const size_t gi = source (p->i + (n & 1), d->nx, p->boundary);
-      const size_t gj = source (p->j + (n >> 1), d->ny, p->boundary);
+      const size_t gj = source (p->j + (n >> 1), d->ny, p->boundary + EDGE_BOTTOM);
       size_t li, lj;
       v[n] = 0.0;
       if (gi <= d->nx + 1 && gj <= d->ny + 1

@@ -26,7 +26,7 @@ struct probe_point {
   double x, y;
   size_t i, j;
   double wx, wy;
-  enum boundary_kind boundary;   /* of the run's edges */
+  enum boundary_kind boundary[EDGE_COUNT];   /* of the run's edges */
 };
 
 /* Place (x, y) on c's grid.  A coordinate within a billionth of a cell of

@@ -23,7 +23,10 @@ is_halo (const struct config *c, size_t i, size_t j)
 static bool
 dirichlet_from_problem (const struct config *c)
 {
-  return c->boundary == BOUNDARY_DIRICHLET && !c->edges_given;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind != BOUNDARY_DIRICHLET || c->bc[e].given)
+      return false;
+  return !c->edges_given;
 }
 
 /* mms: the manufactured solution of the OpenMP GPU tutorial,
@@ -294,12 +297,19 @@ problem_error (const struct config *c, const struct domain *d,
 void
 problem_halo (const struct config *c, size_t nx, size_t ny, struct halo *h)
 {
-  *h = (struct halo) { .refresh = c->boundary != BOUNDARY_DIRICHLET };
+  *h = (struct halo) { .refresh = false };
   for (int e = 0; e < EDGE_COUNT; ++e)
-    h->copy[e] = h->refresh;
-  const bool mirror = c->boundary == BOUNDARY_NEUMANN;
-  h->source[EDGE_LEFT] = mirror ? 1 : nx;
-  h->source[EDGE_RIGHT] = mirror ? nx : 1;
-  h->source[EDGE_BOTTOM] = mirror ? 1 : ny;
-  h->source[EDGE_TOP] = mirror ? ny : 1;
+    {
+      h->copy[e] = c->bc[e].kind != BOUNDARY_DIRICHLET;
+      h->refresh |= h->copy[e];
+    }
+  const size_t n[EDGE_COUNT] = { nx, nx, ny, ny };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      /* A mirror copies its own side's line, a periodic edge the
+         opposite side's; the high edges (odd) are the last line.  */
+      const bool own = c->bc[e].kind != BOUNDARY_PERIODIC;
+      const bool last = (e & 1) == own;
+      h->source[e] = last ? n[e] : 1;
+    }
 }

@@ -186,7 +186,7 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  problem       %s, %s boundaries\n"
            "  grid          %zu x %zu cells, domain %g x %g, dx %E, dy %E\n",
            PACKAGE_VERSION, method_name (cfg), cfg->problem->name,
-           boundary_name (cfg->boundary),
+           config_boundary_summary (cfg),
            cfg->nx, cfg->ny, cfg->lx, cfg->ly, config_dx (cfg),
            config_dy (cfg));
   if (cfg->unit == TEMPERATURE_NONE)
@@ -395,7 +395,7 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   fprintf (out,
            ", \"problem\": \"%s\", \"boundary\": \"%s\", "
            "\"nx\": %zu, \"ny\": %zu, ",
-           cfg->problem->name, boundary_name (cfg->boundary),
+           cfg->problem->name, config_boundary_summary (cfg),
            cfg->nx, cfg->ny);
   json_number (out, "lx", true, cfg->lx);
   json_number (out, "ly", true, cfg->ly);

@@ -16,6 +16,7 @@ static const char *const boundary_names[] = {
   [BOUNDARY_DIRICHLET] = "dirichlet",
   [BOUNDARY_NEUMANN] = "neumann",
   [BOUNDARY_PERIODIC] = "periodic",
+  [BOUNDARY_ROBIN] = "convection",
 };
 
 const char *
@@ -24,15 +25,24 @@ boundary_name (enum boundary_kind kind)
   return boundary_names[kind];
 }
 
+/* --boundary takes the kinds that need no value.  */
 bool
 boundary_find (const char *name, enum boundary_kind *kind)
 {
   size_t k;
-  if (!name_index (boundary_names, sizeof boundary_names
-                   / sizeof *boundary_names, name, &k))
+  if (!name_index (boundary_names, BOUNDARY_ROBIN, name, &k))
     return false;
   *kind = (enum boundary_kind) k;
   return true;
+}
+
+const char *
+config_boundary_summary (const struct config *c)
+{
+  for (int e = 1; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind != c->bc[0].kind)
+      return "mixed";
+  return boundary_name (c->bc[0].kind);
 }
 
 static const char *const kernel_form_names[] = {

@@ -47,6 +47,29 @@ struct material_def {
   double heat_capacity;   /* c_p, J/(kg K) */
 };
 
+/* A value that may change in time: a constant, or a schedule read from
+   a CSV file of time,value rows (--bc KIND:@FILE, --source-schedule),
+   linearly interpolated and held at its first and last value outside its
+   times (schedule.h evaluates it).  */
+struct schedule {
+  const char *path;       /* the file's name, or NULL for the constant */
+  double value;           /* the constant */
+  size_t points;          /* rows read from path (schedule_load) */
+  double *time, *values;  /* points each; owned (options_free) */
+};
+
+/* The condition on one edge of the whole grid (--bc EDGE=SPEC; --boundary
+   and --edges are shorthands for it).  */
+struct edge_condition {
+  enum boundary_kind kind;
+  bool given;             /* by an option; otherwise the problem's own edge
+                             (its temperatures, for a Dirichlet edge) */
+  struct schedule value;  /* temperature T (Dirichlet) or heat flux Q into
+                             the domain, W/m^2 (Neumann) */
+  struct schedule h;      /* convection: H, W/(m^2 K) (Robin) */
+  struct schedule ambient;   /* convection: TINF */
+};
+
 /* The material and the heat sources the options give (material.c reads
    the files they name).  */
 struct material_options {
@@ -121,9 +144,16 @@ struct given_options {
 
 struct config {
   const struct problem *problem;
-  enum boundary_kind boundary;
+  struct edge_condition bc[EDGE_COUNT];   /* of the whole grid's edges */
   bool edges_given;       /* Dirichlet values from --edges, not the problem */
   double edges[EDGE_COUNT];
+  struct schedule source_schedule;   /* --source-schedule: a factor on every
+                                        heat source (constant 1 if none) */
+  bool surface_given;     /* --thickness D and --surface-convection H,TINF:
+                             heat lost through a thin plate's two faces,
+                             2 H (T - TINF) / D per unit volume */
+  double thickness;
+  struct schedule surface_h, surface_ambient;
   double disk_radius, disk_inside, disk_outside;   /* --problem disk */
   size_t nx, ny;          /* interior cells in x and y */
   double lx, ly;          /* domain lengths; spacing is length / (cells + 1) */
@@ -208,6 +238,14 @@ struct config {
   const struct provenance *provenance;   /* set by main after parsing */
 };
 
+/* Whether the edges of an axis (left and right, or bottom and top) are
+   periodic: both are, or neither.  */
+static inline bool
+config_periodic (const struct config *c, enum edge e)
+{
+  return c->bc[e & ~1].kind == BOUNDARY_PERIODIC;
+}
+
 /* Grid spacing: the interior nodes and the boundary nodes of the halo
    divide the length into cells + 1 equal parts.  */
 static inline double
@@ -256,6 +294,8 @@ config_uses_multigrid (const struct config *c)
 /* The command-line names of the enumerations, and the value called name
    (false if there is none).  */
 const char *boundary_name (enum boundary_kind kind);
+/* The kind all four edges share, or "mixed".  */
+const char *config_boundary_summary (const struct config *c);
 bool boundary_find (const char *name, enum boundary_kind *kind);
 const char *kernel_form_name (enum kernel_form form);
 bool kernel_form_find (const char *name, enum kernel_form *form);

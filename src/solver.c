@@ -25,7 +25,7 @@ static bool
 insulated_edge (const struct config *cfg, const struct domain *d,
                 enum edge e)
 {
-  return cfg->boundary == BOUNDARY_NEUMANN && domain_holds_edge (d, e);
+  return cfg->bc[e].kind == BOUNDARY_NEUMANN && domain_holds_edge (d, e);
 }
 
 /* The explicit step of a variable material, whose arrays the strategy

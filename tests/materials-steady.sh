@@ -241,6 +241,6 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
   done
 fi
 
-refused "--boundary periodic: the steady state and implicit steps of a variable material" \
+refused "periodic: the steady state and implicit steps of a variable material" \
   --material-map random.h5 --length 2x1.5 -b periodic --steady
 finish

@@ -257,7 +257,7 @@ test_problems (void)
   CHECK (parse (&c, "-p", "plate", "-b", "neumann", (char *) NULL)
          == OPTIONS_RUN);
   CHECK (strcmp (c.problem->name, "plate") == 0);
-  CHECK (c.boundary == BOUNDARY_NEUMANN && !c.edges_given);
+  CHECK (c.bc[EDGE_TOP].kind == BOUNDARY_NEUMANN && !c.edges_given);
   CHECK (parse (&c, "--edges", "0,-1.5,2e3,7", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.edges_given && c.edges[EDGE_LEFT] == 0.0
          && c.edges[EDGE_RIGHT] == -1.5 && c.edges[EDGE_BOTTOM] == 2e3
