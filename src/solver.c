@@ -149,10 +149,12 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   const struct strategy *st = s->strategy;
   struct workspace *w = &s->work;
   const struct stencil *c = &w->stencil;
-  if (c->halo.refresh)
-    st->refresh_halo (w);
   if (w->send == NULL)
-    return update (st, w, stencil_interior (c), residual);
+    {
+      if (c->halo.refresh)
+        st->refresh_halo (w);
+      return update (st, w, stencil_interior (c), residual);
+    }
 
   double t0 = omp_get_wtime ();
   st->pack (w);
@@ -171,6 +173,10 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   double t2 = omp_get_wtime ();
   domain_exchange_end (s->domain);
   st->unpack (w);
+  /* After the neighbours' lines: a part one line thin mirrors the line
+     its neighbour sends.  */
+  if (c->halo.refresh)
+    st->refresh_halo (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
   return fmax (change, update_frame (st, w, residual));
 }
