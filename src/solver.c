@@ -20,14 +20,6 @@
 #include "signals.h"
 #include "status.h"
 
-/* Edge e of the part is an insulated edge of the whole grid.  */
-static bool
-insulated_edge (const struct config *cfg, const struct domain *d,
-                enum edge e)
-{
-  return cfg->bc[e].kind == BOUNDARY_NEUMANN && domain_holds_edge (d, e);
-}
-
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
    implicit schemes and the steady state solve their own way.  Returns 0
@@ -46,11 +38,10 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
     return HEATSIM_OK;
-  bool insulated[EDGE_COUNT];
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    insulated[e] = insulated_edge (cfg, s->domain, (enum edge) e);
+  bool edge_node[EDGE_COUNT];
+  domain_edge_nodes (s->domain, cfg, edge_node);
   if (!material_step_build (&w->material, &s->material, config_dx (cfg),
-                            config_dy (cfg), cfg->dt, insulated))
+                            config_dy (cfg), cfg->dt, edge_node))
     {
       heatsim_error ("cannot allocate the material's operator for a "
                      "%zu x %zu grid", w->u.nx, w->u.ny);
@@ -158,10 +149,12 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   const struct strategy *st = s->strategy;
   struct workspace *w = &s->work;
   const struct stencil *c = &w->stencil;
-  if (c->halo.refresh)
-    st->refresh_halo (w);
   if (w->send == NULL)
-    return update (st, w, stencil_interior (c), residual);
+    {
+      if (c->halo.refresh)
+        st->refresh_halo (w);
+      return update (st, w, stencil_interior (c), residual);
+    }
 
   double t0 = omp_get_wtime ();
   st->pack (w);
@@ -180,6 +173,10 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   double t2 = omp_get_wtime ();
   domain_exchange_end (s->domain);
   st->unpack (w);
+  /* After the neighbours' lines: a part one line thin mirrors the line
+     its neighbour sends.  */
+  if (c->halo.refresh)
+    st->refresh_halo (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
   return fmax (change, update_frame (st, w, residual));
 }
