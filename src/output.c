@@ -269,16 +269,20 @@ describe_kept (const char *dir, struct xdmf_entry *e)
       >= sizeof path
       || !h5_read_meta (path, &m))
     return false;
-  /* The nodes lie as the edges' kinds place them: a checkpoint records
-     one kind for all four (or "mixed", read as Dirichlet).  */
-  enum boundary_kind kind = BOUNDARY_DIRICHLET;
-  boundary_find (m.boundary, &kind);
+  /* The nodes lie as the edges' kinds place them: an edge's --bc SPEC
+     where an option gave one, else the kind all four share (older
+     checkpoints, and edges that keep the problem's temperatures).  */
+  enum boundary_kind shared = BOUNDARY_DIRICHLET, kind[EDGE_COUNT];
+  boundary_find (m.boundary, &shared);
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    if (!edge_spec_kind (m.bc[k], &kind[k]))
+      kind[k] = shared;
   e->nx = m.nx;
   e->ny = m.ny;
-  e->dx = axis_spacing (m.lx, m.nx, kind, kind);
-  e->dy = axis_spacing (m.ly, m.ny, kind, kind);
-  e->x1 = axis_position (1, e->dx, kind);
-  e->y1 = axis_position (1, e->dy, kind);
+  e->dx = axis_spacing (m.lx, m.nx, kind[EDGE_LEFT], kind[EDGE_RIGHT]);
+  e->dy = axis_spacing (m.ly, m.ny, kind[EDGE_BOTTOM], kind[EDGE_TOP]);
+  e->x1 = axis_position (1, e->dx, kind[EDGE_LEFT]);
+  e->y1 = axis_position (1, e->dy, kind[EDGE_BOTTOM]);
   e->time = m.time;
   e->material = m.has_material;
   e->source = m.has_source;

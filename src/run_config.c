@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 double
 config_stability (const struct config *c)
@@ -85,6 +86,25 @@ edge_kind_name (const struct edge_condition *b)
     [BOUNDARY_PERIODIC] = "periodic", [BOUNDARY_ROBIN] = "convection",
   };
   return insulated (b) ? "insulated" : names[b->kind];
+}
+
+bool
+edge_spec_kind (const char *spec, enum boundary_kind *kind)
+{
+  static const struct { const char *name; enum boundary_kind kind; } kinds[] = {
+    { "temperature", BOUNDARY_DIRICHLET }, { "flux", BOUNDARY_NEUMANN },
+    { "insulated", BOUNDARY_NEUMANN }, { "convection", BOUNDARY_ROBIN },
+    { "periodic", BOUNDARY_PERIODIC },
+  };
+  const size_t length = strcspn (spec, ":");
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+    if (strlen (kinds[k].name) == length
+        && strncmp (spec, kinds[k].name, length) == 0)
+      {
+        *kind = kinds[k].kind;
+        return true;
+      }
+  return false;
 }
 
 /* A value as --bc takes it: @FILE, or the shortest number that reads

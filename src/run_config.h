@@ -392,6 +392,9 @@ bool edge_find (const char *name, enum edge *e);
 /* What --bc calls b's kind: temperature, flux, insulated (a constant
    zero flux), convection or periodic.  */
 const char *edge_kind_name (const struct edge_condition *b);
+/* The kind of a --bc SPEC as a checkpoint records it (its first word);
+   false if it names none.  */
+bool edge_spec_kind (const char *spec, enum boundary_kind *kind);
 /* b as --bc's SPEC (temperature:T, flux:Q, insulated, convection:H,TINF,
    periodic; values @FILE or numbers that read back exactly) into text
    (size bytes); "" for an edge that keeps the problem's own

@@ -140,6 +140,14 @@ expect_status 0 "$HEATSIM" -q $run $conds -n 4 --checkpoint-every 4 \
   || fail "restart: bc $(bc --restart first/heatsim-000004.h5 -n 4)"
 [ "$(sum --restart first/heatsim-000004.h5 -n 4 -o host)" = "$whole" ] \
   || fail "restart: not bitwise the uninterrupted run"
+# The restart's index lists the kept checkpoints where their nodes lie,
+# as the new ones: one origin and one spacing for every step.
+expect_status 0 "$HEATSIM" -q --restart first/heatsim-000004.h5 -n 4 \
+  --checkpoint-every 4 --output-dir first -o host
+[ "$(grep -c '<Grid Name="step' first/heatsim.xmf)" = 3 ] \
+  || fail "restart: index of $(grep -c '<Grid Name="step' first/heatsim.xmf) steps"
+[ "$(grep -A2 '<Geometry' first/heatsim.xmf | grep DataItem | sort -u | wc -l)" = 2 ] \
+  || fail "restart: kept checkpoints placed apart: $(grep -A2 '<Geometry' first/heatsim.xmf | grep DataItem | sort -u)"
 refused "^heatsim: --bc: not allowed with --restart (the checkpoint fixes it)" \
   --restart first/heatsim-000004.h5 -n 4 --bc right=flux:3
 refused "^heatsim: --thickness: not allowed with --restart" \
