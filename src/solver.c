@@ -21,16 +21,6 @@
 #include "signals.h"
 #include "status.h"
 
-/* Edge e of the part is an edge of the whole grid whose node is an
-   unknown with part of a volume (flux, insulated, convection): the
-   operator's face there is closed.  */
-static bool
-closed_edge (const struct config *cfg, const struct domain *d, enum edge e)
-{
-  return cfg->bc[e].kind != BOUNDARY_DIRICHLET && !config_periodic (cfg, e)
-         && domain_holds_edge (d, e);
-}
-
 /* Edge e of the part is an edge of the whole grid that takes heat in:
    convection, or a flux other than the constant 0 (insulated, the plain
    mirror).  */
@@ -142,11 +132,10 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
     return HEATSIM_OK;
-  bool closed[EDGE_COUNT];
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    closed[e] = closed_edge (cfg, s->domain, (enum edge) e);
+  bool edge_node[EDGE_COUNT];
+  domain_edge_nodes (s->domain, cfg, edge_node);
   if (!material_step_build (&w->material, &s->material, config_dx (cfg),
-                            config_dy (cfg), cfg->dt, closed))
+                            config_dy (cfg), cfg->dt, edge_node))
     {
       heatsim_error ("cannot allocate the material's operator for a "
                      "%zu x %zu grid", w->u.nx, w->u.ny);
