@@ -48,6 +48,9 @@ same_field -g 101x77 -n 50 -o map --kernel split
 same_field -g 101x77 -n 50 -o resident
 same_field -p disk -b periodic -g 40x30 -L 1 -a 1 -T 0.05 -n 300
 same_field -p disk -b neumann -g 30x41 -L 1 -a 1 -T 0.01 -n 200 -o host
+# Parts one row thin at a zero-flux edge mirror the row their neighbour
+# sends, of the same step (issue 24: the edge's nodes lie on it).
+same_field -p disk -b neumann -g 6x3 -L 1 -a 1 -T 0.01 -n 20 -o host
 same_field -p plate -g 30x41 -n 60 --edges 1,2,3,4
 same_field -p plate -s --solver jacobi -g 47x33 --tol 0.05 -o host
 same_field -g 4x3 -n 7 -o host
@@ -98,6 +101,8 @@ close_field () {
 if [ -n "${H5DUMP:-}" ]; then
   close_field 1200 -p disk -b periodic -s -g 40x30 -L 1 -a 1
   close_field 1230 -p disk -b neumann -g 30x41 -L 1 -a 1 -T 0.01 -n 5 \
+    --scheme crank-nicolson
+  close_field 18 -p disk -b neumann -g 6x3 -L 1 -a 1 -T 0.01 -n 4 \
     --scheme crank-nicolson
   close_field 1200 -p disk -b periodic -g 40x30 -L 1 -a 1 -T 0.05 -n 5 \
     --scheme backward-euler -o resident
