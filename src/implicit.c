@@ -73,7 +73,7 @@ create_whole (struct implicit *im, double c0, double c1)
 {
   const struct domain *d = im->domain;
   if (d->ranks == 1)
-    return boxmg_create (&im->boxmg, &im->op, c0, c1, 0);
+    return boxmg_create (&im->boxmg, &im->op, NULL, c0, c1, 0);
   if (!field_alloc (&im->whole_u, d->nx, d->ny)
       || !field_alloc (&im->whole_f, d->nx, d->ny))
     return MG_NO_MEMORY;
@@ -98,7 +98,7 @@ create_whole (struct implicit *im, double c0, double c1)
     .wy = wy.data, .capacity = capacity.data,
   };
   const enum mg_status status = gathered
-                                ? boxmg_create (&im->boxmg, &op, c0, c1, 0)
+                                ? boxmg_create (&im->boxmg, &op, NULL, c0, c1, 0)
                                 : MG_NO_MEMORY;
   field_free (&wx);
   field_free (&wy);
