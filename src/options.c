@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "pattern.h"
 #include "problem.h"
+#include "schedule.h"
 #include "strategy.h"
 
 /* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.
@@ -85,27 +86,224 @@ set_problem (struct parser *p, struct config *c, const char *value)
                         "plate, disk or file)", value);
 }
 
+/* A value read from a case file (or a part of a value), kept as long as
+   the configuration that points to it.  */
+struct case_value {
+  struct case_value *next;
+  char text[];
+};
+
+static const char *
+keep_text (struct config *c, const char *text, size_t len)
+{
+  struct case_value *v = malloc (sizeof *v + len + 1);
+  if (v == NULL)
+    return NULL;
+  memcpy (v->text, text, len);
+  v->text[len] = '\0';
+  v->next = c->case_values;
+  c->case_values = v;
+  return v->text;
+}
+
+static const char *
+keep_value (struct config *c, const char *value)
+{
+  return keep_text (c, value, strlen (value));
+}
+
+/* Which option set an edge's condition (config.bc_by): a later rank
+   wins whatever the order of the options, so that a case file, which
+   lists them in --help's order, gives the same edges as the command
+   line; among --bc options the later wins.  */
+enum condition_source { BY_PROBLEM, BY_BOUNDARY, BY_EDGES, BY_BC };
+
+/* Set edge e to b unless an option of higher rank set it.  */
+static void
+set_condition (struct config *c, enum edge e, enum condition_source by,
+               const struct edge_condition *b)
+{
+  if (c->bc_by[e] > by)
+    return;
+  schedule_free (&c->bc[e].value);
+  schedule_free (&c->bc[e].h);
+  schedule_free (&c->bc[e].ambient);
+  c->bc[e] = *b;
+  c->bc_by[e] = (unsigned char) by;
+}
+
+/* --boundary KIND is --bc all=KIND: dirichlet keeps the problem's own
+   temperatures, neumann is insulated.  */
 static bool
 set_boundary (struct parser *p, struct config *c, const char *value)
 {
   c->given.boundary = true;
   enum boundary_kind kind;
-  if (boundary_find (value, &kind))
-    {
-      for (int e = 0; e < EDGE_COUNT; ++e)
-        c->bc[e].kind = kind;
-      return true;
-    }
-  return parse_fail (p, "--boundary: unknown kind '%s' (choose dirichlet, "
-                        "neumann or periodic)", value);
+  if (!boundary_find (value, &kind))
+    return parse_fail (p, "--boundary: unknown kind '%s' (choose dirichlet, "
+                       "neumann or periodic)", value);
+  const struct edge_condition b = {
+    .kind = kind, .given = kind != BOUNDARY_DIRICHLET,
+  };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    set_condition (c, (enum edge) e, BY_BOUNDARY, &b);
+  return true;
 }
 
+/* --edges L,R,B,T is --bc left=temperature:L and so on.  */
 static bool
 set_edges (struct parser *p, struct config *c, const char *value)
 {
   c->edges_given = true;
-  return parse_reals (p, "--edges", value, EDGE_COUNT, EDGE_COUNT, c->edges)
-         == EDGE_COUNT;
+  if (parse_reals (p, "--edges", value, EDGE_COUNT, EDGE_COUNT, c->edges)
+      != EDGE_COUNT)
+    return false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition b = {
+        .kind = BOUNDARY_DIRICHLET, .given = true,
+        .value = { .value = c->edges[e] },
+      };
+      set_condition (c, (enum edge) e, BY_EDGES, &b);
+    }
+  return true;
+}
+
+/* The option as messages about edge e's values name it.  */
+static const char *
+bc_option (enum edge e)
+{
+  static const char *const names[EDGE_COUNT] = {
+    [EDGE_LEFT] = "--bc left", [EDGE_RIGHT] = "--bc right",
+    [EDGE_BOTTOM] = "--bc bottom", [EDGE_TOP] = "--bc top",
+  };
+  return names[e];
+}
+
+/* "H,TINF" of convection (--bc convection:H,TINF, --surface-convection)
+   into h and ambient; H a number >= 0 or @FILE (whose values
+   options_load_schedules checks).  */
+static bool
+parse_convection (struct parser *p, struct config *c, const char *option,
+                  const char *text, struct schedule *h,
+                  struct schedule *ambient)
+{
+  const char *comma = strchr (text, ',');
+  if (comma == NULL)
+    return parse_fail (p, "%s: '%s': convection needs H,TINF (heat transfer "
+                       "coefficient and ambient temperature)", option, text);
+  /* H's text ends at the comma: a copy the configuration keeps.  */
+  const char *hs = keep_text (c, text, (size_t) (comma - text));
+  if (hs == NULL)
+    return parse_fail (p, "%s: out of memory", option);
+  if (!schedule_parse (p, option, hs, h)
+      || !schedule_parse (p, option, comma + 1, ambient))
+    return false;
+  return h->path != NULL || h->value >= 0.0
+         || parse_fail (p, "%s: '%s': H %g is negative (a heat transfer "
+                        "coefficient is >= 0)", option, text, h->value);
+}
+
+/* SPEC of --bc into b: temperature:T, flux:Q, insulated, convection:H,TINF
+   or periodic.  */
+static bool
+parse_condition (struct parser *p, struct config *c, const char *option,
+                 const char *spec, struct edge_condition *b)
+{
+  static const char *const kinds[] = {
+    "temperature", "flux", "insulated", "convection", "periodic"
+  };
+  const size_t len = strcspn (spec, ":");
+  const char *values = spec[len] == ':' ? spec + len + 1 : NULL;
+  size_t k = 0;
+  while (k < sizeof kinds / sizeof *kinds
+         && !(strlen (kinds[k]) == len && strncmp (kinds[k], spec, len) == 0))
+    ++k;
+  *b = (struct edge_condition) { .given = true };
+  switch (k)
+    {
+    case 0:
+    case 1:
+      b->kind = k == 0 ? BOUNDARY_DIRICHLET : BOUNDARY_NEUMANN;
+      if (values == NULL)
+        return parse_fail (p, "%s: '%s' needs a value (%s:%s)", option, spec,
+                           kinds[k], k == 0 ? "T" : "Q");
+      return schedule_parse (p, option, values, &b->value);
+    case 2:
+    case 4:
+      b->kind = k == 2 ? BOUNDARY_NEUMANN : BOUNDARY_PERIODIC;
+      return values == NULL
+             || parse_fail (p, "%s: '%s': %s takes no value", option, spec,
+                            kinds[k]);
+    case 3:
+      b->kind = BOUNDARY_ROBIN;
+      if (values == NULL)
+        return parse_fail (p, "%s: '%s' needs values (convection:H,TINF)",
+                           option, spec);
+      return parse_convection (p, c, option, values, &b->h, &b->ambient);
+    default:
+      return parse_fail (p, "%s: unknown kind '%.*s' (choose temperature:T, "
+                         "flux:Q, insulated, convection:H,TINF or periodic)",
+                         option, (int) len, spec);
+    }
+}
+
+/* --bc EDGE=SPEC, EDGE one of left, right, bottom, top or all.  */
+static bool
+set_bc (struct parser *p, struct config *c, const char *value)
+{
+  c->given.bc = true;
+  const char *eq = strchr (value, '=');
+  if (eq == NULL)
+    return parse_fail (p, "--bc: '%s' is not EDGE=SPEC (EDGE left, right, "
+                       "bottom, top or all)", value);
+  char name[8] = "";
+  enum edge edge = EDGE_LEFT;
+  const size_t len = (size_t) (eq - value);
+  if (len < sizeof name)
+    {
+      memcpy (name, value, len);
+      name[len] = '\0';
+    }
+  const bool all = strcmp (name, "all") == 0;
+  if (!all && !edge_find (name, &edge))
+    return parse_fail (p, "--bc: unknown edge '%.*s' (choose left, right, "
+                       "bottom, top or all)", (int) len, value);
+  struct edge_condition b;
+  if (!parse_condition (p, c, all ? "--bc all" : bc_option (edge), eq + 1,
+                        &b))
+    return false;
+  /* Nothing is loaded yet: the edges may share b's schedules.  */
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (all || e == (int) edge)
+      set_condition (c, (enum edge) e, BY_BC, &b);
+  return true;
+}
+
+static bool
+set_source_schedule (struct parser *p, struct config *c, const char *value)
+{
+  c->given.source_schedule = true;
+  schedule_free (&c->source_schedule);
+  c->source_schedule = (struct schedule) { .path = value };
+  return value[0] != '\0'
+         || parse_fail (p, "--source-schedule: empty file name");
+}
+
+static bool
+set_thickness (struct parser *p, struct config *c, const char *value)
+{
+  c->given.thickness = true;
+  return parse_positive (p, "--thickness", value, NULL, &c->thickness);
+}
+
+static bool
+set_surface_convection (struct parser *p, struct config *c,
+                        const char *value)
+{
+  c->given.surface_convection = true;
+  return parse_convection (p, c, "--surface-convection", value,
+                           &c->surface_h, &c->surface_ambient);
 }
 
 static bool
@@ -644,11 +842,18 @@ static const struct option_spec option_table[] = {
   { "problem", 'p', "NAME", "mms (default), plate, disk, or file\n"
     "(with --init FILE); see Problems below",
     GROUP_PROBLEM, set_problem, OPTIONS_RUN, false },
-  { "boundary", 'b', "KIND", "dirichlet (default), neumann (zero flux) or\n"
-    "periodic", GROUP_PROBLEM, set_boundary, OPTIONS_RUN, false },
-  { "edges", 0, "L,R,B,T", "fixed (Dirichlet) values of the left, right,\n"
-    "bottom and top edges, instead of the problem's", GROUP_PROBLEM,
+  { "boundary", 'b', "KIND", "every edge: dirichlet (default: the\n"
+    "problem's temperatures), neumann (--bc\n"
+    "all=insulated) or periodic (--bc all=periodic)",
+    GROUP_PROBLEM, set_boundary, OPTIONS_RUN, false },
+  { "edges", 0, "L,R,B,T", "fixed temperatures of the left, right, bottom\n"
+    "and top edges (--bc left=temperature:L ...)", GROUP_PROBLEM,
     set_edges, OPTIONS_RUN, false },
+  { "bc", 0, "EDGE=SPEC", "EDGE left, right, bottom, top or all; SPEC\n"
+    "temperature:T, flux:Q (W/m^2 in), insulated,\n"
+    "convection:H,TINF or periodic; a value may be\n"
+    "@FILE, a schedule; repeatable; it\n"
+    "overrides --edges and --boundary", GROUP_PROBLEM, set_bc, OPTIONS_RUN, true },
   { "disk", 0, "R[,IN[,OUT]]", "disk radius and temperatures (default\n"
     "min(LX,LY)/4, 100, 0)", GROUP_PROBLEM, set_disk, OPTIONS_RUN, false },
   { "grid", 'g', "NX[xNY]", "interior cells (default 1000x1000)",
@@ -686,6 +891,15 @@ static const struct option_spec option_table[] = {
   { "source-rect", 0, "X0,X1,Y0,Y1,Q", "heat source Q on the nodes in a\n"
     "rectangle; repeatable; sources add", GROUP_MATERIAL, set_source_rect,
     OPTIONS_RUN, true },
+  { "source-schedule", 0, "FILE", "CSV of time,value: a factor on every\n"
+    "heat source over time", GROUP_MATERIAL, set_source_schedule,
+    OPTIONS_RUN, false },
+  { "thickness", 0, "D", "plate thickness, m, for --surface-convection",
+    GROUP_MATERIAL, set_thickness, OPTIONS_RUN, false },
+  { "surface-convection", 0, "H,TINF", "heat lost through the plate's two\n"
+    "faces, 2 H (T - TINF) / D per volume; H, TINF\n"
+    "may be @FILE", GROUP_MATERIAL, set_surface_convection, OPTIONS_RUN,
+    false },
   { "initial-temperature", 0, "T", "uniform initial field (the edges keep\n"
     "the problem's values)", GROUP_MATERIAL, set_initial_temperature,
     OPTIONS_RUN, false },
@@ -919,6 +1133,64 @@ options_check_method (struct config *c, const char *checkpoint, char *err,
   return true;
 }
 
+static const struct option_spec *option_named (const char *name);
+
+/* The value last given to the option called name, or NULL.  */
+static const char *
+setting_value (const struct config *c, const char *name)
+{
+  const char *value = NULL;
+  const unsigned k = (unsigned) (option_named (name) - option_table);
+  for (size_t i = 0; i < c->setting_count; ++i)
+    if (c->settings[i].option == k)
+      value = c->settings[i].value;
+  return value;
+}
+
+/* The edges' conditions, the source schedule and face cooling as a
+   whole.  */
+static bool
+check_conditions (struct parser *p, struct config *c)
+{
+  const struct given_options g = c->given;
+  /* --edges fixes every edge, whatever its order: a --boundary kind
+     would be lost.  */
+  const char *kind = setting_value (c, "boundary");
+  if (c->edges_given && kind != NULL && strcmp (kind, "dirichlet") != 0)
+    return parse_fail (p, "--edges: fixed edge values need --boundary "
+                       "dirichlet (--edges sets all four edges' "
+                       "temperatures; for some of them give --bc "
+                       "EDGE=temperature:T)");
+  for (int e = 0; e < EDGE_COUNT; e += 2)
+    if ((c->bc[e].kind == BOUNDARY_PERIODIC)
+        != (c->bc[e + 1].kind == BOUNDARY_PERIODIC))
+      {
+        const int periodic = c->bc[e].kind == BOUNDARY_PERIODIC ? e : e + 1;
+        return parse_fail (p, "--bc: the %s edge is periodic but the %s edge "
+                           "is %s (a periodic axis has both edges periodic)",
+                           edge_name ((enum edge) periodic),
+                           edge_name ((enum edge) (periodic ^ 1)),
+                           edge_kind_name (&c->bc[periodic ^ 1]));
+      }
+  if (c->edges_given)
+    for (int e = 0; e < EDGE_COUNT; ++e)
+      if (c->bc[e].kind == BOUNDARY_DIRICHLET && c->bc[e].given
+          && c->bc[e].value.path == NULL)
+        c->edges[e] = c->bc[e].value.value;
+  if (g.thickness != g.surface_convection)
+    return parse_fail (p, "--%s: needs --%s too (face cooling is --thickness "
+                       "D with --surface-convection H,TINF)",
+                       g.thickness ? "thickness" : "surface-convection",
+                       g.thickness ? "surface-convection" : "thickness");
+  c->surface_given = g.thickness;
+  const struct material_options *m = &c->material;
+  if (g.source_schedule && !m->source_given && m->source_map == NULL
+      && m->rects == 0)
+    return parse_fail (p, "--source-schedule: only with a heat source "
+                       "(--source, --source-map, --source-rect)");
+  return true;
+}
+
 /* Options that belong to one mode or problem, given without it.  */
 static bool
 check_combinations (struct parser *p, struct config *c)
@@ -956,11 +1228,14 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--disk: only with --problem disk");
   if (c->restart != NULL)
     {
-      static const char *const fixed[] = { "grid", "length", "alpha", "dt",
-                                           "end-time", "problem", "boundary",
-                                           "disk" };
+      static const char *const fixed[] = {
+        "grid", "length", "alpha", "dt", "end-time", "problem", "boundary",
+        "disk", "bc", "source-schedule", "thickness", "surface-convection"
+      };
       const bool set[] = { g.grid, g.length, g.alpha, g.dt, g.end_time,
-                           g.problem, g.boundary, g.disk };
+                           g.problem, g.boundary, g.disk, g.bc,
+                           g.source_schedule, g.thickness,
+                           g.surface_convection };
       for (size_t k = 0; k < sizeof set / sizeof set[0]; ++k)
         if (set[k])
           return parse_fail (p, "--%s: not allowed with --restart (the checkpoint "
@@ -1017,9 +1292,7 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--checkpoint-name: '%s' can give the same file "
                        "names as --png-name '%s'", c->checkpoint_name,
                        c->png_name);
-  if (c->edges_given && c->bc[EDGE_LEFT].kind != BOUNDARY_DIRICHLET)
-    return parse_fail (p, "--edges: fixed edge values need --boundary dirichlet");
-  return material_check_options (p, c);
+  return check_conditions (p, c) && material_check_options (p, c);
 }
 
 static void
@@ -1146,26 +1419,6 @@ options_apply (struct config *c, const char *name, const char *value,
          || record_setting (&p, c, (size_t) (o - option_table), value);
 }
 
-/* A value read from a case file, kept as long as the configuration that
-   points to it.  */
-struct case_value {
-  struct case_value *next;
-  char text[];
-};
-
-static const char *
-keep_value (struct config *c, const char *value)
-{
-  const size_t n = strlen (value) + 1;
-  struct case_value *v = malloc (sizeof *v + n);
-  if (v == NULL)
-    return NULL;
-  memcpy (v->text, value, n);
-  v->next = c->case_values;
-  c->case_values = v;
-  return v->text;
-}
-
 /* One setting of a case file, by its exact long name: the messages speak
    of lines of the file (casefile.c adds its name and the line).  */
 static bool
@@ -1198,9 +1451,79 @@ set_case (struct parser *p, struct config *c, const char *value)
   return case_file_read (value, apply_case_setting, c, p->err, p->errlen);
 }
 
+/* One schedule of c: the option that gave it, the least value it may
+   take.  */
+struct schedule_use {
+  struct schedule *s;
+  const char *option;
+  double least;
+};
+
+/* Every schedule of c into use (at most 3 EDGE_COUNT + 3); how many.  */
+static size_t
+schedules_of (struct config *c, struct schedule_use *use)
+{
+  size_t n = 0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      struct edge_condition *b = &c->bc[e];
+      const char *option = bc_option ((enum edge) e);
+      if (b->kind == BOUNDARY_DIRICHLET || b->kind == BOUNDARY_NEUMANN)
+        use[n++] = (struct schedule_use) { &b->value, option, -INFINITY };
+      if (b->kind == BOUNDARY_ROBIN)
+        {
+          use[n++] = (struct schedule_use) { &b->h, option, 0.0 };
+          use[n++] = (struct schedule_use) { &b->ambient, option, -INFINITY };
+        }
+    }
+  if (c->given.source_schedule)
+    use[n++] = (struct schedule_use) { &c->source_schedule,
+                                       "--source-schedule", -INFINITY };
+  if (c->surface_given)
+    {
+      use[n++] = (struct schedule_use) { &c->surface_h,
+                                         "--surface-convection", 0.0 };
+      use[n++] = (struct schedule_use) { &c->surface_ambient,
+                                         "--surface-convection", -INFINITY };
+    }
+  return n;
+}
+
+bool
+options_load_schedules (struct config *c, char *err, size_t errlen)
+{
+  struct parser p = { err, errlen };
+  struct schedule_use use[3 * EDGE_COUNT + 3];
+  const size_t n = schedules_of (c, use);
+  for (size_t k = 0; k < n; ++k)
+    {
+      if (!schedule_load (&p, use[k].option, use[k].least, use[k].s))
+        return false;
+      if (c->steady && schedule_varies (use[k].s))
+        return parse_fail (&p, "%s: %s: the values change in time: not with "
+                           "--steady (a steady state has no time)",
+                           use[k].option, use[k].s->path);
+    }
+  return true;
+}
+
+bool
+options_restore (struct config *c, const char *name, const char *value,
+                 char *err, size_t errlen)
+{
+  struct parser p = { err, errlen };
+  const char *kept = keep_value (c, value);
+  return kept != NULL ? options_apply (c, name, kept, err, errlen)
+         : parse_fail (&p, "--%s: out of memory", name);
+}
+
 void
 options_free (struct config *cfg)
 {
+  struct schedule_use use[3 * EDGE_COUNT + 3];
+  const size_t n = schedules_of (cfg, use);
+  for (size_t k = 0; k < n; ++k)
+    schedule_free (use[k].s);
   while (cfg->case_values != NULL)
     {
       struct case_value *next = cfg->case_values->next;
@@ -1355,6 +1678,10 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
   const bool checked = action == OPTIONS_RUN || action == OPTIONS_PRINT_CASE;
   if (ok && checked)
     ok = check_combinations (&p, cfg);
+  /* Before anything is written, and before the stability check, which
+     takes the schedules' largest values.  */
+  if (ok && checked)
+    ok = options_load_schedules (cfg, err, errlen);
   /* With a file, the grid is known only once it is read.  */
   if (ok && checked && cfg->init == NULL && cfg->restart == NULL)
     ok = derive_settings (cfg, err, errlen);

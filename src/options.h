@@ -50,6 +50,18 @@ bool options_case_text (const struct config *cfg, char **text, char *err,
 bool options_apply (struct config *c, const char *name, const char *value,
                     char *err, size_t errlen);
 
+/* Read the schedule files of cfg's --bc, --source-schedule and
+   --surface-convection values (schedule.h; options_parse does, or a
+   restart once it has restored them) and refuse a schedule that varies
+   in a --steady run.  False with a message in err (errlen bytes)
+   naming the option, the file and its line.  options_free frees them.  */
+bool options_load_schedules (struct config *cfg, char *err, size_t errlen);
+
+/* options_apply for a setting a checkpoint recorded: value is copied
+   into c (options_free frees it).  */
+bool options_restore (struct config *c, const char *name, const char *value,
+                      char *err, size_t errlen);
+
 /* The rules that tie --rtol, --tol, --residual-every, --force and
    --max-steps to the run's method (scheme, or steady solver): checked
    on the command line, or with checkpoint (its path) once a restart has

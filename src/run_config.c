@@ -4,6 +4,9 @@
 
 #include "names.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 double
 config_stability (const struct config *c)
 {
@@ -43,6 +46,85 @@ config_boundary_summary (const struct config *c)
     if (c->bc[e].kind != c->bc[0].kind)
       return "mixed";
   return boundary_name (c->bc[0].kind);
+}
+
+static const char *const edge_names[EDGE_COUNT] = {
+  [EDGE_LEFT] = "left", [EDGE_RIGHT] = "right",
+  [EDGE_BOTTOM] = "bottom", [EDGE_TOP] = "top",
+};
+
+const char *
+edge_name (enum edge e)
+{
+  return edge_names[e];
+}
+
+bool
+edge_find (const char *name, enum edge *e)
+{
+  size_t k;
+  if (!name_index (edge_names, EDGE_COUNT, name, &k))
+    return false;
+  *e = (enum edge) k;
+  return true;
+}
+
+/* Whether b is a zero constant heat flux.  */
+static bool
+insulated (const struct edge_condition *b)
+{
+  return b->kind == BOUNDARY_NEUMANN && b->value.path == NULL
+         && b->value.value == 0.0;
+}
+
+const char *
+edge_kind_name (const struct edge_condition *b)
+{
+  static const char *const names[] = {
+    [BOUNDARY_DIRICHLET] = "temperature", [BOUNDARY_NEUMANN] = "flux",
+    [BOUNDARY_PERIODIC] = "periodic", [BOUNDARY_ROBIN] = "convection",
+  };
+  return insulated (b) ? "insulated" : names[b->kind];
+}
+
+/* A value as --bc takes it: @FILE, or the shortest number that reads
+   back as the same double.  */
+static int
+value_spec (const struct schedule *s, char *text, size_t size)
+{
+  if (s->path != NULL)
+    return snprintf (text, size, "@%s", s->path);
+  int n = snprintf (text, size, "%.15g", s->value);
+  if (n >= 0 && (size_t) n < size && strtod (text, NULL) != s->value)
+    n = snprintf (text, size, "%.17g", s->value);
+  return n;
+}
+
+bool
+edge_condition_spec (const struct edge_condition *b, char *text, size_t size)
+{
+  if (size == 0)
+    return false;
+  text[0] = '\0';
+  if (b->kind == BOUNDARY_DIRICHLET && !b->given)
+    return true;
+  int n = snprintf (text, size, "%s", edge_kind_name (b));
+  if (b->kind == BOUNDARY_PERIODIC || insulated (b))
+    return n >= 0 && (size_t) n < size;
+  const struct schedule *first = b->kind == BOUNDARY_ROBIN ? &b->h : &b->value;
+  if (n >= 0 && (size_t) n + 1 < size)
+    {
+      text[n++] = ':';
+      const int m = value_spec (first, text + n, size - (size_t) n);
+      n = m < 0 ? m : n + m;
+    }
+  if (b->kind == BOUNDARY_ROBIN && n >= 0 && (size_t) n + 1 < size)
+    {
+      text[n++] = ',';
+      const int m = value_spec (&b->ambient, text + n, size - (size_t) n);
+      n = m < 0 ? m : n + m;
+    }
+  return n >= 0 && (size_t) n < size;
 }
 
 static const char *const kernel_form_names[] = {

@@ -140,11 +140,15 @@ struct given_options {
   bool probe_every, probe_file;
   bool solver, scheme, rtol;
   bool temperature_unit, start_time;
+  bool bc, source_schedule, thickness, surface_convection;
 };
 
 struct config {
   const struct problem *problem;
   struct edge_condition bc[EDGE_COUNT];   /* of the whole grid's edges */
+  unsigned char bc_by[EDGE_COUNT];   /* which option set bc[e]: --bc over
+                                        --edges over --boundary, whatever
+                                        their order (options.c) */
   bool edges_given;       /* Dirichlet values from --edges, not the problem */
   double edges[EDGE_COUNT];
   struct schedule source_schedule;   /* --source-schedule: a factor on every
@@ -297,6 +301,17 @@ const char *boundary_name (enum boundary_kind kind);
 /* The kind all four edges share, or "mixed".  */
 const char *config_boundary_summary (const struct config *c);
 bool boundary_find (const char *name, enum boundary_kind *kind);
+const char *edge_name (enum edge e);
+bool edge_find (const char *name, enum edge *e);
+/* What --bc calls b's kind: temperature, flux, insulated (a constant
+   zero flux), convection or periodic.  */
+const char *edge_kind_name (const struct edge_condition *b);
+/* b as --bc's SPEC (temperature:T, flux:Q, insulated, convection:H,TINF,
+   periodic; values @FILE or numbers that read back exactly) into text
+   (size bytes); "" for an edge that keeps the problem's own
+   temperatures.  False if text is too short.  */
+bool edge_condition_spec (const struct edge_condition *b, char *text,
+                          size_t size);
 const char *kernel_form_name (enum kernel_form form);
 bool kernel_form_find (const char *name, enum kernel_form *form);
 const char *steady_solver_name (enum steady_solver solver);

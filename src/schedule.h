@@ -17,12 +17,17 @@ struct parser;
 bool schedule_parse (struct parser *p, const char *option, const char *text,
                      struct schedule *s);
 
-/* Read s's file, if it names one.  Returns 0 or a heatsim_status after a
-   message naming option, the file and its line.  */
-int schedule_load (struct schedule *s, const char *option);
+/* Read s's file, if it names one: every value must be at least least
+   (-INFINITY: any).  False with a message in p naming option, the file
+   and its line.  A file read before is read again (a restart's).  */
+bool schedule_load (struct parser *p, const char *option, double least,
+                    struct schedule *s);
 
 /* The value at time t.  */
 double schedule_at (const struct schedule *s, double t);
+
+/* The largest value it takes.  */
+double schedule_max (const struct schedule *s);
 
 /* Whether the value can change in time (a file of more than one
    distinct value).  */

@@ -3,8 +3,8 @@
 # every long option of --help (and no other: it reads them from the
 # program's --help, so a program with another option gets that one), each
 # value list as the program's name tables and messages give it, file names
-# after --init, --restart, --monitor, --case, --material-map and
-# --source-map, and directories after
+# after --init, --restart, --monitor, --case, --material-map,
+# --source-map and --source-schedule, the edges of --bc, and directories after
 # --output-dir.
 . "${srcdir:-.}/tests/testlib.sh"
 
@@ -86,6 +86,8 @@ maps=$(sed -n 's/^Colour maps: //p' help.txt | tr ' ' '\n' | sort | tr '\n' ' ' 
 expect 'plate' --problem pl
 expect 'resident' -o r
 expect 'neumann' -b n
+expect 'all= bottom= left= right= top=' --bc ''
+expect 'left=' --bc l
 expect '16 8' --png-depth ''
 
 # File names where a file is expected, directories for --output-dir.
@@ -93,7 +95,7 @@ mkdir -p runs/a-dir
 : >runs/a-file.h5
 : >'runs/with space.csv'
 for opt in --init --restart --monitor --probe-file --case --material-map \
-    --source-map; do
+    --source-map --source-schedule; do
   expect 'runs/a-dir runs/a-file.h5 runs/with space.csv' "$opt" runs/
   expect 'runs/a-file.h5' "$opt" runs/a-f
 done

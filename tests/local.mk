@@ -4,8 +4,9 @@
 check_PROGRAMS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal tests/unit_probes \
 	tests/unit_boxmg tests/unit_operator tests/mms_reference tests/png_probe \
-	tests/h5_fixtures tests/unit_material
+	tests/h5_fixtures tests/unit_material tests/unit_schedule
 tests_unit_material_LDADD = $(heatsim_ldadd)
+tests_unit_schedule_LDADD = $(heatsim_ldadd)
 tests_unit_options_LDADD = $(heatsim_ldadd)
 tests_unit_field_LDADD = $(heatsim_ldadd)
 tests_unit_pattern_LDADD = $(heatsim_ldadd)
@@ -87,7 +88,7 @@ dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal \
 	tests/unit_probes tests/unit_boxmg tests/unit_operator tests/unit_material \
-	$(cli_tests)
+	tests/unit_schedule $(cli_tests)
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \

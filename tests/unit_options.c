@@ -367,6 +367,121 @@ test_case_text (void)
   options_free (&c);
 }
 
+/* Edge e of c is of kind, given or not, with the constant value v (for
+   convection: H v and TINF w).  */
+static bool
+edge_is (const struct config *c, enum edge e, enum boundary_kind kind,
+         bool given, double v, double w)
+{
+  const struct edge_condition *b = &c->bc[e];
+  if (b->kind != kind || b->given != given)
+    return false;
+  if (kind == BOUNDARY_ROBIN)
+    return b->h.path == NULL && b->h.value == v && b->ambient.path == NULL
+           && b->ambient.value == w;
+  return kind == BOUNDARY_PERIODIC
+         || (b->value.path == NULL && b->value.value == v);
+}
+
+/* --bc and its shorthands: precedence --bc > --edges > --boundary
+   whatever the order, later --bc over earlier, values and files.  */
+static void
+test_conditions (void)
+{
+  struct config c;
+  CHECK (parse (&c, (char *) NULL) == OPTIONS_RUN);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    CHECK (edge_is (&c, (enum edge) e, BOUNDARY_DIRICHLET, false, 0, 0));
+  CHECK (c.source_schedule.path == NULL && c.source_schedule.value == 1.0);
+  CHECK (!c.surface_given);
+  CHECK (parse (&c, "--bc", "left=temperature:-3.5", "--bc",
+                "right=flux:2e3", "--bc", "bottom=insulated", "--bc",
+                "top=convection:10,20", (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_DIRICHLET, true, -3.5, 0));
+  CHECK (edge_is (&c, EDGE_RIGHT, BOUNDARY_NEUMANN, true, 2e3, 0));
+  CHECK (edge_is (&c, EDGE_BOTTOM, BOUNDARY_NEUMANN, true, 0, 0));
+  CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_ROBIN, true, 10, 20));
+  CHECK (!c.edges_given);
+  /* A later --bc wins; all sets the four.  */
+  CHECK (parse (&c, "--bc", "all=insulated", "--bc", "top=temperature:1",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_NEUMANN, true, 0, 0));
+  CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_DIRICHLET, true, 1, 0));
+  CHECK (parse (&c, "--bc", "top=temperature:1", "--bc", "all=insulated",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_NEUMANN, true, 0, 0));
+  /* --bc overrides --edges, --edges --boundary dirichlet, in any
+     order.  */
+  CHECK (parse (&c, "--bc", "bottom=insulated", "--edges", "1,2,3,4", "-b",
+                "dirichlet", (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_DIRICHLET, true, 1, 0));
+  CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_DIRICHLET, true, 4, 0));
+  CHECK (edge_is (&c, EDGE_BOTTOM, BOUNDARY_NEUMANN, true, 0, 0));
+  CHECK (c.edges_given && c.edges[EDGE_TOP] == 4.0);
+  CHECK (parse (&c, "--edges", "1,2,3,4", "--bc", "top=temperature:9",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.edges[EDGE_TOP] == 9.0 && c.edges[EDGE_LEFT] == 1.0);
+  CHECK (parse (&c, "--bc", "left=insulated", "-b", "periodic",
+                (char *) NULL) == OPTIONS_ERROR);
+  CHECK (strstr (err, "--bc: the right edge is periodic but the left edge "
+                 "is insulated") != NULL);
+  CHECK (parse (&c, "--bc", "left=insulated", "--bc", "right=insulated",
+                "-b", "periodic", (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_PERIODIC, true, 0, 0));
+  CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_NEUMANN, true, 0, 0));
+  /* The shorthands.  */
+  CHECK (parse (&c, "-b", "neumann", (char *) NULL) == OPTIONS_RUN);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    CHECK (edge_is (&c, (enum edge) e, BOUNDARY_NEUMANN, true, 0, 0));
+  CHECK (parse (&c, "-b", "dirichlet", (char *) NULL) == OPTIONS_RUN);
+  CHECK (edge_is (&c, EDGE_RIGHT, BOUNDARY_DIRICHLET, false, 0, 0));
+  /* Files are named, not read, until the options are complete.  */
+  CHECK (parse (&c, "--bc", "left=convection:@h.csv,@t.csv", "--print-case",
+                (char *) NULL) == OPTIONS_ERROR);
+  CHECK (strstr (err, "--bc left: h.csv: cannot open") != NULL);
+  CHECK (parse (&c, "--thickness", "2e-3", "--surface-convection", "5,25",
+                (char *) NULL) == OPTIONS_RUN);
+  CHECK (c.surface_given && c.thickness == 2e-3 && c.surface_h.value == 5.0
+         && c.surface_ambient.value == 25.0);
+  options_free (&c);
+  REFUSED ("--bc: unknown edge 'middle'", "--bc", "middle=insulated");
+  REFUSED ("--bc left: unknown kind 'hot'", "--bc", "left=hot:1");
+  REFUSED ("--bc left: unknown kind ''", "--bc", "left=");
+  REFUSED ("--bc: 'left' is not EDGE=SPEC", "--bc", "left");
+  REFUSED ("--bc left: 'temperature' needs a value", "--bc",
+           "left=temperature");
+  REFUSED ("--bc left: a value is missing", "--bc", "left=flux:");
+  REFUSED ("--bc all: 'insulated:0': insulated takes no value", "--bc",
+           "all=insulated:0");
+  REFUSED ("--bc top: '1': convection needs H,TINF", "--bc",
+           "top=convection:1");
+  REFUSED ("--bc top: '-1,2': H -1 is negative", "--bc",
+           "top=convection:-1,2");
+  REFUSED ("--bc top: 'x' is not a number", "--bc", "top=convection:1,x");
+  REFUSED ("--bc left: 'inf' is out of range", "--bc", "left=flux:inf");
+  REFUSED ("--bc: the left edge is periodic but the right edge is "
+           "temperature", "--bc", "left=periodic");
+  REFUSED ("--bc: the top edge is periodic but the bottom edge is flux",
+           "--bc", "all=periodic", "--bc", "bottom=flux:1");
+  REFUSED ("--edges: fixed edge values need --boundary dirichlet", "-b",
+           "neumann", "--edges", "1,2,3,4");
+  REFUSED ("--thickness: needs --surface-convection too", "--thickness",
+           "1");
+  REFUSED ("--surface-convection: needs --thickness too",
+           "--surface-convection", "1,2");
+  REFUSED ("--thickness: '0' must be greater than zero", "--thickness", "0");
+  REFUSED ("--surface-convection: '-1,2': H -1 is negative", "--thickness",
+           "1", "--surface-convection", "-1,2");
+  REFUSED ("--source-schedule: only with a heat source", "--source-schedule",
+           "f.csv");
+  REFUSED ("--source-schedule: empty file name", "--source", "1",
+           "--source-schedule", "");
+  REFUSED ("--bc: not allowed with --restart", "--restart", "x.h5", "--bc",
+           "all=insulated");
+  REFUSED ("--thickness: not allowed with --restart", "--restart", "x.h5",
+           "--thickness", "1", "--surface-convection", "1,2");
+}
+
 int
 main (void)
 {
@@ -379,5 +494,6 @@ main (void)
   test_problems ();
   test_apply ();
   test_case_text ();
+  test_conditions ();
   return unit_exit ();
 }

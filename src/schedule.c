@@ -1,0 +1,211 @@
+/* Values that change in time (schedule.h): a number, or a CSV file of
+   time,value rows read once before the run and interpolated at each
+   step's time levels.  */
+#include <config.h>
+
+#include "schedule.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parse.h"
+
+bool
+schedule_parse (struct parser *p, const char *option, const char *text,
+                struct schedule *s)
+{
+  schedule_free (s);
+  *s = (struct schedule) { .path = NULL };
+  if (text[0] == '@')
+    {
+      s->path = text + 1;
+      return s->path[0] != '\0'
+             || parse_fail (p, "%s: '@' needs a file name (@FILE)", option);
+    }
+  if (text[0] == '\0')
+    return parse_fail (p, "%s: a value is missing", option);
+  return parse_real (p, option, text, NULL, &s->value);
+}
+
+/* The rows read so far, growing by doubling.  */
+struct rows {
+  size_t n, capacity;
+  double *time, *values;
+};
+
+static bool
+add_row (struct rows *r, double t, double v)
+{
+  if (r->n == r->capacity)
+    {
+      const size_t capacity = r->capacity ? 2 * r->capacity : 64;
+      double *time = realloc (r->time, capacity * sizeof *time);
+      if (time == NULL)
+        return false;
+      r->time = time;
+      double *values = realloc (r->values, capacity * sizeof *values);
+      if (values == NULL)
+        return false;
+      r->values = values;
+      r->capacity = capacity;
+    }
+  r->time[r->n] = t;
+  r->values[r->n] = v;
+  ++r->n;
+  return true;
+}
+
+/* A finite number filling [text, end) but for blanks at its ends.  */
+static bool
+field_number (const char *text, const char *end, double *v)
+{
+  while (text < end && (*text == ' ' || *text == '\t'))
+    ++text;
+  while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
+    --end;
+  if (text == end)
+    return false;
+  errno = 0;
+  char *tail;
+  *v = strtod (text, &tail);
+  return tail == end && errno != ERANGE && isfinite (*v);
+}
+
+/* One line of the file, its line break removed: a blank line is skipped,
+   a first line whose first field is not a number is the header, any
+   other line must be "time,value" with times strictly increasing and
+   values >= least.  */
+static bool
+read_line (struct parser *p, const char *where, size_t number, char *line,
+           double least, struct rows *r)
+{
+  line[strcspn (line, "\r\n")] = '\0';
+  if (line[strspn (line, " \t")] == '\0')
+    return true;
+  const char *comma = strchr (line, ',');
+  const char *first_end = comma != NULL ? comma : line + strlen (line);
+  double t, v;
+  if (number == 1 && !field_number (line, first_end, &t))
+    return true;
+  const bool row = comma != NULL && strchr (comma + 1, ',') == NULL
+                   && field_number (line, comma, &t)
+                   && field_number (comma + 1, comma + strlen (comma), &v);
+  if (!row)
+    return parse_fail (p, "%s:%zu: '%s' is not a row 'time,value' of two "
+                          "numbers", where, number, line);
+  if (r->n > 0 && !(t > r->time[r->n - 1]))
+    return parse_fail (p, "%s:%zu: time %g does not follow %g (times must "
+                       "increase)", where, number, t, r->time[r->n - 1]);
+  if (v < least)
+    return parse_fail (p, "%s:%zu: value %g is below %g", where, number, v,
+                       least);
+  return add_row (r, t, v)
+         || parse_fail (p, "%s:%zu: out of memory", where, number);
+}
+
+/* The rows of the open file fp into r.  */
+static bool
+read_rows (struct parser *p, const char *where, FILE *fp, double least,
+           struct rows *r)
+{
+  char *line = NULL;
+  size_t size = 0;
+  bool ok = true;
+  size_t number = 0;
+  while (ok && getline (&line, &size, fp) != -1)
+    ok = read_line (p, where, ++number, line, least, r);
+  free (line);
+  if (ok && ferror (fp))
+    ok = parse_fail (p, "%s: cannot read: %s", where, strerror (errno));
+  if (ok && r->n == 0)
+    ok = parse_fail (p, "%s: no 'time,value' rows", where);
+  return ok;
+}
+
+bool
+schedule_load (struct parser *p, const char *option, double least,
+               struct schedule *s)
+{
+  if (s->path == NULL)
+    return s->value >= least
+           || parse_fail (p, "%s: %g is below %g", option, s->value, least);
+  char where[4096];
+  snprintf (where, sizeof where, "%s: %s", option, s->path);
+  struct stat st;
+  /* A FIFO or device would block or never end.  */
+  if (stat (s->path, &st) == 0 && !S_ISREG (st.st_mode))
+    return parse_fail (p, "%s: not a regular file", where);
+  FILE *fp = fopen (s->path, "r");
+  if (fp == NULL)
+    return parse_fail (p, "%s: cannot open: %s", where, strerror (errno));
+  struct rows r = { .n = 0 };
+  const bool ok = read_rows (p, where, fp, least, &r);
+  fclose (fp);
+  free (s->time);
+  free (s->values);
+  s->points = ok ? r.n : 0;
+  s->time = ok ? r.time : NULL;
+  s->values = ok ? r.values : NULL;
+  if (!ok)
+    {
+      free (r.time);
+      free (r.values);
+    }
+  return ok;
+}
+
+double
+schedule_at (const struct schedule *s, double t)
+{
+  const size_t n = s->points;
+  if (n == 0)
+    return s->value;
+  if (!(t > s->time[0]))
+    return s->values[0];
+  if (t >= s->time[n - 1])
+    return s->values[n - 1];
+  /* time[lo] <= t < time[hi]: a row's own time gives its value
+     exactly.  */
+  size_t lo = 0, hi = n - 1;
+  while (hi - lo > 1)
+    {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (s->time[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  const double w = (t - s->time[lo]) / (s->time[hi] - s->time[lo]);
+  return s->values[lo] + w * (s->values[hi] - s->values[lo]);
+}
+
+double
+schedule_max (const struct schedule *s)
+{
+  double m = s->points == 0 ? s->value : s->values[0];
+  for (size_t k = 1; k < s->points; ++k)
+    m = fmax (m, s->values[k]);
+  return m;
+}
+
+bool
+schedule_varies (const struct schedule *s)
+{
+  for (size_t k = 1; k < s->points; ++k)
+    if (s->values[k] != s->values[0])
+      return true;
+  return false;
+}
+
+void
+schedule_free (struct schedule *s)
+{
+  free (s->time);
+  free (s->values);
+  s->time = s->values = NULL;
+  s->points = 0;
+}

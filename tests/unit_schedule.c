@@ -1,0 +1,153 @@
+/* Schedules (schedule.h): values given as numbers or CSV files, exact
+   interpolation between rows, held values outside them, and the
+   refusals that name the option, the file and its line.  */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "schedule.h"
+#include "unit.h"
+
+static char err[512];
+static struct parser p = { err, sizeof err };
+
+/* A file of the given text in the current directory.  */
+static const char *
+write_file (const char *name, const char *text)
+{
+  FILE *fp = fopen (name, "w");
+  if (fp == NULL)
+    {
+      perror (name);
+      exit (EXIT_FAILURE);
+    }
+  fputs (text, fp);
+  fclose (fp);
+  return name;
+}
+
+/* Load "@name" holding text with values >= least.  */
+static bool
+load (struct schedule *s, const char *name, const char *text, double least)
+{
+  static char arg[64];
+  snprintf (arg, sizeof arg, "@%s", write_file (name, text));
+  *s = (struct schedule) { .path = NULL };
+  err[0] = '\0';
+  const bool ok = schedule_parse (&p, "--bc", arg, s)
+                  && schedule_load (&p, "--bc", least, s);
+  unlink (name);
+  return ok;
+}
+
+static void
+test_constant (void)
+{
+  struct schedule s = { .path = NULL };
+  CHECK (schedule_parse (&p, "--bc", "-2.5e1", &s));
+  CHECK (s.path == NULL && s.value == -25.0);
+  CHECK (schedule_load (&p, "--bc", -INFINITY, &s));
+  CHECK (schedule_at (&s, -1e9) == -25.0 && schedule_at (&s, 7.0) == -25.0);
+  CHECK (!schedule_varies (&s) && schedule_max (&s) == -25.0);
+  CHECK (!schedule_load (&p, "--bc", 0.0, &s));
+  CHECK (strstr (err, "--bc") != NULL);
+  CHECK (!schedule_parse (&p, "--bc", "", &s));
+  CHECK (strstr (err, "missing") != NULL);
+  CHECK (!schedule_parse (&p, "--bc", "nan", &s));
+  CHECK (!schedule_parse (&p, "--bc", "inf", &s));
+  CHECK (!schedule_parse (&p, "--bc", "1e999", &s));
+  CHECK (!schedule_parse (&p, "--bc", "3K", &s));
+  CHECK (!schedule_parse (&p, "--bc", "@", &s));
+  schedule_free (&s);
+}
+
+/* Rows at times 0, 2, 3 with values 10, 20, -10, a header and a CRLF
+   line: the values at and between the rows are exact in binary.  */
+static void
+test_interpolation (void)
+{
+  struct schedule s;
+  CHECK (load (&s, "sched-ok.csv", "time,value\n0,10\n\n 2 , 20\r\n3,-10\n",
+               -INFINITY));
+  CHECK (s.points == 3);
+  CHECK (schedule_at (&s, -5.0) == 10.0);   /* held before */
+  CHECK (schedule_at (&s, 0.0) == 10.0);
+  CHECK (schedule_at (&s, 0.5) == 12.5);
+  CHECK (schedule_at (&s, 1.0) == 15.0);
+  CHECK (schedule_at (&s, 2.0) == 20.0);
+  CHECK (schedule_at (&s, 2.25) == 12.5);
+  CHECK (schedule_at (&s, 2.5) == 5.0);
+  CHECK (schedule_at (&s, 3.0) == -10.0);
+  CHECK (schedule_at (&s, 1e300) == -10.0);  /* held after */
+  CHECK (schedule_varies (&s) && schedule_max (&s) == 20.0);
+  schedule_free (&s);
+  /* No header; one row: a constant.  */
+  CHECK (load (&s, "sched-one.csv", "5,7\n", -INFINITY));
+  CHECK (s.points == 1 && schedule_at (&s, 0.0) == 7.0
+         && schedule_at (&s, 9.0) == 7.0 && !schedule_varies (&s));
+  schedule_free (&s);
+  /* Equal values in every row do not vary.  */
+  CHECK (load (&s, "sched-flat.csv", "0,4\n1,4\n", -INFINITY));
+  CHECK (!schedule_varies (&s) && schedule_at (&s, 0.5) == 4.0);
+  schedule_free (&s);
+}
+
+/* A refusal whose message holds every one of the words.  */
+static void
+refused (const char *name, const char *text, double least, const char *w1,
+         const char *w2)
+{
+  struct schedule s;
+  CHECK (!load (&s, name, text, least));
+  CHECK (strstr (err, "--bc: ") == err);
+  CHECK (strstr (err, name) != NULL);
+  if (strstr (err, w1) == NULL || strstr (err, w2) == NULL)
+    fprintf (stderr, "message lacks '%s' or '%s': %s\n", w1, w2, err);
+  CHECK (strstr (err, w1) != NULL && strstr (err, w2) != NULL);
+  CHECK (s.points == 0 && s.time == NULL);
+  schedule_free (&s);
+}
+
+static void
+test_refusals (void)
+{
+  refused ("sched-dec.csv", "t,v\n0,1\n2,1\n1,1\n", -INFINITY, ":4:",
+           "increase");
+  refused ("sched-same.csv", "0,1\n0,2\n", -INFINITY, ":2:", "increase");
+  refused ("sched-word.csv", "0,1\n1,hot\n", -INFINITY, ":2:", "'1,hot'");
+  refused ("sched-first.csv", "0,hot\n1,1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-three.csv", "0,1,2\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-nan.csv", "0,1\n1,nan\n", -INFINITY, ":2:", "numbers");
+  refused ("sched-neg.csv", "0,1\n1,-0.5\n", 0.0, ":2:", "below 0");
+  refused ("sched-empty.csv", "time,value\n", -INFINITY, "no", "rows");
+  struct schedule s = { .path = NULL };
+  unlink ("sched-missing.csv");
+  CHECK (schedule_parse (&p, "--bc", "@sched-missing.csv", &s));
+  CHECK (!schedule_load (&p, "--bc", -INFINITY, &s));
+  CHECK (strstr (err, "sched-missing.csv") && strstr (err, "cannot open"));
+  CHECK (schedule_parse (&p, "--bc", "@.", &s));
+  CHECK (!schedule_load (&p, "--bc", -INFINITY, &s));
+  CHECK (strstr (err, "not a regular file") != NULL);
+  schedule_free (&s);
+}
+
+int
+main (void)
+{
+  /* The files go to a directory of their own.  */
+  char dir[] = "/tmp/unit_schedule.XXXXXX";
+  if (mkdtemp (dir) == NULL || chdir (dir) != 0)
+    {
+      perror (dir);
+      return EXIT_FAILURE;
+    }
+  test_constant ();
+  test_interpolation ();
+  test_refusals ();
+  CHECK (chdir ("/") == 0 && rmdir (dir) == 0);
+  return unit_exit ();
+}
