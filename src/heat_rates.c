@@ -14,14 +14,19 @@ total_heat (const struct domain *d, const struct config *c,
   /* The uniform sum as it was before materials, so that a run without
      one reports the same bits.  */
   if (m->capacity.data == NULL)
-    return domain_sum (d, field_sum (u)) * config_dx (c) * config_dy (c)
-           * m->capacity_uniform;
+    {
+      bool edge_node[EDGE_COUNT];
+      domain_edge_nodes (d, c, edge_node);
+      return domain_sum (d, field_volume_sum (u, edge_node)) * config_dx (c)
+             * config_dy (c) * m->capacity_uniform;
+    }
   double heat = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
       {
         const size_t k = field_index (u, i, j);
-        heat += m->capacity.data[k] * u->data[k];
+        heat += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                * m->capacity.data[k] * u->data[k];
       }
   return domain_sum (d, heat) * config_dx (c) * config_dy (c);
 }
@@ -34,7 +39,8 @@ source_power (const struct domain *d, const struct config *c,
   if (m->source.data != NULL)
     for (size_t j = 1; j <= u->ny; ++j)
       for (size_t i = 1; i <= u->nx; ++i)
-        power += m->source.data[field_index (u, i, j)];
+        power += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                 * m->source.data[field_index (u, i, j)];
   return domain_sum (d, power) * config_dx (c) * config_dy (c);
 }
 

@@ -1,6 +1,7 @@
 /* The heat balance of the domain: the total heat, sum of rho c_p u V
-   over the interior nodes (V = dx dy: per unit depth; J per metre of
-   depth in SI), and the heat rates through the four edges: what flows in
+   over the interior nodes (V = dx dy times the node's share of a full
+   box, config_volume_fraction: per unit depth; J per metre of depth in
+   SI), and the heat rates through the four edges: what flows in
    through each (positive into the domain), in the units of the total
    heat per unit of time.  An explicit step changes the total heat by dt
    times the rates' sum plus the sources' power exactly (to rounding),
@@ -20,8 +21,9 @@ struct material;
 double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
 
-/* The power of the heat sources, sum of q V over the interior nodes
-   (W per metre of depth in SI; 0 without sources), over all ranks.
+/* The power of the heat sources, sum of q V over the interior nodes (V
+   as above; W per metre of depth in SI; 0 without sources), over all
+   ranks.
    With the edges' rates it closes the heat balance: at a steady state
    their sum is zero to the solver's tolerance.  Collective.  */
 double source_power (const struct domain *d, const struct config *c,

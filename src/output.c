@@ -251,7 +251,8 @@ index_entry (const struct output *o, size_t step, char *name)
   const bool varies = o->material != NULL && o->material->variable;
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
-    .dx = config_dx (c), .dy = config_dy (c), .time = config_time (c, step),
+    .dx = config_dx (c), .dy = config_dy (c), .x1 = config_x (c, 1),
+    .y1 = config_y (c, 1), .time = config_time (c, step),
     .material = varies, .source = varies && o->material->source.data != NULL,
   };
 }
@@ -268,10 +269,16 @@ describe_kept (const char *dir, struct xdmf_entry *e)
       >= sizeof path
       || !h5_read_meta (path, &m))
     return false;
+  /* The nodes lie as the edges' kinds place them: a checkpoint records
+     one kind for all four (or "mixed", read as Dirichlet).  */
+  enum boundary_kind kind = BOUNDARY_DIRICHLET;
+  boundary_find (m.boundary, &kind);
   e->nx = m.nx;
   e->ny = m.ny;
-  e->dx = m.lx / (double) (m.nx + 1);
-  e->dy = m.ly / (double) (m.ny + 1);
+  e->dx = axis_spacing (m.lx, m.nx, kind, kind);
+  e->dy = axis_spacing (m.ly, m.ny, kind, kind);
+  e->x1 = axis_position (1, e->dx, kind);
+  e->y1 = axis_position (1, e->dy, kind);
   e->time = m.time;
   e->material = m.has_material;
   e->source = m.has_source;
@@ -363,6 +370,31 @@ index_checkpoint (struct output *o, const struct domain *d, size_t step)
          : xdmf_write (&o->index, o->cfg->output_dir);
 }
 
+/* The conditions the options gave, as m records them (issue 24).  */
+static int
+conditions_meta (const struct config *c, struct checkpoint_meta *m)
+{
+  bool ok = true;
+  for (int e = 0; e < EDGE_COUNT && ok; ++e)
+    ok = edge_condition_spec (&c->bc[e], m->bc[e], sizeof m->bc[e]);
+  const char *schedule = c->given.source_schedule ? c->source_schedule.path
+                         : "";
+  ok = ok && snprintf (m->source_schedule, sizeof m->source_schedule, "%s",
+                       schedule) < (int) sizeof m->source_schedule;
+  m->thickness = c->surface_given ? c->thickness : 0.0;
+  m->surface_convection[0] = '\0';
+  ok = ok && (!c->surface_given
+              || surface_convection_spec (c, m->surface_convection,
+                                          sizeof m->surface_convection));
+  if (!ok)
+    {
+      heatsim_error ("--checkpoint-every: a boundary condition's file name "
+                     "is too long to record in a checkpoint");
+      return HEATSIM_WRITE_FAILED;
+    }
+  return HEATSIM_OK;
+}
+
 /* A checkpoint, written by all ranks together into one file.  */
 static int
 write_checkpoint (struct output *o, const struct domain *d,
@@ -389,9 +421,13 @@ write_checkpoint (struct output *o, const struct domain *d,
             temperature_unit_name (c->unit));
   snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));
   memcpy (m.edges, c->edges, sizeof m.edges);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    m.kind[e] = c->bc[e].kind;
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
-  int status = h5_write_checkpoint (path, d, u, &m, c->compress);
+  int status = conditions_meta (c, &m);
+  if (status == HEATSIM_OK)
+    status = h5_write_checkpoint (path, d, u, &m, c->compress);
   if (status != HEATSIM_OK)
     return status;
   ++o->files;

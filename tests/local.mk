@@ -51,6 +51,7 @@ cli_tests = \
 	tests/multigrid-steady.sh \
 	tests/hypre-reference.sh \
 	tests/implicit-schemes.sh \
+	tests/edge-order.sh \
 	tests/numeric-faults.sh \
 	tests/png-output.sh \
 	tests/png-legend.sh \
@@ -83,6 +84,7 @@ cli_tests = \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
+	tests/bc-options.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
