@@ -45,11 +45,12 @@ void domain_stop (void);
 /* This process's rank among all (0 without MPI): only rank 0 prints.  */
 int domain_world_rank (void);
 
-/* Split an nx x ny grid over all ranks, periodic in both directions or in
-   none.  False, with a message in err naming the rank count and the grid,
-   when the ranks cannot share the grid (every rank needs a cell).  */
-bool domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
-                   char *err, size_t errlen);
+/* Split an nx x ny grid over all ranks, periodic along x (periodic[0])
+   and along y (periodic[1]) each or not.  False, with a message in err
+   naming the rank count and the grid, when the ranks cannot share the
+   grid (every rank needs a cell).  */
+bool domain_split (struct domain *d, size_t nx, size_t ny,
+                   const bool periodic[2], char *err, size_t errlen);
 
 /* Whether MPI can send from and receive into GPU memory (CUDA-aware).  */
 bool domain_gpu_aware (void);

@@ -148,8 +148,8 @@ choose_dims (int ranks, size_t nx, size_t ny, int dims[2])
 }
 
 bool
-domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
-              char *err, size_t errlen)
+domain_split (struct domain *d, size_t nx, size_t ny,
+              const bool periodic[2], char *err, size_t errlen)
 {
   *d = (struct domain) { .nx = nx, .ny = ny };
   MPI_Comm_size (MPI_COMM_WORLD, &d->ranks);
@@ -162,7 +162,7 @@ domain_split (struct domain *d, size_t nx, size_t ny, bool periodic,
                 nx, ny, nx, ny);
       return false;
     }
-  const int periods[2] = { periodic, periodic };
+  const int periods[2] = { periodic[0], periodic[1] };
   /* No reordering: rank 0 stays rank 0, the one that prints and writes.  */
   MPI_Cart_create (MPI_COMM_WORLD, 2, d->dims, periods, 0, &d->comm);
   MPI_Cart_coords (d->comm, d->rank, 2, d->coords);

@@ -83,8 +83,9 @@ static int
 split_grid (const struct config *cfg, struct domain *d)
 {
   char err[512];
-  if (!domain_split (d, cfg->nx, cfg->ny, config_periodic (cfg, EDGE_LEFT),
-                     err, sizeof err))
+  const bool periodic[2] = { config_periodic (cfg, EDGE_LEFT),
+                             config_periodic (cfg, EDGE_BOTTOM) };
+  if (!domain_split (d, cfg->nx, cfg->ny, periodic, err, sizeof err))
     {
       heatsim_error ("%s", err);
       return HEATSIM_USAGE;

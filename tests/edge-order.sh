@@ -15,9 +15,9 @@
 # --heat-capacity: k / (rho c_p) = 1) and with a variable one (1-D modes:
 # layers along y of k = rho c_p = 1 and 4; the square: a zero --source,
 # which runs the same kernels): the operator of materials, its explicit
-# kernel and the black box multigrid.  Before the fix the edge
-# acted half a cell inside the domain and the period was L nx / (nx + 1):
-# orders near 1.
+# kernel and the black box multigrid.  A grid of one node between two
+# such edges is refused.  Before the fix the edge acted half a cell
+# inside the domain and the period was L nx / (nx + 1): orders near 1.
 . "${srcdir:-.}/tests/testlib.sh"
 
 PY=
@@ -140,4 +140,9 @@ for kind in cos sin square; do
     done
   done
 done
+
+# An axis with no interval between two edges of edge nodes is refused.
+refused "--grid: 1 node along x cannot have nodes on both edges" \
+  -g 1x5 -b neumann -n 1
+refused "--grid: 1 node along y" -g 5x1 -b neumann -n 1
 finish

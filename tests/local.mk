@@ -84,6 +84,7 @@ cli_tests = \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
+	tests/edge-explicit.sh \
 	tests/bc-options.sh \
 	tests/edge-steady.sh \
 	tests/bash-completion.sh

@@ -48,6 +48,9 @@ same_field -g 101x77 -n 50 -o map --kernel split
 same_field -g 101x77 -n 50 -o resident
 same_field -p disk -b periodic -g 40x30 -L 1 -a 1 -T 0.05 -n 300
 same_field -p disk -b neumann -g 30x41 -L 1 -a 1 -T 0.01 -n 200 -o host
+# Parts one row thin at a zero-flux edge mirror the row their neighbour
+# sends, of the same step (issue 24: the edge's nodes lie on it).
+same_field -p disk -b neumann -g 6x3 -L 1 -a 1 -T 0.01 -n 20 -o host
 same_field -p plate -g 30x41 -n 60 --edges 1,2,3,4
 same_field -p plate -s --solver jacobi -g 47x33 --tol 0.05 -o host
 same_field -g 4x3 -n 7 -o host
@@ -98,6 +101,8 @@ close_field () {
 if [ -n "${H5DUMP:-}" ]; then
   close_field 1200 -p disk -b periodic -s -g 40x30 -L 1 -a 1
   close_field 1230 -p disk -b neumann -g 30x41 -L 1 -a 1 -T 0.01 -n 5 \
+    --scheme crank-nicolson
+  close_field 18 -p disk -b neumann -g 6x3 -L 1 -a 1 -T 0.01 -n 4 \
     --scheme crank-nicolson
   close_field 1200 -p disk -b periodic -g 40x30 -L 1 -a 1 -T 0.05 -n 5 \
     --scheme backward-euler -o resident
@@ -279,6 +284,22 @@ disagree "rank 1: --source differs from rank 0's" -q -g 32 -n 5 \
   --conductivity 1 --density 1 --heat-capacity 1 --source 2
 disagree "rank 1: --start-time differs from rank 0's" \
   -q --init ab/heatsim-000005.h5 -n 5 -- -q --init ab/heatsim-000005.h5 -n 5 --start-time 1
+# Schedules (issue 24) are inputs: their contents are compared, for
+# --source-schedule instead of its name, for --bc's @FILE besides it
+# (node-local copies: one name, a directory of each rank's own).
+printf '0,1\n1,2\n' >sched-a.csv
+printf '0,1\n1,3\n' >sched-b.csv
+disagree "rank 1: --source-schedule: sched-b.csv differs from rank 0's file" \
+  -q -g 32 -n 5 --source 1 --source-schedule sched-a.csv -- -q -g 32 -n 5 \
+  --source 1 --source-schedule sched-b.csv
+mkdir -p node0 node1
+cp sched-a.csv node0/h.csv
+cp sched-b.csv node1/h.csv
+timeout "${MPI_LIMIT:-120}" "$MPIEXEC" -np 1 -wdir node0 "$HEATSIM" -q -g 32 \
+  -n 5 --bc left=convection:@h.csv,0 : -np 1 -wdir node1 "$HEATSIM" -q \
+  -g 32 -n 5 --bc left=convection:@h.csv,0 >"$workdir/out" 2>"$workdir/err"
+[ $? -eq 2 ] || fail "--bc schedules that differ: not status 2"
+one_message "rank 1: --bc: h.csv differs from rank 0's file"
 # Under --json rank 0 prints one object with that message.
 disagree "rank 1: --steady differs from rank 0's" -q --json -p plate -g 32 -- \
   -q --json -p plate -g 32 -s

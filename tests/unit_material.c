@@ -58,7 +58,8 @@ test_ring (const char *boundary)
                 : "0,1.5,0,1.5,7", "-b", boundary, (char *) NULL));
   struct domain d;
   char err[256];
-  CHECK (domain_split (&d, c.nx, c.ny, periodic, err, sizeof err));
+  const bool axes[2] = { periodic, periodic };
+  CHECK (domain_split (&d, c.nx, c.ny, axes, err, sizeof err));
   struct material m;
   CHECK (material_build (&m, &c, &d) == 0);
   CHECK (m.variable);
@@ -94,7 +95,8 @@ test_uniform (void)
   struct material m;
   char err[256];
   CHECK (parse (&c, "-g", "8", "-a", "0.25", "-n", "1", (char *) NULL));
-  CHECK (domain_split (&d, c.nx, c.ny, false, err, sizeof err));
+  const bool axes[2] = { false, false };
+  CHECK (domain_split (&d, c.nx, c.ny, axes, err, sizeof err));
   CHECK (material_build (&m, &c, &d) == 0);
   CHECK (!m.variable && m.conductivity.data == NULL);
   CHECK (m.conductivity_uniform == 0.25 && m.capacity_uniform == 1.0);

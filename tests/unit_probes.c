@@ -138,7 +138,8 @@ main (int argc, char **argv)
   struct domain d;
   char err[256];
   /* One rank: the collective operations act on this process alone.  */
-  if (!domain_split (&d, 4, 3, false, err, sizeof err))
+  const bool periodic[2] = { false, false };
+  if (!domain_split (&d, 4, 3, periodic, err, sizeof err))
     {
       fprintf (stderr, "%s\n", err);
       return 1;
@@ -148,7 +149,7 @@ main (int argc, char **argv)
   test_profile_points ();
   test_peak (&d);
   struct domain d2;
-  if (!domain_split (&d2, 6, 4, false, err, sizeof err))
+  if (!domain_split (&d2, 6, 4, periodic, err, sizeof err))
     return 1;
   test_decimal_nodes (&d2);
   domain_stop ();
