@@ -82,7 +82,7 @@ static const char *const rank_local[] = {
 /* Options that name an input file: its contents are compared
    (describe_inputs), not its name, which a node-local copy may change.  */
 static const char *const input_options[] = {
-  "init", "restart", "material-map", "source-map"
+  "init", "restart", "material-map", "source-map", "source-schedule"
 };
 
 static bool
@@ -138,8 +138,22 @@ file_hash (const char *path)
   return !read ? 0 : h == 0 ? 1 : h;
 }
 
+/* The file of a value given as @FILE (--bc, --surface-convection): its
+   name is compared with the option's text, its contents here.  */
+static void
+describe_schedule (struct digest *d, const char *name,
+                   const struct schedule *s)
+{
+  if (s->path == NULL)
+    return;
+  part (d, name);
+  d->path[d->n - 1] = s->path;
+  d->hash[d->n - 1] = file_hash (s->path);
+}
+
 /* The input files given, in the table's order, so that the parts of
-   ranks given the same options line up.  */
+   ranks given the same options line up; then the schedule files of the
+   edges and the face cooling.  */
 static void
 describe_inputs (struct digest *d, const struct config *c)
 {
@@ -152,6 +166,14 @@ describe_inputs (struct digest *d, const struct config *c)
             d->path[d->n - 1] = c->settings[i].value;
             d->hash[d->n - 1] = file_hash (c->settings[i].value);
           }
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      describe_schedule (d, "bc", &c->bc[e].value);
+      describe_schedule (d, "bc", &c->bc[e].h);
+      describe_schedule (d, "bc", &c->bc[e].ambient);
+    }
+  describe_schedule (d, "surface-convection", &c->surface_h);
+  describe_schedule (d, "surface-convection", &c->surface_ambient);
 }
 
 /* This rank's first part that differs from rank 0's (hashes in rank0),

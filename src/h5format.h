@@ -1,5 +1,5 @@
 /* What heatsim's checkpoint writer and reader agree on: the names of the
-   format and of the --edges attributes.  Both use libhdf5.  */
+   format and of the --edges and --bc attributes.  Both use libhdf5.  */
 #ifndef HEATSIM_H5FORMAT_H
 #define HEATSIM_H5FORMAT_H
 
@@ -21,6 +21,17 @@ h5_edge_attribute (enum edge e)
   static const char *const names[EDGE_COUNT] = {
     [EDGE_LEFT] = "edge_left", [EDGE_RIGHT] = "edge_right",
     [EDGE_BOTTOM] = "edge_bottom", [EDGE_TOP] = "edge_top",
+  };
+  return names[e];
+}
+
+/* The attribute that holds the --bc SPEC of edge e.  */
+static inline const char *
+h5_bc_attribute (enum edge e)
+{
+  static const char *const names[EDGE_COUNT] = {
+    [EDGE_LEFT] = "bc_left", [EDGE_RIGHT] = "bc_right",
+    [EDGE_BOTTOM] = "bc_bottom", [EDGE_TOP] = "bc_top",
   };
   return names[e];
 }

@@ -26,7 +26,11 @@
                         temperature_unit ("K", "degC" or "1"),
                         scheme (time-dependent runs) or solver and
                         initial_residual (steady runs), for --edges runs
-                        edge_left, edge_right, edge_bottom, edge_top, and
+                        edge_left, edge_right, edge_bottom, edge_top,
+                        each edge's condition where an option gave it
+                        (--bc's SPEC: bc_left, bc_right, bc_bottom,
+                        bc_top), source_schedule, thickness and
+                        surface_convection where given, and
                         the provenance: command_line, device_code, mpi
    Strings are variable-length UTF-8.  */
 #ifndef HEATSIM_H5IO_H
@@ -39,6 +43,9 @@
 
 struct material;
 struct provenance;
+
+/* The longest condition text a checkpoint records (two file names).  */
+#define CHECKPOINT_SPEC_MAX 8256
 
 /* Everything a checkpoint says about its run.  */
 struct checkpoint_meta {
@@ -73,6 +80,15 @@ struct checkpoint_meta {
      Read: whether the checkpoint has those datasets.  */
   const struct material *material;
   bool has_material, has_source;
+  /* Issue 24: the conditions as the options give them: each edge's
+     --bc SPEC ("" where it keeps the problem's own temperatures, and in
+     older checkpoints, whose boundary gives all four edges' kind), the
+     --source-schedule file (""), the face cooling (thickness 0: none)
+     and its --surface-convection H,TINF.  */
+  char bc[EDGE_COUNT][CHECKPOINT_SPEC_MAX];
+  char source_schedule[CHECKPOINT_SPEC_MAX];
+  double thickness;
+  char surface_convection[CHECKPOINT_SPEC_MAX];
 };
 
 /* Write u, this rank's part of the field, and meta to path, atomically:

@@ -376,6 +376,23 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
   for (int e = 0; m->edges_given && ok && e < EDGE_COUNT; ++e)
     ok = get_double (r, file, h5_edge_attribute ((enum edge) e),
                      &m->edges[e]);
+  /* Issue 24: the conditions, where the options gave them.  */
+  for (int e = 0; ok && e < EDGE_COUNT; ++e)
+    {
+      const char *name = h5_bc_attribute ((enum edge) e);
+      m->bc[e][0] = '\0';
+      if (H5Aexists (file, name) > 0)
+        ok = get_string (r, file, name, m->bc[e], sizeof m->bc[e]);
+    }
+  m->source_schedule[0] = m->surface_convection[0] = '\0';
+  m->thickness = 0.0;
+  if (ok && H5Aexists (file, "source_schedule") > 0)
+    ok = get_string (r, file, "source_schedule", m->source_schedule,
+                     sizeof m->source_schedule);
+  if (ok && H5Aexists (file, "thickness") > 0)
+    ok = get_double (r, file, "thickness", &m->thickness)
+         && get_string (r, file, "surface_convection", m->surface_convection,
+                        sizeof m->surface_convection);
   /* Issue 23: the material fields of a run whose material varies.  */
   m->has_material = ok && H5Lexists (file, "conductivity", H5P_DEFAULT) > 0;
   m->has_source = ok && H5Lexists (file, "source", H5P_DEFAULT) > 0;

@@ -108,6 +108,24 @@ put_edges (hid_t file, const double edges[EDGE_COUNT])
   return ok;
 }
 
+/* The conditions the options gave (issue 24): none where the run has
+   none of them.  */
+static bool
+put_conditions (hid_t file, const struct checkpoint_meta *m)
+{
+  bool ok = true;
+  for (int e = 0; e < EDGE_COUNT && ok; ++e)
+    ok = m->bc[e][0] == '\0'
+         || put_string (file, h5_bc_attribute ((enum edge) e), m->bc[e]);
+  return ok
+         && (m->source_schedule[0] == '\0'
+             || put_string (file, "source_schedule", m->source_schedule))
+         && (!(m->thickness > 0.0)
+             || (put_double (file, "thickness", m->thickness)
+                 && put_string (file, "surface_convection",
+                                m->surface_convection)));
+}
+
 /* The command line and build that wrote the file (issue 15, item 7);
    none without a provenance (unit tests).  */
 static bool
@@ -154,6 +172,7 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
                                            m->initial_residual)))
          && put_string (file, "temperature_unit", m->temperature_unit)
          && (!m->edges_given || put_edges (file, m->edges))
+         && put_conditions (file, m)
          && put_provenance (file, m->provenance);
 }
 

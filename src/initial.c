@@ -83,6 +83,53 @@ init_from_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
   return HEATSIM_OK;
 }
 
+/* The edges' conditions, source schedule and face cooling of the
+   checkpoint's run, applied as the options that gave them (--restart
+   refuses those options), and their schedule files read again.  A
+   checkpoint without --bc attributes (older ones too) has the kind of
+   its boundary attribute on every edge.  */
+static int
+restore_conditions (struct config *cfg, const struct checkpoint_meta *m)
+{
+  const char *path = cfg->restart;
+  char err[512], spec[CHECKPOINT_SPEC_MAX + 8];
+  bool ok = true, per_edge = false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    per_edge = per_edge || m->bc[e][0] != '\0';
+  if (!per_edge)
+    ok = options_restore (cfg, "boundary", m->boundary, err, sizeof err);
+  for (int e = 0; ok && e < EDGE_COUNT; ++e)
+    if (m->bc[e][0] != '\0')
+      {
+        snprintf (spec, sizeof spec, "%s=%s", edge_name ((enum edge) e),
+                  m->bc[e]);
+        ok = options_restore (cfg, "bc", spec, err, sizeof err);
+      }
+  if (ok && m->source_schedule[0] != '\0')
+    ok = options_restore (cfg, "source-schedule", m->source_schedule, err,
+                          sizeof err);
+  if (ok && m->thickness > 0.0)
+    {
+      snprintf (spec, sizeof spec, "%.17g", m->thickness);
+      ok = options_restore (cfg, "thickness", spec, err, sizeof err)
+           && options_restore (cfg, "surface-convection",
+                               m->surface_convection, err, sizeof err);
+      cfg->surface_given = true;
+    }
+  if (!ok)
+    {
+      heatsim_error ("--restart: %s: %s", path, err);
+      return HEATSIM_BAD_FILE;
+    }
+  if (!options_load_schedules (cfg, err, sizeof err))
+    {
+      heatsim_error ("--restart: %s: %s (a file its run was given)", path,
+                     err);
+      return HEATSIM_BAD_FILE;
+    }
+  return HEATSIM_OK;
+}
+
 /* Complete cfg from the settings of the checkpoint it continues: the
    run goes on as it began.  */
 static int
@@ -90,15 +137,12 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
 {
   const char *path = cfg->restart;
   cfg->problem = problem_find (m->problem);
-  enum boundary_kind kind;
-  if (cfg->problem == NULL || !boundary_find (m->boundary, &kind))
+  if (cfg->problem == NULL)
     {
-      heatsim_error ("--restart: %s: unknown problem '%s' or boundary '%s'",
-                     path, m->problem, m->boundary);
+      heatsim_error ("--restart: %s: unknown problem '%s'", path,
+                     m->problem);
       return HEATSIM_BAD_FILE;
     }
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    cfg->bc[e].kind = kind;
   if (m->steady != cfg->steady)
     {
       heatsim_error ("--restart: %s is from a %s run; %s --steady",
@@ -153,7 +197,7 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
       cfg->range[0] = m->range[0];
       cfg->range[1] = m->range[1];
     }
-  return HEATSIM_OK;
+  return restore_conditions (cfg, m);
 }
 
 /* --init: a dataset of an HDF5 file (a checkpoint's field by default,

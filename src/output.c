@@ -363,6 +363,31 @@ index_checkpoint (struct output *o, const struct domain *d, size_t step)
          : xdmf_write (&o->index, o->cfg->output_dir);
 }
 
+/* The conditions the options gave, as m records them (issue 24).  */
+static int
+conditions_meta (const struct config *c, struct checkpoint_meta *m)
+{
+  bool ok = true;
+  for (int e = 0; e < EDGE_COUNT && ok; ++e)
+    ok = edge_condition_spec (&c->bc[e], m->bc[e], sizeof m->bc[e]);
+  const char *schedule = c->given.source_schedule ? c->source_schedule.path
+                         : "";
+  ok = ok && snprintf (m->source_schedule, sizeof m->source_schedule, "%s",
+                       schedule) < (int) sizeof m->source_schedule;
+  m->thickness = c->surface_given ? c->thickness : 0.0;
+  m->surface_convection[0] = '\0';
+  ok = ok && (!c->surface_given
+              || surface_convection_spec (c, m->surface_convection,
+                                          sizeof m->surface_convection));
+  if (!ok)
+    {
+      heatsim_error ("--checkpoint-every: a boundary condition's file name "
+                     "is too long to record in a checkpoint");
+      return HEATSIM_WRITE_FAILED;
+    }
+  return HEATSIM_OK;
+}
+
 /* A checkpoint, written by all ranks together into one file.  */
 static int
 write_checkpoint (struct output *o, const struct domain *d,
@@ -391,7 +416,9 @@ write_checkpoint (struct output *o, const struct domain *d,
   memcpy (m.edges, c->edges, sizeof m.edges);
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
-  int status = h5_write_checkpoint (path, d, u, &m, c->compress);
+  int status = conditions_meta (c, &m);
+  if (status == HEATSIM_OK)
+    status = h5_write_checkpoint (path, d, u, &m, c->compress);
   if (status != HEATSIM_OK)
     return status;
   ++o->files;

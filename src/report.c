@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "provenance.h"
 #include "run_config.h"
@@ -193,6 +194,55 @@ print_budget (FILE *out, const struct heat_budget *b)
            heat_budget_relative (b));
 }
 
+/* A condition's value: its number, or @FILE for a schedule.  */
+static void
+print_value (FILE *out, const struct schedule *s)
+{
+  if (s->path != NULL)
+    fprintf (out, "@%s", s->path);
+  else
+    fprintf (out, "%g", s->value);
+}
+
+/* The edges' conditions (issue 24), where an option gave any:
+   "left temperature 100, right convection 10 W/(m^2 K) to 20, ...".  */
+static void
+print_conditions (FILE *out, const struct config *cfg)
+{
+  bool given = false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    given = given || cfg->bc[e].given;
+  if (!given)
+    return;
+  const bool si = cfg->unit != TEMPERATURE_NONE;
+  fputs ("  edges        ", out);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *b = &cfg->bc[e];
+      const char *kind = edge_kind_name (b);
+      fprintf (out, "%s %s %s", e ? "," : "", edge_name ((enum edge) e),
+               kind);
+      if (b->kind == BOUNDARY_DIRICHLET && !b->given)
+        fputs (" (the problem's)", out);
+      else if (b->kind == BOUNDARY_DIRICHLET
+               || (b->kind == BOUNDARY_NEUMANN && strcmp (kind, "flux") == 0))
+        {
+          putc (' ', out);
+          print_value (out, &b->value);
+          if (si && b->kind == BOUNDARY_NEUMANN)
+            fputs (" W/m^2", out);
+        }
+      else if (b->kind == BOUNDARY_ROBIN)
+        {
+          putc (' ', out);
+          print_value (out, &b->h);
+          fputs (si ? " W/(m^2 K) to " : " to ", out);
+          print_value (out, &b->ambient);
+        }
+    }
+  putc ('\n', out);
+}
+
 void
 report_print (FILE *out, const struct config *cfg, const struct run_report *r)
 {
@@ -212,6 +262,7 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
   else
     fprintf (out, "  units         SI: lengths in m, times in s, alpha in "
              "m^2/s, temperatures in %s\n", temperature_unit_name (cfg->unit));
+  print_conditions (out, cfg);
   print_run (out, cfg, run);
   fprintf (out, "  strategy      %s", cfg->strategy->name);
   if (r->where.automatic)
@@ -396,6 +447,48 @@ report_json_failure (FILE *out, const struct provenance *p,
   fputs ("}\n", out);
 }
 
+/* "name": a condition's value, a number or "@FILE"; null for the
+   problem's own temperatures.  */
+static void
+json_value (FILE *out, const char *name, const struct schedule *s,
+            bool known)
+{
+  fprintf (out, ", \"%s\": ", name);
+  if (!known)
+    fputs ("null", out);
+  else if (s->path != NULL)
+    {
+      char text[4100];
+      snprintf (text, sizeof text, "@%s", s->path);
+      json_string (out, text);
+    }
+  else
+    fprintf (out, "%.17g", s->value);
+}
+
+/* "bc": each edge's kind and values (issue 24).  */
+static void
+json_conditions (FILE *out, const struct config *cfg)
+{
+  fputs ("\"bc\": {", out);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *b = &cfg->bc[e];
+      fprintf (out, "%s\"%s\": {\"kind\": \"%s\"", e ? ", " : "",
+               edge_name ((enum edge) e), edge_kind_name (b));
+      if (b->kind == BOUNDARY_DIRICHLET || b->kind == BOUNDARY_NEUMANN)
+        json_value (out, "value", &b->value,
+                    b->kind != BOUNDARY_DIRICHLET || b->given);
+      if (b->kind == BOUNDARY_ROBIN)
+        {
+          json_value (out, "h", &b->h, true);
+          json_value (out, "ambient", &b->ambient, true);
+        }
+      putc ('}', out);
+    }
+  fputs ("}, ", out);
+}
+
 void
 report_json (FILE *out, const struct config *cfg, const struct run_report *r,
              const struct run_outcome *end)
@@ -404,11 +497,10 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   const struct placement *w = &r->where;
   const bool offload = cfg->strategy->offload;
   json_head (out, cfg->provenance, end);
-  fprintf (out,
-           ", \"problem\": \"%s\", \"boundary\": \"%s\", "
-           "\"nx\": %zu, \"ny\": %zu, ",
-           cfg->problem->name, config_boundary_summary (cfg),
-           cfg->nx, cfg->ny);
+  fprintf (out, ", \"problem\": \"%s\", \"boundary\": \"%s\", ",
+           cfg->problem->name, config_boundary_summary (cfg));
+  json_conditions (out, cfg);
+  fprintf (out, "\"nx\": %zu, \"ny\": %zu, ", cfg->nx, cfg->ny);
   json_number (out, "lx", true, cfg->lx);
   json_number (out, "ly", true, cfg->ly);
   json_number (out, "dx", true, config_dx (cfg));

@@ -127,6 +127,20 @@ edge_condition_spec (const struct edge_condition *b, char *text, size_t size)
   return n >= 0 && (size_t) n < size;
 }
 
+bool
+surface_convection_spec (const struct config *c, char *text, size_t size)
+{
+  int n = value_spec (&c->surface_h, text, size);
+  if (n >= 0 && (size_t) n + 1 < size)
+    {
+      text[n++] = ',';
+      const int m = value_spec (&c->surface_ambient, text + n,
+                                size - (size_t) n);
+      n = m < 0 ? m : n + m;
+    }
+  return n >= 0 && (size_t) n < size;
+}
+
 static const char *const kernel_form_names[] = {
   [KERNEL_COLLAPSE] = "collapse", [KERNEL_SPLIT] = "split",
   [KERNEL_BARE] = "bare",

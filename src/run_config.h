@@ -312,6 +312,10 @@ const char *edge_kind_name (const struct edge_condition *b);
    temperatures.  False if text is too short.  */
 bool edge_condition_spec (const struct edge_condition *b, char *text,
                           size_t size);
+/* The face cooling's H,TINF as --surface-convection takes it, into text
+   as edge_condition_spec.  */
+bool surface_convection_spec (const struct config *c, char *text,
+                              size_t size);
 const char *kernel_form_name (enum kernel_form form);
 bool kernel_form_find (const char *name, enum kernel_form *form);
 const char *steady_solver_name (enum steady_solver solver);
