@@ -170,13 +170,33 @@ continue_checkpoint (struct parser *p, struct config *c)
          && (c->steady || check_stability (p, c));
 }
 
+/* Each axis must span at least one interval: two edge nodes need two
+   nodes between the edges, one edge node one.  */
+static bool
+check_axes (struct parser *p, const struct config *c)
+{
+  static const char *const names[] = { "x", "y" };
+  const size_t n[] = { c->nx, c->ny };
+  for (int a = 0; a < 2; ++a)
+    {
+      const enum boundary_kind lo = c->bc[2 * a].kind;
+      const enum boundary_kind hi = c->bc[2 * a + 1].kind;
+      if (axis_intervals (n[a], lo, hi) < 1)
+        return parse_fail (p, "--grid: %zu node%s along %s cannot have "
+                           "nodes on both edges (--bc %s, %s): give at "
+                           "least 2", n[a], n[a] == 1 ? "" : "s", names[a],
+                           boundary_name (lo), boundary_name (hi));
+    }
+  return true;
+}
+
 bool
 derive_settings (struct config *c, char *err, size_t errlen)
 {
   struct parser p = { err, errlen };
   const struct given_options given = c->given;
   size_t bytes;
-  if (!material_derive (c, err, errlen))
+  if (!check_axes (&p, c) || !material_derive (c, err, errlen))
     return false;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return parse_fail (&p, "--grid: %zux%zu cells need more memory than "

@@ -6,6 +6,7 @@
 #include "domain.h"
 
 #include "kernels.h"
+#include "run_config.h"
 
 bool
 domain_trades (const struct domain *d, enum edge e)
@@ -27,6 +28,14 @@ domain_holds_edge (const struct domain *d, enum edge e)
     default:
       return d->y0 + d->local_ny == d->ny;
     }
+}
+
+void
+domain_edge_nodes (const struct domain *d, const struct config *c,
+                   bool edge_node[EDGE_COUNT])
+{
+  for (enum edge e = 0; e < EDGE_COUNT; ++e)
+    edge_node[e] = config_edge_node (c, e) && domain_holds_edge (d, e);
 }
 
 bool

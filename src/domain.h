@@ -61,6 +61,12 @@ bool domain_trades (const struct domain *d, enum edge e);
 /* Whether this rank's part lies on edge e of the whole grid (every rank
    holds every edge of a grid it does not split).  */
 bool domain_holds_edge (const struct domain *d, enum edge e);
+
+/* edge_node[e]: edge e of this rank's part is an edge of the whole grid
+   whose outer line is made of edge nodes (config_edge_node).  */
+struct config;
+void domain_edge_nodes (const struct domain *d, const struct config *c,
+                        bool edge_node[EDGE_COUNT]);
 bool domain_exchanges (const struct domain *d);
 
 /* Give the edges inside the whole grid to the exchange.  */

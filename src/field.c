@@ -125,6 +125,27 @@ field_sum (const struct field *f)
   return sum;
 }
 
+double
+field_volume_sum (const struct field *f, const bool edge_node[EDGE_COUNT])
+{
+  const double *data = f->data;
+  const size_t nx = f->nx, ny = f->ny, stride = f->stride;
+  const double left = edge_node[EDGE_LEFT] ? 0.5 : 1.0;
+  const double right = edge_node[EDGE_RIGHT] ? 0.5 : 1.0;
+  const double bottom = edge_node[EDGE_BOTTOM] ? 0.5 : 1.0;
+  const double top = edge_node[EDGE_TOP] ? 0.5 : 1.0;
+  double sum = 0.0;
+#pragma omp parallel for schedule(static) reduction(+: sum)
+  for (size_t j = 1; j <= ny; ++j)
+    {
+      const double row = (j == 1 ? bottom : 1.0) * (j == ny ? top : 1.0);
+      for (size_t i = 1; i <= nx; ++i)
+        sum += (i == 1 ? left : 1.0) * (i == nx ? right : 1.0) * row
+               * data[j * stride + i];
+    }
+  return sum;
+}
+
 /* splitmix64's finalizer: every input bit flips about half the output.  */
 static inline uint64_t
 mix (uint64_t z)

@@ -72,6 +72,13 @@ void field_range (const struct field *f, double *min, double *max);
 /* Sum of the interior cells.  */
 double field_sum (const struct field *f);
 
+/* Sum of the interior cells, each weighted by the share of a full
+   control volume it owns: 1/2 on a line of edge nodes (edge_node[e]: the
+   outer line at edge e is one), 1/4 at a corner of two.  Without edge
+   nodes, bitwise field_sum.  */
+double field_volume_sum (const struct field *f,
+                         const bool edge_node[EDGE_COUNT]);
+
 /* Hash of the interior's bit patterns and their places in the whole grid:
    equal fields, equal hashes.  Lets a user or a test see bitwise agreement
    without dumping the field.  A sum of per-cell hashes modulo 2^64, so the

@@ -3,19 +3,25 @@
    run and to interpret it.  It is also a netCDF-4 file that xarray opens
    as a (y, x) field with coordinates.  Layout (h5dump shows it):
      /field             float64 [ny][nx], chunked, optionally deflated;
-                        field[j][i] is the cell at x = (i+1) dx, y = (j+1) dy;
+                        field[j][i] is the node at x[i], y[j];
                         dimension scales y, x attached; attributes units
                         (the temperature_unit), long_name, coordinates
                         ("time step")
      /x, /y             float64 [nx], [ny]: the node coordinates
-                        (i+1) dx, (j+1) dy, dimension scales; units "m"
-                        (SI) or "1" (nondimensional)
+                        (run_config.h), dimension scales; units "m"
+                        (SI) or "1" (nondimensional): x[i] = (i+1) dx
+                        where the left edge is Dirichlet (its nodes are
+                        the halo's), i dx otherwise (node 0 lies on the
+                        edge); dx = Lx / (nx + 1) with two Dirichlet
+                        edges, Lx / nx with one or a periodic axis,
+                        Lx / (nx - 1) with none; likewise y
      /time, /step       scalars: float64 simulated time (units "s" or
                         "1"), uint64 step (units "1")
-     /boundary/left     float64 [ny]   (x = 0)
-     /boundary/right    float64 [ny]   (x = Lx)
-     /boundary/bottom   float64 [nx]   (y = 0)
-     /boundary/top      float64 [nx]   (y = Ly)
+     /boundary/left     float64 [ny]   (x = 0 where Dirichlet, else
+                                        the halo one dx outside)
+     /boundary/right    float64 [ny]   (x = Lx, likewise)
+     /boundary/bottom   float64 [nx]   (y = 0, likewise)
+     /boundary/top      float64 [nx]   (y = Ly, likewise)
      /conductivity, /volumetric_heat_capacity, /source
                         float64 [ny][nx] like /field, when the material
                         varies or a source is given (issue 23): k,
@@ -51,6 +57,9 @@ struct provenance;
 struct checkpoint_meta {
   char problem[32];
   char boundary[32];
+  /* Written: the kinds of the edges, which place the nodes (the
+     coordinates /x, /y and the attributes dx, dy).  */
+  enum boundary_kind kind[EDGE_COUNT];
   size_t step;
   double time, dt, alpha;
   size_t nx, ny;

@@ -21,6 +21,7 @@
 #include "h5image.h"
 #include "material.h"
 #include "provenance.h"
+#include "run_config.h"
 #include "seal.h"
 #include "status.h"
 
@@ -157,8 +158,12 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && put_double (file, "alpha", m->alpha)
          && put_count (file, "nx", m->nx)
          && put_count (file, "ny", m->ny)
-         && put_double (file, "dx", m->lx / (double) (m->nx + 1))
-         && put_double (file, "dy", m->ly / (double) (m->ny + 1))
+         && put_double (file, "dx", axis_spacing (m->lx, m->nx,
+                                                   m->kind[EDGE_LEFT],
+                                                   m->kind[EDGE_RIGHT]))
+         && put_double (file, "dy", axis_spacing (m->ly, m->ny,
+                                                   m->kind[EDGE_BOTTOM],
+                                                   m->kind[EDGE_TOP]))
          && put_double (file, "lx", m->lx)
          && put_double (file, "ly", m->ly)
          && put_attr (file, "steady", H5T_NATIVE_UINT8, &steady)
@@ -311,19 +316,21 @@ put_labels (hid_t set, const char *long_name, const char *units)
          && put_string (set, "long_name", long_name);
 }
 
-/* One coordinate axis: the positions of the n interior nodes, (k + 1) d
-   for k = 0 .. n - 1 as problem.c computes them, as an HDF5 dimension
-   scale, which netCDF-4 reads as the dimension called name and its
-   coordinate variable.  */
+/* One coordinate axis of length, with edges of kinds lo and hi: the
+   positions of the n interior nodes as problem.c computes them
+   (axis_position), as an HDF5 dimension scale, which netCDF-4 reads as
+   the dimension called name and its coordinate variable.  */
 static bool
 put_axis (hid_t file, const char *name, const char *long_name, size_t n,
-          double d, const char *units)
+          double length, enum boundary_kind lo, enum boundary_kind hi,
+          const char *units)
 {
   double *v = malloc (n * sizeof *v);
   if (v == NULL)
     return false;
+  const double d = axis_spacing (length, n, lo, hi);
   for (size_t k = 0; k < n; ++k)
-    v[k] = (double) (k + 1) * d;
+    v[k] = axis_position (k + 1, d, lo);
   const struct block b = { .rank = 1, .count = { n }, .step = 1, .data = v };
   bool ok = put_block (file, name, &b, H5P_DEFAULT);
   free (v);
@@ -385,10 +392,10 @@ describe (hid_t file, const struct checkpoint_meta *m)
 {
   const uint64_t step = m->step;
   const char *metres = unit_of (m, "m");
-  bool ok = put_axis (file, "x", "x, from the left edge", m->nx,
-                      m->lx / (double) (m->nx + 1), metres)
-            && put_axis (file, "y", "y, from the bottom edge", m->ny,
-                         m->ly / (double) (m->ny + 1), metres)
+  bool ok = put_axis (file, "x", "x, from the left edge", m->nx, m->lx,
+                      m->kind[EDGE_LEFT], m->kind[EDGE_RIGHT], metres)
+            && put_axis (file, "y", "y, from the bottom edge", m->ny, m->ly,
+                         m->kind[EDGE_BOTTOM], m->kind[EDGE_TOP], metres)
             && put_scalar (file, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                            &m->time, "simulated time", unit_of (m, "s"))
             && put_scalar (file, "step", H5T_STD_U64LE, H5T_NATIVE_UINT64,

@@ -17,14 +17,19 @@ total_heat (const struct domain *d, const struct config *c,
   /* The uniform sum as it was before materials, so that a run without
      one reports the same bits.  */
   if (m->capacity.data == NULL)
-    return domain_sum (d, field_sum (u)) * config_dx (c) * config_dy (c)
-           * m->capacity_uniform;
+    {
+      bool edge_node[EDGE_COUNT];
+      domain_edge_nodes (d, c, edge_node);
+      return domain_sum (d, field_volume_sum (u, edge_node)) * config_dx (c)
+             * config_dy (c) * m->capacity_uniform;
+    }
   double heat = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
       {
         const size_t k = field_index (u, i, j);
-        heat += m->capacity.data[k] * u->data[k];
+        heat += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                * m->capacity.data[k] * u->data[k];
       }
   return domain_sum (d, heat) * config_dx (c) * config_dy (c);
 }
@@ -37,26 +42,9 @@ source_power (const struct domain *d, const struct config *c,
   if (m->source.data != NULL)
     for (size_t j = 1; j <= u->ny; ++j)
       for (size_t i = 1; i <= u->nx; ++i)
-        power += m->source.data[field_index (u, i, j)];
+        power += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                 * m->source.data[field_index (u, i, j)];
   return domain_sum (d, power) * config_dx (c) * config_dy (c);
-}
-
-/* Whether edge e's outer line is a line of unknowns, each owning half a
-   control volume: any kind but a fixed temperature and periodic.  */
-static bool
-edge_node (const struct config *c, enum edge e)
-{
-  return c->bc[e].kind != BOUNDARY_DIRICHLET && !config_periodic (c, e);
-}
-
-/* The volume fraction along one axis of the node at whole-grid index
-   whole (1 .. n) of an axis of n nodes whose low edge is lo: 1/2 on a
-   line of edge unknowns, 1 elsewhere.  */
-static double
-axis_fraction (const struct config *c, enum edge lo, size_t n, size_t whole)
-{
-  return (whole == 1 && edge_node (c, lo))
-         || (whole == n && edge_node (c, (enum edge) (lo + 1))) ? 0.5 : 1.0;
 }
 
 static bool
@@ -69,12 +57,16 @@ vertical (enum edge e)
    stands for: the spacing along the edge, times the node's fraction
    there.  */
 static double
-node_length (const struct domain *d, const struct config *c,
-             const struct field *u, enum edge e, size_t k)
+node_length (const struct config *c, const struct field *u, enum edge e,
+             size_t k)
 {
   return vertical (e)
-         ? config_dy (c) * axis_fraction (c, EDGE_BOTTOM, d->ny, u->y0 + k)
-         : config_dx (c) * axis_fraction (c, EDGE_LEFT, d->nx, u->x0 + k);
+         ? config_dy (c) * axis_fraction (u->y0 + k, c->ny,
+                                          c->bc[EDGE_BOTTOM].kind,
+                                          c->bc[EDGE_TOP].kind)
+         : config_dx (c) * axis_fraction (u->x0 + k, c->nx,
+                                          c->bc[EDGE_LEFT].kind,
+                                          c->bc[EDGE_RIGHT].kind);
 }
 
 /* Cell k (1 .. the edge's length) of the line at edge e: the first line
@@ -141,20 +133,20 @@ edge_share (const struct domain *d, const struct config *c,
           {
             const double edge = bc->given ? given
                                 : u->data[line_cell (u, e, 0, k)];
-            sum += face_conductance (c, m, u, e, k) * node_length (d, c, u, e, k)
+            sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
                    * (edge - u->data[line_cell (u, e, 1, k)]);
           }
         return sum / normal_spacing (c, e);
       }
     case BOUNDARY_NEUMANN:
       for (size_t k = 1; k <= line_length (u, e); ++k)
-        sum += node_length (d, c, u, e, k);
+        sum += node_length (c, u, e, k);
       return schedule_at (&bc->value, t) * sum;
     case BOUNDARY_ROBIN:
       {
         const double ambient = schedule_at (&bc->ambient, t);
         for (size_t k = 1; k <= line_length (u, e); ++k)
-          sum += node_length (d, c, u, e, k)
+          sum += node_length (c, u, e, k)
                  * (ambient - u->data[line_cell (u, e, 1, k)]);
         return schedule_at (&bc->h, t) * sum;
       }
@@ -174,7 +166,7 @@ seam_share (const struct domain *d, const struct config *c,
     return 0.0;
   double sum = 0.0;
   for (size_t k = 1; k <= line_length (u, e); ++k)
-    sum += face_conductance (c, m, u, e, k) * node_length (d, c, u, e, k)
+    sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
            * u->data[line_cell (u, e, 1, k)];
   return sum;
 }
@@ -182,21 +174,16 @@ seam_share (const struct domain *d, const struct config *c,
 /* This part's share of the heat lost through the faces of a cooled
    plate at time t: 2 H / D (u - TINF) V over its nodes.  */
 static double
-face_cooling_share (const struct domain *d, const struct config *c,
-                    const struct field *u, double t)
+face_cooling_share (const struct config *c, const struct field *u, double t)
 {
   if (!c->surface_given)
     return 0.0;
   const double ambient = schedule_at (&c->surface_ambient, t);
   double sum = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
-    {
-      double row = 0.0;
-      for (size_t i = 1; i <= u->nx; ++i)
-        row += axis_fraction (c, EDGE_LEFT, d->nx, u->x0 + i)
-               * (u->data[field_index (u, i, j)] - ambient);
-      sum += axis_fraction (c, EDGE_BOTTOM, d->ny, u->y0 + j) * row;
-    }
+    for (size_t i = 1; i <= u->nx; ++i)
+      sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+             * (u->data[field_index (u, i, j)] - ambient);
   return 2.0 * schedule_at (&c->surface_h, t) / c->thickness * sum
          * config_dx (c) * config_dy (c);
 }
@@ -214,7 +201,7 @@ heat_budget (const struct domain *d, const struct config *c,
       share[e] = edge_share (d, c, m, u, (enum edge) e, t);
       share[EDGE_COUNT + e] = seam_share (d, c, m, u, (enum edge) e);
     }
-  share[2 * EDGE_COUNT] = face_cooling_share (d, c, u, t);
+  share[2 * EDGE_COUNT] = face_cooling_share (c, u, t);
   domain_sum_ordered (d, share, sizeof share / sizeof share[0]);
   for (int e = 0; e < EDGE_COUNT; ++e)
     /* An edge and its opposite differ in the lowest bit.  */

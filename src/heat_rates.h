@@ -1,6 +1,7 @@
 /* The heat balance of the domain: the total heat, sum of rho c_p u V
-   over the nodes (V = dx dy times the node's volume fraction: per unit
-   depth; J per metre of depth in SI), and what changes it: the heat
+   over the interior nodes (V = dx dy times the node's share of a full
+   box, config_volume_fraction: per unit depth; J per metre of depth in
+   SI), and what changes it: the heat
    rates through the four edges (positive into the domain), the power of
    the heat sources and the heat lost through the faces of a cooled
    plate, in the units of the total heat per unit of time (W per metre of
@@ -22,7 +23,8 @@ double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
 
 /* The power of the heat sources at full strength, sum of q V over the
-   nodes (W per metre of depth in SI; 0 without sources), over all
+   interior nodes (V as above; W per metre of depth in SI; 0 without
+   sources), over all
    ranks; heat_budget multiplies it by --source-schedule's factor.
    Collective.  */
 double source_power (const struct domain *d, const struct config *c,

@@ -119,15 +119,11 @@ material_init (struct implicit *im, const struct config *cfg,
                      "zero-flux edges only");
       return HEATSIM_USAGE;
     }
-  /* Zero-flux edges of the whole grid are insulated faces; the part's
+  /* The whole grid's edges of edge nodes are shut faces; the part's
      edges inside it are not.  */
   const struct domain *d = im->domain;
-  bool insulated[EDGE_COUNT];
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    insulated[e] = cfg->bc[e].kind == BOUNDARY_NEUMANN
-                   && domain_holds_edge (d, (enum edge) e);
   const size_t nx = im->halo.nx, ny = im->halo.ny;
-  if (!heat_operator_build (&im->op, m, im->dx, im->dy, insulated)
+  if (!heat_operator_build (&im->op, m, im->dx, im->dy, im->edge_node)
       || (cfg->steady && m->source.data != NULL
           && !field_alloc (&im->steady_rhs, nx, ny)))
     {
@@ -178,8 +174,14 @@ implicit_init (struct implicit *im, const struct config *cfg,
                  && cfg->bc[EDGE_RIGHT].kind != BOUNDARY_DIRICHLET
                  && cfg->bc[EDGE_BOTTOM].kind != BOUNDARY_DIRICHLET
                  && cfg->bc[EDGE_TOP].kind != BOUNDARY_DIRICHLET,
+    .volume = ((double) d->nx - 0.5 * (config_edge_node (cfg, EDGE_LEFT)
+                                       + config_edge_node (cfg, EDGE_RIGHT)))
+              * ((double) d->ny
+                 - 0.5 * (config_edge_node (cfg, EDGE_BOTTOM)
+                          + config_edge_node (cfg, EDGE_TOP))),
     .device_copy = placement == MG_RESIDENT,
   };
+  domain_edge_nodes (d, cfg, im->edge_node);
   /* A hierarchy split over ranks runs on host threads (the black box
      one of a material solves the gathered grid on every rank: there
      too).  */
@@ -397,8 +399,9 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
   if (im->boxmg != NULL)
     return material_step (im, u, rhs, report);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
-  const double heat = im->conserves ? domain_sum (im->domain, field_sum (u))
-                      : 0.0;
+  const double heat
+    = im->conserves
+      ? domain_sum (im->domain, field_volume_sum (u, im->edge_node)) : 0.0;
   field_copy (&im->previous, u);
   const enum mg_status status = solve (im, u, rhs, &im->options, report);
   if (status != MG_OK)
@@ -410,9 +413,10 @@ implicit_step (struct implicit *im, struct field *u, struct field *rhs,
     }
   if (im->conserves)
     {
-      const double shift = (heat - domain_sum (im->domain, field_sum (u)))
-                           / ((double) im->domain->nx
-                              * (double) im->domain->ny);
+      const double shift
+        = (heat - domain_sum (im->domain,
+                              field_volume_sum (u, im->edge_node)))
+          / im->volume;
       const size_t nx = u->nx, ny = u->ny, stride = u->stride;
       double *restrict a = u->data;
 #pragma omp parallel for schedule(static)

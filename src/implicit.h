@@ -50,8 +50,12 @@ struct implicit {
                                backward Euler */
   struct stencil halo;      /* how the zero-flux and periodic halo is
                                filled (only its sizes and halo are used) */
-  bool conserves;           /* no Dirichlet edge: the total heat is
-                               invariant */
+  bool conserves;           /* no Dirichlet edge: the total heat (the sum
+                               of u weighted by the nodes' volume shares)
+                               is invariant */
+  bool edge_node[EDGE_COUNT];   /* the part's outer lines that are edge
+                                   nodes of the whole grid */
+  double volume;            /* the nodes' shares over the whole grid */
   bool device_copy;         /* the strategy keeps the fields on a device
                                (entered there): MG_RESIDENT solves them
                                there, a host solve updates them after */

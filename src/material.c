@@ -542,19 +542,18 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
   return ok;
 }
 
-/* --source and --source-rect: a node (i, j) of the whole grid, at x =
-   i dx, y = j dy, inside [X0, X1] x [Y0, Y1] gets Q.  */
+/* --source and --source-rect: a node (i, j) of the whole grid, at
+   config_x (i), config_y (j), inside [X0, X1] x [Y0, Y1] gets Q.  */
 static bool
 add_sources (struct parser *p, const struct config *c, struct field *q)
 {
   const struct material_options *m = &c->material;
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");
-  const double dx = config_dx (c), dy = config_dy (c);
   for (size_t j = 1; j <= c->ny; ++j)
     for (size_t i = 1; i <= c->nx; ++i)
       {
-        const double x = (double) i * dx, y = (double) j * dy;
+        const double x = config_x (c, i), y = config_y (c, j);
         double s = m->source;
         for (size_t r = 0; r < m->rects; ++r)
           {
@@ -765,24 +764,29 @@ material_restart (struct config *c, const struct checkpoint_meta *meta)
   return HEATSIM_OK;
 }
 
-/* Node (i, j) of this rank's part, halo included, as a node of the whole
-   grid: across the grid's edge the edge node itself, or on a periodic
-   axis the node of the opposite edge.  */
+/* Node local of this rank's part along an axis of n nodes whose edges
+   have kinds lo and hi, halo included, as a node of the whole grid:
+   beyond a Dirichlet edge the node next to it, beyond edge nodes their
+   mirror image (the node beyond them, as the field's halo), on a
+   periodic axis the node of the opposite edge.  */
 static size_t
-whole_index (size_t local, size_t origin, size_t n, bool periodic)
+whole_index (size_t local, size_t origin, size_t n, enum boundary_kind lo,
+             enum boundary_kind hi)
 {
   const size_t g = origin + local;       /* 0 .. n + 1 */
   if (g == 0)
-    return periodic ? n : 1;
+    return lo == BOUNDARY_PERIODIC ? n
+           : boundary_has_edge_node (lo) && n > 1 ? 2 : 1;
   if (g == n + 1)
-    return periodic ? 1 : n;
+    return hi == BOUNDARY_PERIODIC ? 1
+           : boundary_has_edge_node (hi) && n > 1 ? n - 1 : n;
   return g;
 }
 
 /* This rank's part of a whole-grid map, with its ring.  */
 static bool
-take_part (const struct field *whole, const struct domain *d, bool periodic,
-           struct field *part)
+take_part (const struct field *whole, const struct domain *d,
+           const struct config *c, struct field *part)
 {
   if (!field_alloc (part, d->local_nx, d->local_ny))
     return false;
@@ -790,11 +794,16 @@ take_part (const struct field *whole, const struct domain *d, bool periodic,
   part->y0 = d->y0;
   for (size_t j = 0; j <= d->local_ny + 1; ++j)
     {
-      const size_t gj = whole_index (j, d->y0, d->ny, periodic);
+      const size_t gj = whole_index (j, d->y0, d->ny, c->bc[EDGE_BOTTOM].kind,
+                                     c->bc[EDGE_TOP].kind);
       for (size_t i = 0; i <= d->local_nx + 1; ++i)
-        part->data[field_index (part, i, j)]
-          = whole->data[field_index (whole, whole_index (i, d->x0, d->nx,
-                                                         periodic), gj)];
+        {
+          const size_t gi = whole_index (i, d->x0, d->nx,
+                                         c->bc[EDGE_LEFT].kind,
+                                         c->bc[EDGE_RIGHT].kind);
+          part->data[field_index (part, i, j)]
+            = whole->data[field_index (whole, gi, gj)];
+        }
     }
   return true;
 }
@@ -825,7 +834,6 @@ material_build (struct material *m, const struct config *cfg,
   m->conductivity_uniform = w.conductivity_uniform;
   m->capacity_uniform = w.capacity_uniform;
   m->variable = cfg->material.variable;
-  const bool periodic = config_periodic (cfg, EDGE_LEFT);
   bool ok = true;
   if (m->variable)
     {
@@ -836,7 +844,7 @@ material_build (struct material *m, const struct config *cfg,
       const double fill[2] = { w.conductivity_uniform, w.capacity_uniform };
       for (size_t k = 0; ok && k < 3; ++k)
         if (wholes[k]->data != NULL)
-          ok = take_part (wholes[k], d, periodic, parts[k]);
+          ok = take_part (wholes[k], d, cfg, parts[k]);
         else if (k < 2 && (ok = field_alloc (parts[k], d->local_nx,
                                              d->local_ny)))
           {

@@ -140,23 +140,33 @@ dense_row (const double *inverse, const double *r, size_t n, size_t p)
   return sum;
 }
 
+/* The share of a full control volume of node k of n along an axis whose
+   first and last nodes own first and last.  */
+static inline double
+share_at (size_t k, size_t n, double first, double last)
+{
+  return (k == 1 ? first : 1.0) * (k == n ? last : 1.0);
+}
+
 /* Sums of column i over the rows of band b of the residual norms
    (rr, mm), each term scaled by sr (of the residual) and sm (of its
-   scale) first, or, without f, of u itself (sum, 0).  Rows in order.  */
+   scale) first, or, without f, of u itself, each node weighted by its
+   share (sum, 0).  Rows in order.  */
 static inline void
 band_sums (const double *u, const double *f, size_t stride, const double *axm,
            const double *axp, const double *aym, const double *ayp,
-           double c0, size_t ny, size_t b, size_t i, double sr, double sm,
-           double *rr, double *mm)
+           double c0, size_t nx, size_t ny, size_t b, size_t i, double sr,
+           double sm, struct shares s, double *rr, double *mm)
 {
   const size_t j1 = (b + 1) * NORM_BAND < ny ? (b + 1) * NORM_BAND : ny;
+  const double column = share_at (i, nx, s.left, s.right);
   double a = 0.0, m = 0.0;
   for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
     {
       const size_t c = j * stride + i;
       if (f == NULL)
         {
-          a += u[c];
+          a += column * share_at (j, ny, s.bottom, s.top) * u[c];
           continue;
         }
       double scale;

@@ -195,14 +195,14 @@ valid_solve (const struct mg_solver *mg, const struct field *u,
 }
 
 /* Shift the interior of a level's u by a constant, which the Laplacian
-   does not see, so that its sum is heat.  */
+   does not see, so that its sum (weighted by the shares) is heat.  */
 static void
 level_set_heat (struct exec *x, const struct mg_solver *mg,
                 const struct level *level, double heat)
 {
   double sums[2];
   level_sums (x, mg, level, level->u, NULL, unscaled, sums);
-  k_shift (x, level, level->u, (heat - sums[0]) / mg->cells);
+  k_shift (x, level, level->u, (heat - sums[0]) / mg->volume);
 }
 
 /* The cycles of mg_solve, with u and f where x's kernels find them.  */
@@ -212,15 +212,15 @@ solve (struct mg_solver *mg, struct exec *x, const struct field *u,
        struct mg_report *report)
 {
   struct level *level = &mg->level[0];
-  const double cells = mg->cells;
   double sums[2], norms[2];
   level->u = u->data;
-  /* A singular problem is solvable only for f of zero mean.  */
+  /* A singular problem is solvable only for f of zero mean (weighted by
+     the shares: the sum of L u is zero with these weights).  */
   double mean = 0.0, heat = 0.0;
   if (mg->singular && f != NULL)
     {
       level_sums (x, mg, level, f->data, NULL, unscaled, sums);
-      mean = sums[0] / cells;
+      mean = sums[0] / mg->volume;
     }
   k_set (x, level, level->f, f != NULL ? f->data : NULL, -mean);
   level->zero_f = f == NULL;

@@ -120,16 +120,16 @@ bands_target (int nx, int ny, int stride, const double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
               const double *restrict ayp, double c0, double sr, double sm,
-              double *restrict part, int device)
+              struct shares shares, double *restrict part, int device)
 {
   const int nb = (int) norm_bands ((size_t) ny);
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
   for (int b = 0; b < nb; ++b)
     for (int i = 1; i <= nx; ++i)
-      band_sums (u, f, (size_t) stride, axm, axp, aym, ayp, c0, (size_t) ny,
-                 (size_t) b, (size_t) i, sr, sm, &part[b * nx + i - 1],
-                 &part[(nb + b) * nx + i - 1]);
+      band_sums (u, f, (size_t) stride, axm, axp, aym, ayp, c0, (size_t) nx,
+                 (size_t) ny, (size_t) b, (size_t) i, sr, sm, shares,
+                 &part[b * nx + i - 1], &part[(nb + b) * nx + i - 1]);
 }
 
 /* One team: the columns in parallel, then one thread.  */

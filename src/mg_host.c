@@ -344,7 +344,7 @@ bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double sr, double sm,
-            double *restrict part)
+            struct shares shares, double *restrict part)
 {
   const size_t nb = norm_bands (ny);
   struct row_runs runs;
@@ -358,8 +358,12 @@ bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
         rr[i] = mm[i] = 0.0;
       for (size_t j = b * NORM_BAND + 1; j <= j1; ++j)
         if (f == NULL)
-          for (size_t i = 1; i <= nx; ++i)
-            rr[i - 1] += u[j * stride + i];
+          {
+            const double row = share_at (j, ny, shares.bottom, shares.top);
+            for (size_t i = 1; i <= nx; ++i)
+              rr[i - 1] += share_at (i, nx, shares.left, shares.right) * row
+                           * u[j * stride + i];
+          }
         else
           norm_row (&runs, stride, u, zero_f ? NULL : f, axm, axp, aym[j],
                     ayp[j], c0, sr, sm, rr, mm, j);

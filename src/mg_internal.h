@@ -23,8 +23,18 @@ enum { SPLIT_MIN = 4 };
    and join of the team costs more than the work.  */
 enum { PARALLEL_MIN = 1 << 14 };
 
+/* The share of a full control volume that the nodes of a part's outer
+   lines own: 1/2 where the line lies on a zero-flux edge of the whole
+   grid (its nodes' boxes end there), else 1.  A problem without a
+   Dirichlet edge keeps the sum of its unknowns weighted by their shares
+   (the sums of a level without f).  */
+struct shares {
+  double left, right, bottom, top;
+};
+
 struct level {
   size_t nx, ny, stride;
+  struct shares shares;         /* of the finest level; 1 on the others */
   /* In a hierarchy split over MPI ranks (mg_create_part): whether this
      level is this rank's part of the whole level, and that part's place
      in it, unknowns x0 + 1 .. x0 + nx (0 for a whole level).  */
@@ -55,7 +65,9 @@ struct level {
 struct mg_solver {
   size_t count;                 /* levels */
   const struct domain *domain;  /* the ranks of a split hierarchy, or NULL */
-  double cells;                 /* unknowns of the whole finest level */
+  double volume;                /* unknowns of the whole finest level,
+                                   each counted by its share (struct
+                                   shares) */
   double c0;
   bool singular;                /* c0 = 0 and no Dirichlet edge */
   bool closed;                  /* no Dirichlet edge: the sum of A u is
@@ -234,6 +246,10 @@ bool
 axis_can_coarsen (const struct axis *a);
 double
 axis_mean_spacing (const struct axis *a);
+/* The sum of the shares (struct shares) of the unknowns of a finest
+   axis.  */
+double
+axis_volume (const struct axis *a);
 bool
 axis_coarsen (const struct axis *f, bool merge, struct axis *c,
               struct transfer t, size_t *point);
@@ -308,7 +324,7 @@ bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
             const double *restrict f, bool zero_f, const double *restrict axm,
             const double *restrict axp, const double *restrict aym,
             const double *restrict ayp, double c0, double sr, double sm,
-            double *restrict part);
+            struct shares shares, double *restrict part);
 void
 totals_host (size_t nx, size_t nb, double *restrict part, double out[2]);
 void
@@ -351,7 +367,7 @@ bands_target (int nx, int ny, int stride, const double *restrict u,
               const double *restrict f, const double *restrict axm,
               const double *restrict axp, const double *restrict aym,
               const double *restrict ayp, double c0, double sr, double sm,
-              double *restrict part, int device);
+              struct shares shares, double *restrict part, int device);
 void
 totals_target (int nx, int nb, double *restrict part, double out[2],
                int device);

@@ -209,7 +209,8 @@ k_coarsest (struct exec *x, const struct halo_src *h,
 
 /* out[0] = sum of (sq[0] (f - A u))^2 and out[1] of the squared scales
    times sq[1] over the interior of the level (A without f: the interior
-   sum of u, and 0); part holds norm_scratch (nx, ny) doubles.  */
+   sum of u weighted by the level's shares, and 0); part holds
+   norm_scratch (nx, ny) doubles.  */
 void
 k_sums (struct exec *x, const struct level *level, const double *u,
         const double *f, double c0, const double sq[2], double *part,
@@ -226,7 +227,7 @@ k_sums (struct exec *x, const struct level *level, const double *u,
     {
     case MG_HOST:
       bands_host (nx, ny, stride, u, f, level->zero_f && f == level->f, axm,
-                  axp, aym, ayp, c0, sr, sm, part);
+                  axp, aym, ayp, c0, sr, sm, level->shares, part);
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:
@@ -241,7 +242,7 @@ k_sums (struct exec *x, const struct level *level, const double *u,
         x->from_device += 2 * sizeof *out;
         map_in (x, a, MAPPED_COUNT (a));
         bands_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym,
-                      ayp, c0, sr, sm, part, x->device);
+                      ayp, c0, sr, sm, level->shares, part, x->device);
         totals_target ((int) nx, (int) nb, part, out, x->device);
         map_out (x, a, MAPPED_COUNT (a));
       }
@@ -249,7 +250,7 @@ k_sums (struct exec *x, const struct level *level, const double *u,
     case MG_RESIDENT:
       x->from_device += 2 * sizeof *out;
       bands_target ((int) nx, (int) ny, (int) stride, u, f, axm, axp, aym, ayp,
-                    c0, sr, sm, part, x->device);
+                    c0, sr, sm, level->shares, part, x->device);
       totals_target ((int) nx, (int) nb, part, out, x->device);
       break;
     }

@@ -3,8 +3,9 @@
    One axis of one level is a row of points p_0 .. p_N joined by N
    intervals (struct axis: intervals is N, n the unknowns).  Without
    periodicity, p_1 .. p_{N-1} are the unknowns and p_0, p_N the ends: a
-   Dirichlet node, or for a zero-flux end a virtual point on the face half
-   a cell out, joined by an interval that carries no flux.  With
+   Dirichlet node, or for a zero-flux end a virtual point half a cell out,
+   joined by an interval that carries no flux to the end's node, which
+   lies on the face and owns half a cell (run_config.h).  With
    periodicity p_0 .. p_{N-1} are the unknowns and p_N is p_0 one period
    on.  Each interval k has a conductance g_k (1 / its length, 0 for a
    zero-flux end) and each unknown a lumped volume d_i; the 1-D
@@ -73,18 +74,32 @@ axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
     a->g[k] = 1.0 / h;
   for (size_t i = 1; i <= n; ++i)
     a->d[i] = h;
-  /* A zero-flux face lies half a cell beyond the last node.  */
+  /* A zero-flux end's node lies on the face and owns half a cell; the
+     end point beyond it stands for the face (half a cell out, where
+     nothing flows).  */
   if (a->neumann_lo)
     {
       a->x[0] = 0.5;
       a->g[0] = 0.0;
+      a->d[1] = 0.5 * h;
     }
   if (a->neumann_hi)
     {
       a->x[a->intervals] = a->x[a->intervals - 1] + 0.5;
       a->g[a->intervals - 1] = 0.0;
+      a->d[n] = 0.5 * h;
     }
   return true;
+}
+
+double
+axis_volume (const struct axis *a)
+{
+  const double first = a->neumann_lo ? 0.5 : 1.0;
+  const double last = a->neumann_hi ? 0.5 : 1.0;
+  /* As share_at weighs them: one node on two zero-flux ends owns a
+     quarter.  */
+  return a->n == 1 ? first * last : (double) a->n - 2.0 + first + last;
 }
 
 /* Unknown at point k, and point of unknown i.  */
@@ -371,7 +386,8 @@ level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest)
 {
   size_t bytes;
-  *level = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2 };
+  *level = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2,
+                            .shares = { 1.0, 1.0, 1.0, 1.0 } };
   if (!field_bytes (nx, ny, &bytes))
     return false;
   /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table

@@ -205,7 +205,6 @@ create (struct mg_solver **out, size_t nx, size_t ny,
   if (mg == NULL)
     return MG_NO_MEMORY;
   mg->domain = d;
-  mg->cells = (double) nx * (double) ny;
   mg->c0 = op->c0;
   bool dirichlet = false;
   for (int e = 0; e < EDGE_COUNT; ++e)
@@ -238,6 +237,13 @@ create (struct mg_solver **out, size_t nx, size_t ny,
       level->split = split;
       level->x0 = px.first;
       level->y0 = py.first;
+      level->shares = (struct shares) {
+        .left = px.first == 0 && ax.neumann_lo ? 0.5 : 1.0,
+        .right = px.first + px.n == nx && ax.neumann_hi ? 0.5 : 1.0,
+        .bottom = py.first == 0 && ay.neumann_lo ? 0.5 : 1.0,
+        .top = py.first + py.n == ny && ay.neumann_hi ? 0.5 : 1.0,
+      };
+      mg->volume = axis_volume (&ax) * axis_volume (&ay);
       axis_weights (&ax, op->c1, px, level->axm, level->axp);
       axis_weights (&ay, op->c1, py, level->aym, level->ayp);
       if (last && !level_invert (level, mg->c0, mg->closed, &ax, &ay))

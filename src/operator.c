@@ -16,39 +16,56 @@ node_value (const struct field *f, double uniform, size_t c)
   return f->data != NULL ? f->data[c] : uniform;
 }
 
-/* wx of rows 1..ny, columns 0..nx; a face on an insulated edge of the
-   whole grid has conductance 0.  */
-static void
-east_faces (struct heat_operator *op, const struct material *m, double dx,
-            bool insulated_left, bool insulated_right)
+/* The share of a full control volume along an axis of n nodes that node
+   k owns: half for an edge node (edge_lo, edge_hi: the part's first or
+   last line is one).  */
+static double
+fraction (size_t k, size_t n, bool edge_lo, bool edge_hi)
 {
-  const size_t nx = op->nx, ny = op->ny, stride = op->stride;
-  const double k = m->conductivity_uniform, scale = 1.0 / (dx * dx);
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 0; i <= nx; ++i)
-      {
-        const size_t c = j * stride + i;
-        const bool shut = (i == 0 && insulated_left)
-                          || (i == nx && insulated_right);
-        const double west = node_value (&m->conductivity, k, c);
-        const double east = node_value (&m->conductivity, k, c + 1);
-        op->wx[c] = shut ? 0.0 : heat_face_conductance (west, east) * scale;
-      }
+  return (k == 1 && edge_lo) || (k == n && edge_hi) ? 0.5 : 1.0;
 }
 
-/* wy of rows 0..ny, columns 1..nx.  */
+/* wx of rows 1..ny, columns 0..nx: a face on an edge of edge nodes is
+   shut (conductance 0), and the faces of a row of edge nodes are half as
+   long as the others.  */
 static void
-north_faces (struct heat_operator *op, const struct material *m, double dy,
-             bool insulated_bottom, bool insulated_top)
+east_faces (struct heat_operator *op, const struct material *m, double dx,
+            const bool edge_node[EDGE_COUNT])
 {
   const size_t nx = op->nx, ny = op->ny, stride = op->stride;
-  const double k = m->conductivity_uniform, scale = 1.0 / (dy * dy);
+  const double k = m->conductivity_uniform;
+  for (size_t j = 1; j <= ny; ++j)
+    {
+      const double scale = fraction (j, ny, edge_node[EDGE_BOTTOM],
+                                     edge_node[EDGE_TOP]) / (dx * dx);
+      for (size_t i = 0; i <= nx; ++i)
+        {
+          const size_t c = j * stride + i;
+          const bool shut = (i == 0 && edge_node[EDGE_LEFT])
+                            || (i == nx && edge_node[EDGE_RIGHT]);
+          const double west = node_value (&m->conductivity, k, c);
+          const double east = node_value (&m->conductivity, k, c + 1);
+          op->wx[c] = shut ? 0.0
+                      : heat_face_conductance (west, east) * scale;
+        }
+    }
+}
+
+/* wy of rows 0..ny, columns 1..nx, likewise.  */
+static void
+north_faces (struct heat_operator *op, const struct material *m, double dy,
+             const bool edge_node[EDGE_COUNT])
+{
+  const size_t nx = op->nx, ny = op->ny, stride = op->stride;
+  const double k = m->conductivity_uniform;
   for (size_t j = 0; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t c = j * stride + i;
-        const bool shut = (j == 0 && insulated_bottom)
-                          || (j == ny && insulated_top);
+        const bool shut = (j == 0 && edge_node[EDGE_BOTTOM])
+                          || (j == ny && edge_node[EDGE_TOP]);
+        const double scale = fraction (i, nx, edge_node[EDGE_LEFT],
+                                       edge_node[EDGE_RIGHT]) / (dy * dy);
         const double south = node_value (&m->conductivity, k, c);
         const double north = node_value (&m->conductivity, k, c + stride);
         op->wy[c] = shut ? 0.0 : heat_face_conductance (south, north) * scale;
@@ -69,7 +86,7 @@ part_shape (const struct material *m)
 bool
 heat_operator_build (struct heat_operator *op, const struct material *m,
                      double dx, double dy,
-                     const bool insulated[EDGE_COUNT])
+                     const bool edge_node[EDGE_COUNT])
 {
   const size_t nx = part_shape (m)->nx, ny = part_shape (m)->ny;
   size_t bytes;
@@ -87,14 +104,18 @@ heat_operator_build (struct heat_operator *op, const struct material *m,
     .wx = block, .wy = block + n, .capacity = block + 2 * n,
     .source = block + 3 * n,
   };
-  east_faces (op, m, dx, insulated[EDGE_LEFT], insulated[EDGE_RIGHT]);
-  north_faces (op, m, dy, insulated[EDGE_BOTTOM], insulated[EDGE_TOP]);
+  east_faces (op, m, dx, edge_node);
+  north_faces (op, m, dy, edge_node);
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t c = j * op->stride + i;
-        op->capacity[c] = node_value (&m->capacity, m->capacity_uniform, c);
-        op->source[c] = node_value (&m->source, 0.0, c);
+        const double share
+          = fraction (i, nx, edge_node[EDGE_LEFT], edge_node[EDGE_RIGHT])
+            * fraction (j, ny, edge_node[EDGE_BOTTOM], edge_node[EDGE_TOP]);
+        op->capacity[c]
+          = share * node_value (&m->capacity, m->capacity_uniform, c);
+        op->source[c] = share * node_value (&m->source, 0.0, c);
       }
   return true;
 }

@@ -3,16 +3,22 @@
    box halfway to its neighbours; it exchanges heat with each neighbour N
    through their common face, whose conductance is the harmonic mean
    2 k_P k_N / (k_P + k_N) (exact for layered materials whose interfaces
-   lie on faces).  Divided by the box's volume, the net flow into P is
+   lie on faces).  Divided by a full box's volume dx dy, the net flow
+   into P is
      wx[P] (u_E - u_P) - wx[W] (u_P - u_W) + wy[P] (u_N - u_P)
        - wy[S] (u_P - u_S),
    wx the face conductance over dx^2 between a node and its east
    neighbour, wy over dy^2 to its north neighbour.  A boundary is one face
    term: a Dirichlet edge's face leads to the halo node, which holds the
-   edge's temperature; an insulated (zero-flux) edge's face has
-   conductance 0.  Every kernel (explicit steps, residuals, smoothers,
-   implicit right-hand sides) computes the flow with heat_flow_at, so the
-   operator is written once.  */
+   edge's temperature; on any other edge that is not periodic the outer
+   line of nodes lies on the edge (edge nodes, run_config.h), and the
+   face beyond them has conductance 0: their boxes end at the edge, so
+   they own half a box (a quarter at a corner of two such edges), their
+   faces along the edge are half as long, and capacity and source scale
+   by that share (A stays symmetric, and the heat stored changes by
+   exactly the boundary and source terms).  Every kernel (explicit steps,
+   residuals, smoothers, implicit right-hand sides) computes the flow with
+   heat_flow_at, so the operator is written once.  */
 #ifndef HEATSIM_OPERATOR_H
 #define HEATSIM_OPERATOR_H
 
@@ -26,12 +32,15 @@ struct material;
 struct heat_operator {
   size_t nx, ny, stride;   /* as the fields it acts on */
   /* Padded arrays of (ny + 2) stride doubles, one allocation (block).  */
-  double *wx;              /* face to the east neighbour / dx^2: columns
+  double *wx;              /* face to the east neighbour (times its share
+                              of a full face) / dx^2: columns
                               0 .. nx of rows 1 .. ny */
   double *wy;              /* face to the north neighbour / dy^2: rows
                               0 .. ny of columns 1 .. nx */
-  double *capacity;        /* rho c_p of each interior node */
-  double *source;          /* q of each interior node (0 where none) */
+  double *capacity;        /* rho c_p of each interior node times the
+                              share of a full box it owns */
+  double *source;          /* q of each interior node (0 where none), times
+                              that share */
   void *block;
 };
 
@@ -47,11 +56,12 @@ heat_face_conductance (double a, double b)
 }
 
 /* The operator of material m on a part of nx x ny nodes with spacing dx,
-   dy; insulated[e]: edge e is a zero-flux edge of the whole grid (its
-   face has conductance 0).  False when memory is short.  */
+   dy; edge_node[e]: edge e of the part is an edge of the whole grid whose
+   outer line is edge nodes (config_edge_node): its faces are shut and its
+   nodes own half a box.  False when memory is short.  */
 bool heat_operator_build (struct heat_operator *op, const struct material *m,
                           double dx, double dy,
-                          const bool insulated[EDGE_COUNT]);
+                          const bool edge_node[EDGE_COUNT]);
 void heat_operator_free (struct heat_operator *op);
 
 #pragma omp declare target

@@ -251,7 +251,8 @@ index_entry (const struct output *o, size_t step, char *name)
   const bool varies = o->material != NULL && o->material->variable;
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
-    .dx = config_dx (c), .dy = config_dy (c), .time = config_time (c, step),
+    .dx = config_dx (c), .dy = config_dy (c), .x1 = config_x (c, 1),
+    .y1 = config_y (c, 1), .time = config_time (c, step),
     .material = varies, .source = varies && o->material->source.data != NULL,
   };
 }
@@ -268,10 +269,16 @@ describe_kept (const char *dir, struct xdmf_entry *e)
       >= sizeof path
       || !h5_read_meta (path, &m))
     return false;
+  /* The nodes lie as the edges' kinds place them: a checkpoint records
+     one kind for all four (or "mixed", read as Dirichlet).  */
+  enum boundary_kind kind = BOUNDARY_DIRICHLET;
+  boundary_find (m.boundary, &kind);
   e->nx = m.nx;
   e->ny = m.ny;
-  e->dx = m.lx / (double) (m.nx + 1);
-  e->dy = m.ly / (double) (m.ny + 1);
+  e->dx = axis_spacing (m.lx, m.nx, kind, kind);
+  e->dy = axis_spacing (m.ly, m.ny, kind, kind);
+  e->x1 = axis_position (1, e->dx, kind);
+  e->y1 = axis_position (1, e->dy, kind);
   e->time = m.time;
   e->material = m.has_material;
   e->source = m.has_source;
@@ -414,6 +421,8 @@ write_checkpoint (struct output *o, const struct domain *d,
             temperature_unit_name (c->unit));
   snprintf (m.solver, sizeof m.solver, "%s", steady_solver_name (c->solver));
   memcpy (m.edges, c->edges, sizeof m.edges);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    m.kind[e] = c->bc[e].kind;
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
   int status = conditions_meta (c, &m);

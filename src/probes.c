@@ -9,9 +9,13 @@
 #include "run_config.h"
 
 /* Node index and weight of coordinate v on an axis of n interior nodes
-   spaced h apart (nodes 0 and n + 1 on the edges).  */
+   spaced h apart whose edges have kinds lo and hi: the node on the low
+   edge is the halo node 0 (Dirichlet) or node 1, the one on the high edge
+   node n (edge nodes) or the halo node n + 1 (Dirichlet, or periodic:
+   node 1 a period on).  */
 static bool
-axis_place (double v, double length, double h, size_t n, size_t *index,
+axis_place (double v, double length, double h, size_t n,
+            enum boundary_kind lo, enum boundary_kind hi, size_t *index,
             double *weight)
 {
   if (!isfinite (v) || v < 0.0 || v > length)
@@ -20,14 +24,17 @@ axis_place (double v, double length, double h, size_t n, size_t *index,
   const double node = nearbyint (t);
   if (fabs (t - node) <= 1e-9)
     t = node;
-  if (t >= (double) (n + 1))
+  const size_t first = lo != BOUNDARY_DIRICHLET;
+  const size_t last = boundary_has_edge_node (hi) ? n : n + 1;
+  if (t >= (double) (last - first))
     {
-      *index = n;
+      *index = last - 1;
       *weight = 1.0;
       return true;
     }
   *index = (size_t) t;
   *weight = t - (double) *index;
+  *index += first;
   return true;
 }
 
@@ -39,8 +46,11 @@ probe_place (const struct config *c, double x, double y,
   p->y = y;
   for (int e = 0; e < EDGE_COUNT; ++e)
     p->boundary[e] = c->bc[e].kind;
-  return axis_place (x, c->lx, config_dx (c), c->nx, &p->i, &p->wx)
-         && axis_place (y, c->ly, config_dy (c), c->ny, &p->j, &p->wy);
+  return axis_place (x, c->lx, config_dx (c), c->nx, c->bc[EDGE_LEFT].kind,
+                     c->bc[EDGE_RIGHT].kind, &p->i, &p->wx)
+         && axis_place (y, c->ly, config_dy (c), c->ny,
+                        c->bc[EDGE_BOTTOM].kind, c->bc[EDGE_TOP].kind, &p->j,
+                        &p->wy);
 }
 
 /* Local index along an axis of whole-grid node g, where this part holds
@@ -60,19 +70,17 @@ owned (size_t g, size_t first, size_t n, size_t total, size_t *local)
 }
 
 /* The node of the whole grid whose value node g of an axis of total
-   interior nodes holds: itself inside and on fixed edges; on the edges
-   of the others, the node their halo fill copies.  */
+   interior nodes holds: itself inside and on fixed edges; in the halo
+   of a periodic edge the opposite edge's node (probes read no other
+   halo node: edge nodes lie on their edges).  */
 static size_t
 source (size_t g, size_t total, const enum boundary_kind lo_hi[2])
 {
   if (g != 0 && g != total + 1)
     return g;
-  const enum boundary_kind boundary = lo_hi[g != 0];
-  if (boundary == BOUNDARY_DIRICHLET)
-    return g;
-  if (boundary == BOUNDARY_PERIODIC)
+  if (lo_hi[g != 0] == BOUNDARY_PERIODIC)
     return g == 0 ? total : 1;
-  return g == 0 ? 1 : total;
+  return g;
 }
 
 /* Into v, p's four nodes that this rank owns (the others 0).  */
@@ -153,7 +161,15 @@ field_peak (const struct domain *d, const struct config *c,
         }
   first = domain_min (d, first);
   p->value = top;
-  p->mean = domain_sum (d, field_sum (u)) / ((double) d->nx * (double) d->ny);
+  /* Each node weighs its share of the domain's area (edge nodes half).  */
+  bool edge_node[EDGE_COUNT], whole[EDGE_COUNT];
+  domain_edge_nodes (d, c, edge_node);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    whole[e] = config_edge_node (c, (enum edge) e);
+  const double area
+    = ((double) d->nx - 0.5 * (whole[EDGE_LEFT] + whole[EDGE_RIGHT]))
+      * ((double) d->ny - 0.5 * (whole[EDGE_BOTTOM] + whole[EDGE_TOP]));
+  p->mean = domain_sum (d, field_volume_sum (u, edge_node)) / area;
   if (isinf (first))            /* no finite largest value: NaN everywhere */
     {
       p->x = p->y = NAN;
@@ -161,6 +177,6 @@ field_peak (const struct domain *d, const struct config *c,
     }
   const double nx = (double) d->nx;
   const double row = floor (first / nx);
-  p->x = (first - row * nx + 1.0) * config_dx (c);
-  p->y = (row + 1.0) * config_dy (c);
+  p->x = config_x (c, (size_t) (first - row * nx) + 1);
+  p->y = config_y (c, (size_t) row + 1);
 }

@@ -1,12 +1,12 @@
 /* Temperatures at points of the domain: probes (--probe), profiles along
    a segment (--profile) and the peak of the field.  A point between nodes
-   reads the bilinear interpolation of the four nodes around it; the halo
-   ring's nodes lie on the domain's edges, so every point of [0, Lx] x
-   [0, Ly] has four.  Fixed (Dirichlet) edges hold their values there;
-   zero-flux and periodic edges the interior node the halo fill copies
-   (the next one, or the opposite edge's), read from that node, so that
-   an edge is never a step behind the field.  Each sample is the same on every MPI rank and for
-   every rank count: the four node values travel exactly (each has one
+   reads the bilinear interpolation of the four nodes around it.  Every
+   point of [0, Lx] x [0, Ly] has four: on a fixed (Dirichlet) edge the
+   halo ring's nodes, which hold its values, lie on the edge; on the other
+   non-periodic edges the outer interior nodes do (run_config.h); the
+   high edge of a periodic axis is its first node a period on, read from
+   that node, so that an edge is never a step behind the field.  Each
+   sample is the same on every MPI rank and for every rank count: the four node values travel exactly (each has one
    owner), and every rank then interpolates them in the same order.  */
 #ifndef HEATSIM_PROBES_H
 #define HEATSIM_PROBES_H
@@ -57,7 +57,8 @@ size_t profile_default_points (const struct config *c, double x0, double y0,
 
 /* The largest interior value of the field, the position of its node (the
    first in row-major order of the whole grid where several hold it) and
-   the mean of the interior.  Collective.  */
+   the mean over the domain (each node weighted by its share of the
+   area: edge nodes half).  Collective.  */
 struct peak {
   double value, x, y;
   double mean;

@@ -1,6 +1,8 @@
-/* Problems.  Cell (i, j) sits at x = i dx, y = j dy; the interior is
-   1 <= i <= nx, 1 <= j <= ny, and the halo ring lies on the domain's edge
-   x = 0, Lx and y = 0, Ly.  y grows with j: row 0 is the bottom edge.  */
+/* Problems.  Cell (i, j) sits at x = config_x (i), y = config_y (j); the
+   interior is 1 <= i <= nx, 1 <= j <= ny.  A Dirichlet edge's nodes are
+   the halo ring's, on the domain's edge x = 0, Lx or y = 0, Ly; any other
+   edge's are the interior's outer line (run_config.h).  y grows with j:
+   row 0 is the bottom.  */
 #include <config.h>
 
 #include "problem.h"
@@ -33,17 +35,18 @@ dirichlet_from_problem (const struct config *c)
      u0 = sin(pi x / Lx) sin(pi y / Ly), zero on the edge,
      u(t) = exp(-alpha pi^2 (1/Lx^2 + 1/Ly^2) t) u0.
    The evaluation order matches the tutorial's:
-   exp(...) * sin(pi x / L) * sin(pi y / L), with x = i dx exactly.  */
+   exp(...) * sin(pi x / L) * sin(pi y / L), with x = i dx exactly
+   (config_x with Dirichlet edges).  */
 
 static double
 mms_sine (const struct config *c, enum axis axis, size_t k)
 {
   const size_t n = axis == AXIS_X ? c->nx : c->ny;
-  const double d = axis == AXIS_X ? config_dx (c) : config_dy (c);
+  const double x = axis == AXIS_X ? config_x (c, k) : config_y (c, k);
   const double length = axis == AXIS_X ? c->lx : c->ly;
   if (k == 0 || k == n + 1)
     return 0.0;          /* exactly: sin(pi) is not */
-  return sin (M_PI * ((double) k * d) / length);
+  return sin (M_PI * x / length);
 }
 
 static double
@@ -76,7 +79,7 @@ static double
 plate_exact (const struct config *c, size_t i, size_t j, double t)
 {
   (void) t;
-  const double x = (double) i * config_dx (c), y = (double) j * config_dy (c);
+  const double x = config_x (c, i), y = config_y (c, j);
   return PLATE_HOT * (x / c->lx) * (1.0 - y / c->ly);
 }
 
@@ -100,8 +103,8 @@ disk_initial (const struct config *c, size_t i, size_t j)
 {
   if (is_halo (c, i, j))
     return c->disk_outside;
-  const double x = (double) i * config_dx (c) - 0.5 * c->lx;
-  const double y = (double) j * config_dy (c) - 0.5 * c->ly;
+  const double x = config_x (c, i) - 0.5 * c->lx;
+  const double y = config_y (c, j) - 0.5 * c->ly;
   return x * x + y * y <= c->disk_radius * c->disk_radius
          ? c->disk_inside : c->disk_outside;
 }
@@ -306,10 +309,13 @@ problem_halo (const struct config *c, size_t nx, size_t ny, struct halo *h)
   const size_t n[EDGE_COUNT] = { nx, nx, ny, ny };
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
-      /* A mirror copies its own side's line, a periodic edge the
-         opposite side's; the high edges (odd) are the last line.  */
-      const bool own = c->bc[e].kind != BOUNDARY_PERIODIC;
-      const bool last = (e & 1) == own;
-      h->source[e] = last ? n[e] : 1;
+      /* An edge node's halo is its mirror image, the line beyond it
+         (the second or the last but one); a periodic edge's halo is the
+         opposite edge's line (the first or the last).  */
+      const bool high = e & 1;
+      if (c->bc[e].kind == BOUNDARY_PERIODIC)
+        h->source[e] = high ? 1 : n[e];
+      else
+        h->source[e] = high ? n[e] - 1 : 2;
     }
 }

@@ -160,7 +160,7 @@ struct config {
   struct schedule surface_h, surface_ambient;
   double disk_radius, disk_inside, disk_outside;   /* --problem disk */
   size_t nx, ny;          /* interior cells in x and y */
-  double lx, ly;          /* domain lengths; spacing is length / (cells + 1) */
+  double lx, ly;          /* domain lengths; spacing: config_dx, config_dy */
   double alpha;           /* thermal diffusivity */
   enum temperature_unit unit;   /* of the field; SI or nondimensional */
   size_t steps;           /* time steps */
@@ -250,18 +250,104 @@ config_periodic (const struct config *c, enum edge e)
   return c->bc[e & ~1].kind == BOUNDARY_PERIODIC;
 }
 
-/* Grid spacing: the interior nodes and the boundary nodes of the halo
-   divide the length into cells + 1 equal parts.  */
+/* Whether the outer line of edge e is made of unknowns of the grid, its
+   edge nodes: every kind but a Dirichlet edge (whose nodes are the halo)
+   and a periodic one (whose axis has no end).  An edge node owns half a
+   control volume along its axis.  */
+static inline bool
+boundary_has_edge_node (enum boundary_kind kind)
+{
+  return kind != BOUNDARY_DIRICHLET && kind != BOUNDARY_PERIODIC;
+}
+
+static inline bool
+config_edge_node (const struct config *c, enum edge e)
+{
+  return boundary_has_edge_node (c->bc[e].kind);
+}
+
+/* The geometry of an axis of n whole-grid interior nodes (index 1 .. n,
+   halo 0 and n + 1) whose low and high edges have kinds lo and hi: a
+   Dirichlet edge's nodes are the halo, at the ends of the length; an
+   edge node lies on its edge; a periodic axis has n nodes per period.
+   The length then divides into this many intervals (0 when the grid has
+   too few nodes for its edges: derive_settings refuses it).  */
+static inline size_t
+axis_intervals (size_t n, enum boundary_kind lo, enum boundary_kind hi)
+{
+  if (lo == BOUNDARY_PERIODIC)
+    return n;
+  const size_t ends = (size_t) boundary_has_edge_node (lo)
+                      + (size_t) boundary_has_edge_node (hi);
+  return n + 1 >= ends ? n + 1 - ends : 0;
+}
+
+static inline double
+axis_spacing (double length, size_t n, enum boundary_kind lo,
+              enum boundary_kind hi)
+{
+  return length / (double) axis_intervals (n, lo, hi);
+}
+
+/* The position of node i (0 .. n + 1) from the low edge: i spacing where
+   the low edge is Dirichlet (its halo node lies on it), (i - 1) spacing
+   otherwise (node 1 lies on it).  The halo of an edge node's axis lies
+   one spacing outside the domain, where its mirror image is.  */
+static inline double
+axis_position (size_t i, double spacing, enum boundary_kind lo)
+{
+  return ((double) i - (lo != BOUNDARY_DIRICHLET)) * spacing;
+}
+
+/* The share of a full control volume along the axis that node i
+   (1 .. n) owns: 1/2 for an edge node, else 1.  */
+static inline double
+axis_fraction (size_t i, size_t n, enum boundary_kind lo,
+               enum boundary_kind hi)
+{
+  return (i == 1 && boundary_has_edge_node (lo))
+         || (i == n && boundary_has_edge_node (hi)) ? 0.5 : 1.0;
+}
+
+/* Grid spacing (axis_intervals).  */
 static inline double
 config_dx (const struct config *c)
 {
-  return c->lx / (double) (c->nx + 1);
+  return axis_spacing (c->lx, c->nx, c->bc[EDGE_LEFT].kind,
+                       c->bc[EDGE_RIGHT].kind);
 }
 
 static inline double
 config_dy (const struct config *c)
 {
-  return c->ly / (double) (c->ny + 1);
+  return axis_spacing (c->ly, c->ny, c->bc[EDGE_BOTTOM].kind,
+                       c->bc[EDGE_TOP].kind);
+}
+
+/* The position x of column i, y of row j of the whole grid (halo
+   included: 0 .. nx + 1, 0 .. ny + 1).  */
+static inline double
+config_x (const struct config *c, size_t i)
+{
+  return axis_position (i, config_dx (c), c->bc[EDGE_LEFT].kind);
+}
+
+static inline double
+config_y (const struct config *c, size_t j)
+{
+  return axis_position (j, config_dy (c), c->bc[EDGE_BOTTOM].kind);
+}
+
+/* The share of a full control volume dx dy that interior node (i, j) of
+   the whole grid owns: 1/2 on an edge of edge nodes, 1/4 at a corner of
+   two.  The capacity and the sources of the node scale by it.  */
+static inline double
+config_volume_fraction (const struct config *c, size_t i, size_t j)
+{
+  return axis_fraction (i, c->nx, c->bc[EDGE_LEFT].kind,
+                        c->bc[EDGE_RIGHT].kind)
+         * axis_fraction (j, c->ny, c->bc[EDGE_BOTTOM].kind,
+                          c->bc[EDGE_TOP].kind);
 }
 
 /* The simulated time at step: the start time, and dt a step after it.

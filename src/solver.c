@@ -21,14 +21,6 @@
 #include "signals.h"
 #include "status.h"
 
-/* Edge e of the part is an insulated edge of the whole grid.  */
-static bool
-insulated_edge (const struct config *cfg, const struct domain *d,
-                enum edge e)
-{
-  return cfg->bc[e].kind == BOUNDARY_NEUMANN && domain_holds_edge (d, e);
-}
-
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
    implicit schemes and the steady state solve their own way.  Returns 0
@@ -47,11 +39,10 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
     return HEATSIM_OK;
-  bool insulated[EDGE_COUNT];
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    insulated[e] = insulated_edge (cfg, s->domain, (enum edge) e);
+  bool edge_node[EDGE_COUNT];
+  domain_edge_nodes (s->domain, cfg, edge_node);
   if (!material_step_build (&w->material, &s->material, config_dx (cfg),
-                            config_dy (cfg), cfg->dt, insulated))
+                            config_dy (cfg), cfg->dt, edge_node))
     {
       heatsim_error ("cannot allocate the material's operator for a "
                      "%zu x %zu grid", w->u.nx, w->u.ny);

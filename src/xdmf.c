@@ -224,7 +224,8 @@ put_xml_text (FILE *fp, const char *s)
    ParaView's readers put a 2DCoRectMesh in the YZ plane (where the
    default camera, looking down z, sees nothing), and XDMF lists
    dimensions, origin and spacing slowest first: z, y, x.  /field[j][i] is
-   the node at x = (i+1) dx, y = (j+1) dy, z = 0.  */
+   the node at x = x1 + i dx, y = y1 + j dy, z = 0: ORIGIN_DXDYDZ gives
+   0 y1 x1, then the spacing.  */
 static void
 put_grid (FILE *fp, const struct xdmf_entry *e)
 {
@@ -243,7 +244,7 @@ put_grid (FILE *fp, const struct xdmf_entry *e)
            "Center=\"Node\">\n"
            "     <DataItem Dimensions=\"1 %zu %zu\" NumberType=\"Float\" "
            "Precision=\"8\" Format=\"HDF\">",
-           e->step, e->time, e->ny, e->nx, e->dy, e->dx,
+           e->step, e->time, e->ny, e->nx, e->y1, e->x1,
            /* One layer: the z spacing is never used; dx keeps it sane.  */
            e->dx, e->dy, e->dx, e->ny, e->nx);
   put_xml_text (fp, e->name);
@@ -277,7 +278,8 @@ xdmf_write (const struct xdmf_index *x, const char *dir)
     }
   fprintf (fp, "<?xml version=\"1.0\" ?>\n"
            "<!-- heatsim %s checkpoints; /field[j][i] is the node at "
-           "(x, y, z) = ((i+1) dx, (j+1) dy, 0) -->\n<Xdmf Version=\"3.0\">\n"
+           "(x, y, z) = (x0 + i dx, y0 + j dy, 0), each grid's Geometry giving "
+           "0 y0 x0 and its spacing -->\n<Xdmf Version=\"3.0\">\n"
            " <Domain>\n"
            "  <Grid Name=\"heatsim\" GridType=\"Collection\" "
            "CollectionType=\"Temporal\">\n", PACKAGE_VERSION);

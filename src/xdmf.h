@@ -18,6 +18,7 @@ struct xdmf_entry {
   char *name;
   size_t nx, ny;            /* interior cells */
   double dx, dy;            /* spacing */
+  double x1, y1;            /* the position of the first interior node */
   double time;              /* simulated time */
   bool material, source;    /* the checkpoint has the material's fields,
                                and a source (issue 23) */

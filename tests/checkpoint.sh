@@ -54,15 +54,21 @@ for s in host map resident; do
 done
 
 # The layout of heatsim-checkpoint-1 (fixed-length strings, no dimension
-# scales, before issue 15), a file written by heatsim then: it still
-# restarts, bitwise, and still loads with --init.
+# scales, before issue 15), a file written by heatsim then (steps 1-3 of
+# -p disk -b periodic -g 5x4 -L 1 -a 1 --dt 5e-5): it still restarts,
+# bitwise as a run that goes on from it unbroken (its own steps ran on
+# the spacing of their time, L / (nx + 1); periodic axes now have nx
+# nodes per period, issue 24), and still loads with --init.
 old=$srcdir/tests/data/checkpoint-v1.h5
-expect_status 0 "$HEATSIM" -q --json -p disk -b periodic -g 5x4 -L 1 -a 1 \
-  --dt 5e-5 -n 5 -o host
-whole=$(json_field checksum "$workdir/out")
 expect_status 0 "$HEATSIM" -q --json --restart "$old" -n 2 -o host
+whole=$(json_field checksum "$workdir/out")
+expect_status 0 "$HEATSIM" -q --restart "$old" -n 1 -o host \
+  --checkpoint-every 1 --checkpoint-name "from-v1-%d.h5" --output-dir "$out"
+expect_status 0 "$HEATSIM" -q --json --restart "$out/from-v1-4.h5" -n 1 \
+  -o host
 [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
   || fail "restart from the old layout is not bitwise the uninterrupted run"
+expect_status 0 "$HEATSIM" -q --json --restart "$old" -n 2 -o host
 [ "$(json_field start_step "$workdir/out")" = 3 ] || fail "old start_step"
 expect_status 0 "$HEATSIM" -q --init "$old" -n 1 -L 1 -a 1 --dt 5e-5
 

@@ -51,6 +51,7 @@ cli_tests = \
 	tests/multigrid-steady.sh \
 	tests/hypre-reference.sh \
 	tests/implicit-schemes.sh \
+	tests/edge-order.sh \
 	tests/numeric-faults.sh \
 	tests/png-output.sh \
 	tests/png-legend.sh \

@@ -57,9 +57,12 @@ EOF
 # The discretisation of heatsim(1) and operator.h, written here: node P
 # exchanges heat with each neighbour N through their face, conductance
 # the harmonic mean of their k over dx^2 (dy^2); a Dirichlet edge's face
-# leads to the edge value with the edge node's own k; an insulated face
-# carries nothing.  -L_k u = q.  Without a Dirichlet edge the last
-# equation becomes sum rho c_p u = the initial total heat.
+# leads to the edge value with the edge node's own k; an insulated
+# edge's nodes lie on it and own half a box (a quarter at a corner): the
+# face beyond them carries nothing, their faces along the edge are half
+# as long, their capacity and source count half.  -L_k u = q.  Without a
+# Dirichlet edge the last equation becomes sum rho c_p u V = the initial
+# total heat.
 cat >reference.py <<'EOF'
 import sys, h5py, numpy as np, scipy.sparse as sp, scipy.sparse.linalg as sl
 material, source, checkpoint, start, kind = sys.argv[1:6]
@@ -73,11 +76,16 @@ with h5py.File(checkpoint) as f:
     edge = {e: f["boundary/" + e][()] for e in ("left", "right", "bottom", "top")}
     lx, ly = (float(f[a][-1] + f[a][0]) for a in ("x", "y"))
 ny, nx = k.shape
-dx, dy = lx / (nx + 1), ly / (ny + 1)
+ends = 2 if kind == "insulated" else 0
+dx, dy = lx / (nx + 1 - ends), ly / (ny + 1 - ends)
+sx, sy = np.ones(nx), np.ones(ny)
+if kind == "insulated":
+    sx[[0, -1]] = sy[[0, -1]] = 0.5
+share = sy[:, None] * sx[None, :]
 n = nx * ny
 index = np.arange(n).reshape(ny, nx)
 rows, cols, vals = [], [], []
-b = q.astype(float).ravel().copy()
+b = (share * q).ravel()
 for di, dj, h2, name in ((-1, 0, dx * dx, "left"), (1, 0, dx * dx, "right"),
                          (0, -1, dy * dy, "bottom"), (0, 1, dy * dy, "top")):
     for j in range(ny):
@@ -87,7 +95,7 @@ for di, dj, h2, name in ((-1, 0, dx * dx, "left"), (1, 0, dx * dx, "right"),
             if not inside and kind == "insulated":
                 continue
             kn = k[nj, ni] if inside else k[j, i]
-            g = 2 * k[j, i] * kn / (k[j, i] + kn) / h2
+            g = 2 * k[j, i] * kn / (k[j, i] + kn) / h2 * (sy[j] if di else sx[i])
             rows.append(p); cols.append(p); vals.append(g)
             if inside:
                 rows.append(p); cols.append(index[nj, ni]); vals.append(-g)
@@ -97,9 +105,9 @@ for di, dj, h2, name in ((-1, 0, dx * dx, "left"), (1, 0, dx * dx, "right"),
 a = sp.csr_matrix((vals, (rows, cols)), shape=(n, n)).tolil()
 if kind == "insulated":
     with h5py.File(start) as f:
-        heat = np.sum(cap * f["field"][()])
+        heat = np.sum(share * cap * f["field"][()])
     b -= b.mean()
-    a[n - 1, :] = cap.ravel()
+    a[n - 1, :] = (share * cap).ravel()
     b[n - 1] = heat
 ref = sl.spsolve(a.tocsc(), b).reshape(ny, nx)
 error = np.sqrt(np.sum((u - ref) ** 2) / np.sum(ref ** 2))
@@ -174,7 +182,8 @@ for edges in "--edges 10,20,30,40 --source-map source.h5" \
 done
 
 # Implicit steps with insulated edges and a source: the total heat grows
-# by the source's power (the map's sum times dx dy) times the time.
+# by the source's power (the map's sum, edge nodes counting half, times
+# dx dy) times the time.
 for scheme in backward-euler crank-nicolson; do
   if expect_status 0 "$HEATSIM" -q --json --material-map random.h5 \
       --source-map source.h5 --length 2x1.5 -b neumann --scheme "$scheme" \
@@ -186,7 +195,9 @@ import sys, h5py, numpy as np
 heat0, heat = map(float, sys.argv[1:])
 q = h5py.File("source.h5")["source"][()]
 ny, nx = q.shape
-gain = np.sum(q) * (2.0 / (nx + 1)) * (1.5 / (ny + 1)) * 5 * 1e-3
+q[[0, -1], :] *= 0.5
+q[:, [0, -1]] *= 0.5
+gain = np.sum(q) * (2.0 / (nx - 1)) * (1.5 / (ny - 1)) * 5 * 1e-3
 print(f"heat gained {heat - heat0!r}, source {gain!r}")
 sys.exit(not abs((heat - heat0) - gain) <= 1e-10 * abs(gain))
 EOF

@@ -1,11 +1,13 @@
 /* Unit tests of material_build (src/material.c): the part's ring holds
-   the edge node's own value at the grid's edge and the opposite edge's
-   node on a periodic axis; a run without material options is k = alpha,
+   the edge node's own value beyond a Dirichlet edge, the mirror image of
+   zero-flux edge nodes, and the opposite edge's node on a periodic
+   axis; a run without material options is k = alpha,
    rho c_p = 1 and not variable; a uniform SI material is not variable;
    --source-rect marks the nodes inside its rectangle.  */
 #include <config.h>
 
 #include <stdarg.h>
+#include <string.h>
 
 #include "domain.h"
 #include "material.h"
@@ -40,15 +42,20 @@ at (const struct field *f, size_t i, size_t j)
   return f->data[field_index (f, i, j)];
 }
 
-/* A 5 x 4 grid of unit spacing: node i at x = i.  The rectangle holds
-   node (1, 1) alone.  */
+/* A 5 x 4 grid of unit spacing: node i at x = i with Dirichlet edges,
+   i - 1 with periodic or zero-flux ones (issue 24: their nodes lie on
+   the edge, and a period holds 5 nodes).  The rectangle holds node
+   (1, 1) alone, with zero-flux edges (2, 1) too.  */
 static void
-test_ring (bool periodic)
+test_ring (const char *boundary)
 {
+  const bool periodic = strcmp (boundary, "periodic") == 0;
+  const bool mirror = strcmp (boundary, "neumann") == 0;
   struct config c;
-  CHECK (parse (&c, "-g", "5x4", "-L", "6x5", "-n", "1", "--source-rect",
-                "0,1.5,0,1.5,7", "-b", periodic ? "periodic" : "dirichlet",
-                (char *) NULL));
+  CHECK (parse (&c, "-g", "5x4", "-L", periodic ? "5x4" : mirror ? "4x3"
+                : "6x5", "-n", "1", "--source-rect",
+                mirror ? "0,1.5,0,0.5,7" : periodic ? "0,0.5,0,0.5,7"
+                : "0,1.5,0,1.5,7", "-b", boundary, (char *) NULL));
   struct domain d;
   char err[256];
   CHECK (domain_split (&d, c.nx, c.ny, periodic, err, sizeof err));
@@ -57,12 +64,15 @@ test_ring (bool periodic)
   CHECK (m.variable);
   CHECK (m.source.data != NULL && m.source.nx == 5 && m.source.ny == 4);
   CHECK (at (&m.source, 1, 1) == 7.0);
-  CHECK (at (&m.source, 2, 1) == 0.0 && at (&m.source, 1, 2) == 0.0);
-  /* The ring: the edge node itself, or across a periodic axis the
-     opposite edge's (node 5 of the row, node 4 of the column).  */
+  CHECK (at (&m.source, 2, 1) == (mirror ? 7.0 : 0.0));
+  CHECK (at (&m.source, 3, 1) == 0.0 && at (&m.source, 1, 2) == 0.0);
+  /* The ring: beyond a Dirichlet edge the edge node itself, beyond a
+     zero-flux edge's nodes their mirror image (the node beyond them),
+     across a periodic axis the opposite edge's (node 5 of the row, node
+     4 of the column).  */
   CHECK (at (&m.source, 0, 1) == (periodic ? 0.0 : 7.0));
-  CHECK (at (&m.source, 1, 0) == (periodic ? 0.0 : 7.0));
-  CHECK (at (&m.source, 0, 0) == (periodic ? 0.0 : 7.0));
+  CHECK (at (&m.source, 1, 0) == (periodic || mirror ? 0.0 : 7.0));
+  CHECK (at (&m.source, 0, 0) == (periodic || mirror ? 0.0 : 7.0));
   CHECK (at (&m.source, 6, 1) == (periodic ? 7.0 : 0.0));
   CHECK (at (&m.source, 1, 5) == (periodic ? 7.0 : 0.0));
   CHECK (at (&m.source, 6, 5) == (periodic ? 7.0 : 0.0));
@@ -106,8 +116,9 @@ int
 main (int argc, char **argv)
 {
   domain_start (&argc, &argv);
-  test_ring (false);
-  test_ring (true);
+  test_ring ("dirichlet");
+  test_ring ("periodic");
+  test_ring ("neumann");
   test_uniform ();
   const int status = unit_exit ();
   domain_stop ();

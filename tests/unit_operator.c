@@ -102,13 +102,16 @@ test_faces_by_hand (void)
   CHECK (op.wx[10 + 0] == 2.0 * 4.0);
   CHECK (op.wx[10 + 2] == 3.0 * 4.0);
   CHECK (op.wx[10 + 3] == 0.0);
-  /* Column 1 upwards: 1|1, 1|2, 2|2; column 3: 2|2, 2|6, 6|6.  */
+  /* Column 1 upwards: 1|1, 1|2, 2|2; column 3, the edge nodes of the
+     insulated right edge, whose faces are half as long: 2|2, 2|6, 6|6.  */
   CHECK (op.wy[0 * 5 + 1] == 1.0 * 16.0);
   CHECK (near (op.wy[1 * 5 + 1], 4.0 / 3.0 * 16.0));
   CHECK (op.wy[2 * 5 + 1] == 2.0 * 16.0);
-  CHECK (op.wy[1 * 5 + 3] == 3.0 * 16.0);
-  CHECK (op.wy[2 * 5 + 3] == 6.0 * 16.0);
+  CHECK (op.wy[1 * 5 + 3] == 0.5 * 3.0 * 16.0);
+  CHECK (op.wy[2 * 5 + 3] == 0.5 * 6.0 * 16.0);
   CHECK (op.capacity[5 + 1] == 2.0 && op.source[5 + 1] == 0.0);
+  /* The edge nodes own half a box.  */
+  CHECK (op.capacity[5 + 3] == 1.0 && op.capacity[10 + 3] == 1.0);
   heat_operator_free (&op);
 
   /* All edges insulated: every face on the edge of the part is shut.  */
@@ -132,7 +135,10 @@ harmonic (double a, double b)
 
 /* The reference step, written from the equation and nothing of heatsim
    but the padded layout: each face's flux from its two nodes, per
-   node dt / C (net inflow + q).  */
+   node dt / C (net inflow + q).  The nodes of an insulated edge lie on
+   it: their boxes, and so their faces along the edge, their capacity and
+   their source, are half of the others' (a quarter of the box at a
+   corner).  */
 static void
 reference_step (const struct material *m, const bool insulated[EDGE_COUNT],
                 double dx, double dy, double dt, const struct field *u,
@@ -153,9 +159,14 @@ reference_step (const struct material *m, const bool insulated[EDGE_COUNT],
         const double north = j == ny && insulated[EDGE_TOP] ? 0.0
                              : harmonic (k[c + s], k[c]) * (v[c + s] - v[c]);
         const double q = m->source.data != NULL ? m->source.data[c] : 0.0;
-        const double flow = (west + east) / (dx * dx)
-                            + (south + north) / (dy * dy);
-        unew->data[c] = v[c] + dt / m->capacity.data[c] * (flow + q);
+        const double fx = (i == 1 && insulated[EDGE_LEFT])
+                          || (i == nx && insulated[EDGE_RIGHT]) ? 0.5 : 1.0;
+        const double fy = (j == 1 && insulated[EDGE_BOTTOM])
+                          || (j == ny && insulated[EDGE_TOP]) ? 0.5 : 1.0;
+        const double flow = fy * (west + east) / (dx * dx)
+                            + fx * (south + north) / (dy * dy);
+        unew->data[c] = v[c] + dt / (fx * fy * m->capacity.data[c])
+                               * (flow + fx * fy * q);
       }
 }
 
@@ -249,8 +260,16 @@ test_step_against_reference (const bool insulated[EDGE_COUNT])
   material_release (&m);
 }
 
-/* sum C u V over the interior, summed in long double so that the
-   test's own rounding stays far below what it checks.  */
+/* The share of a full box of node k of n between two insulated ends.  */
+static double
+share (size_t k, size_t n)
+{
+  return k == 1 || k == n ? 0.5 : 1.0;
+}
+
+/* sum C u V over the interior, the nodes of the insulated edges owning
+   half a box (a quarter at the corners), summed in long double so that
+   the test's own rounding stays far below what it checks.  */
 static long double
 total_heat (const struct material *m, const struct field *u, double volume)
 {
@@ -259,7 +278,8 @@ total_heat (const struct material *m, const struct field *u, double volume)
     for (size_t i = 1; i <= u->nx; ++i)
       {
         const size_t c = field_index (u, i, j);
-        heat += (long double) m->capacity.data[c] * u->data[c] * volume;
+        heat += (long double) m->capacity.data[c] * u->data[c] * volume
+                * share (i, u->nx) * share (j, u->ny);
       }
   return heat;
 }
@@ -285,7 +305,7 @@ test_conservation (void)
            far above the rounding of the total.  */
         m.source.data[c] = 1e6 * (1.0 + fabs (m.source.data[c]));
         kmax = fmax (kmax, m.conductivity.data[c] / m.capacity.data[c]);
-        power += m.source.data[c] * volume;
+        power += m.source.data[c] * volume * share (i, NX) * share (j, NY);
       }
   const double dt = 0.2 / (kmax * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
   struct field u, unew;

@@ -41,11 +41,12 @@ assert steps[-3:] == [2, 4, 6], steps
 last = files[-1]
 
 # One checkpoint: a (y, x) field with the coordinates of the interior
-# nodes, x = (i + 1) dx with dx = Lx / (nx + 1), as problem.c computes them.
+# nodes as problem.c computes them: periodic axes hold nx nodes per
+# period, x = i dx with dx = Lx / nx.
 ds = xr.open_dataset(last, engine="netcdf4")
 assert ds["field"].dims == ("y", "x"), ds["field"].dims
-x = np.arange(1, nx + 1, dtype=float) * (lx / (nx + 1))
-y = np.arange(1, ny + 1, dtype=float) * (ly / (ny + 1))
+x = np.arange(0, nx, dtype=float) * (lx / nx)
+y = np.arange(0, ny, dtype=float) * (ly / ny)
 assert np.array_equal(ds["x"].values, x), ds["x"].values
 assert np.array_equal(ds["y"].values, y), ds["y"].values
 with h5py.File(last, "r") as h:
