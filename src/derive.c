@@ -47,17 +47,21 @@ check_stability (struct parser *p, const struct config *c)
   char source[128];
   describe_dt (c, source, sizeof source);
   const double dt_max = c->dt * STABILITY_LIMIT / r;
+  /* Convection edges and face cooling add to the rate of decay.  */
+  const char *number = config_stability_has_terms (c)
+                       ? "alpha*dt*(1/dx^2 + 1/dy^2) with convection and "
+                         "face cooling"
+                       : "alpha*dt*(1/dx^2 + 1/dy^2)";
   if (c->restart != NULL)
     return parse_fail (p, "%s: time step %g is unstable on this grid: "
-                       "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; the checkpoint "
-                       "fixes dt: use --force", source, c->dt, r,
-                       STABILITY_LIMIT);
+                       "%s = %g > %g; the checkpoint fixes dt: use --force",
+                       source, c->dt, number, r, STABILITY_LIMIT);
   return parse_fail (p, "%s: time step %g is unstable on this grid: "
-                     "alpha*dt*(1/dx^2 + 1/dy^2) = %g > %g; use dt <= %g "
+                     "%s = %g > %g; use dt <= %g "
                      "(more --steps, or --steps auto with --end-time), an "
                      "implicit --scheme backward-euler or crank-nicolson "
-                     "(stable for any dt), or --force", source, c->dt, r,
-                     STABILITY_LIMIT, dt_max);
+                     "(stable for any dt), or --force", source, c->dt,
+                     number, r, STABILITY_LIMIT, dt_max);
 }
 
 /* The bounds of 1/dx^2 and 1/dy^2 in a steady run, and of alpha dt/dx^2
@@ -112,7 +116,7 @@ stable_with (const struct config *c, size_t steps)
 
 /* --steps auto: the fewest steps that keep the explicit scheme stable up
    to the end time, steps = ceil (T / dt_max), dt = T / steps, with dt_max
-   from alpha dt (1/dx^2 + 1/dy^2) <= 1/2.  It is --dt dt_max --end-time T
+   from config_stability <= 1/2.  It is --dt dt_max --end-time T
    without the user working dt_max out.  Implicit schemes are stable for
    any dt: there is no step count to derive.  */
 static bool
@@ -127,10 +131,10 @@ auto_steps (struct parser *p, struct config *c, struct given_options given)
   if (!given.end_time)
     return parse_fail (p, "--steps auto: needs --end-time (the simulated "
                        "time to reach)");
-  const double dx = config_dx (c), dy = config_dy (c);
-  const double dt_max = STABILITY_LIMIT
-                        / (config_diffusivity_max (c)
-                           * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
+  /* The stability number is dt times a rate.  */
+  struct config unit = *c;
+  unit.dt = 1.0;
+  const double dt_max = STABILITY_LIMIT / config_stability (&unit);
   const double n = fmax (1.0, ceil (c->end_time / dt_max));
   if (!(n <= MAX_DERIVED_STEPS))
     return parse_fail (p, "--steps auto: --end-time %g needs %g steps of at "

@@ -331,33 +331,58 @@ heat_update_frame_target (const struct stencil *s, const double *u,
 /* ---------------------------------------------------------------- halo
    Halo lines, k = 1..max(nx, ny): cell k of the side columns (k <= ny)
    and of the bottom and top rows (k <= nx).  Corners are never read by
-   the 5-point stencil.  An edge copies from interior line source, or
-   receives its line from recv; a clear bit leaves the edge alone.  Target
-   loops count lines with 32-bit integers (kernel_fits), which spares the
-   runtime a 64-bit division per launch; cells are indexed with size_t.  */
+   the 5-point stencil.  An edge copies from interior line source (and
+   adds the heat it takes in), is set to its scheduled temperature, or
+   receives its line from recv; a clear bit leaves the edge alone.  The
+   edge's own values reach the kernels as scalars: per edge a = coef Q
+   (or the temperature), b = coef H and TINF.  Target loops count lines
+   with 32-bit integers (kernel_fits), which spares the runtime a 64-bit
+   division per launch; cells are indexed with size_t.  */
 
 /* Bit of edge e in a set of edges.  */
 #define EDGE_BIT(e) (1u << (e))
 
 #pragma omp declare target
+/* Halo cell dst of edge bit: the temperature a where the edge is set;
+   the copy of src, plus a + b (tinf - u[node]) where the edge takes
+   heat (node: the edge node).  Branches on the edge's bits are the same
+   for every thread.  */
+static inline void
+halo_cell (double *u, size_t dst, size_t src, size_t node, unsigned bit,
+           unsigned copy, unsigned heat, unsigned set, double a, double b,
+           double tinf)
+{
+  if (set & bit)
+    u[dst] = a;
+  else if (heat & bit)
+    u[dst] = u[src] + (a + b * (tinf - u[node]));
+  else if (copy & bit)
+    u[dst] = u[src];
+}
+
 static inline void
 halo_cells (double *u, size_t k, size_t nx, size_t ny, size_t stride,
-            unsigned copy, size_t left, size_t right, size_t bottom,
-            size_t top)
+            unsigned copy, unsigned heat, unsigned set, size_t left,
+            size_t right, size_t bottom, size_t top, const double a[4],
+            const double b[4], const double tinf[4])
 {
   if (k <= ny)
     {
-      if (copy & EDGE_BIT (EDGE_LEFT))
-        u[k * stride] = u[k * stride + left];
-      if (copy & EDGE_BIT (EDGE_RIGHT))
-        u[k * stride + nx + 1] = u[k * stride + right];
+      const size_t row = k * stride;
+      halo_cell (u, row, row + left, row + 1, EDGE_BIT (EDGE_LEFT), copy,
+                 heat, set, a[EDGE_LEFT], b[EDGE_LEFT], tinf[EDGE_LEFT]);
+      halo_cell (u, row + nx + 1, row + right, row + nx,
+                 EDGE_BIT (EDGE_RIGHT), copy, heat, set, a[EDGE_RIGHT],
+                 b[EDGE_RIGHT], tinf[EDGE_RIGHT]);
     }
   if (k <= nx)
     {
-      if (copy & EDGE_BIT (EDGE_BOTTOM))
-        u[k] = u[bottom * stride + k];
-      if (copy & EDGE_BIT (EDGE_TOP))
-        u[(ny + 1) * stride + k] = u[top * stride + k];
+      halo_cell (u, k, bottom * stride + k, stride + k,
+                 EDGE_BIT (EDGE_BOTTOM), copy, heat, set, a[EDGE_BOTTOM],
+                 b[EDGE_BOTTOM], tinf[EDGE_BOTTOM]);
+      halo_cell (u, (ny + 1) * stride + k, top * stride + k, ny * stride + k,
+                 EDGE_BIT (EDGE_TOP), copy, heat, set, a[EDGE_TOP],
+                 b[EDGE_TOP], tinf[EDGE_TOP]);
     }
 }
 
@@ -432,18 +457,40 @@ edge_set (const bool flag[EDGE_COUNT])
   return set;
 }
 
+/* The scalars of the halo fill: edge bits and, per edge, a, b, tinf.  */
+struct halo_fill {
+  unsigned copy, heat, set;
+  double a[EDGE_COUNT], b[EDGE_COUNT], tinf[EDGE_COUNT];
+};
+
+static struct halo_fill
+halo_fill (const struct halo *h)
+{
+  struct halo_fill f = {
+    .copy = edge_set (h->copy), .heat = edge_set (h->heat), .set = 0u,
+  };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      f.a[e] = h->coef[e] * h->in.flux[e];
+      f.b[e] = h->coef[e] * h->in.h[e];
+      f.tinf[e] = h->in.ambient[e];
+    }
+  return f;
+}
+
 void
 halo_refresh_host (const struct stencil *s, double *u)
 {
   const size_t nx = s->nx, ny = s->ny, stride = s->stride;
   const size_t n = halo_length (s);
-  const unsigned copy = edge_set (s->halo.copy);
+  const struct halo_fill f = halo_fill (&s->halo);
   const size_t *src = s->halo.source;
   const size_t left = src[EDGE_LEFT], right = src[EDGE_RIGHT];
   const size_t bottom = src[EDGE_BOTTOM], top = src[EDGE_TOP];
 #pragma omp parallel for schedule(static)
   for (size_t k = 1; k <= n; ++k)
-    halo_cells (u, k, nx, ny, stride, copy, left, right, bottom, top);
+    halo_cells (u, k, nx, ny, stride, f.copy, f.heat, f.set, left, right,
+                bottom, top, f.a, f.b, f.tinf);
 }
 
 void
@@ -451,14 +498,61 @@ halo_refresh_target (const struct stencil *s, double *u, int device)
 {
   const size_t nx = s->nx, ny = s->ny, stride = s->stride;
   const int n = (int) halo_length (s);
-  const unsigned copy = edge_set (s->halo.copy);
+  const struct halo_fill f = halo_fill (&s->halo);
+  const unsigned copy = f.copy, heat = f.heat, set = f.set;
   const size_t *src = s->halo.source;
   const size_t left = src[EDGE_LEFT], right = src[EDGE_RIGHT];
   const size_t bottom = src[EDGE_BOTTOM], top = src[EDGE_TOP];
+  /* Scalars, not arrays: an array named in a target region would be
+     mapped at every launch.  */
+  const double a0 = f.a[0], a1 = f.a[1], a2 = f.a[2], a3 = f.a[3];
+  const double b0 = f.b[0], b1 = f.b[1], b2 = f.b[2], b3 = f.b[3];
+  const double t0 = f.tinf[0], t1 = f.tinf[1], t2 = f.tinf[2];
+  const double t3 = f.tinf[3];
 #pragma omp target teams distribute parallel for dist_schedule(static) \
   device(device)
   for (int k = 1; k <= n; ++k)
-    halo_cells (u, k, nx, ny, stride, copy, left, right, bottom, top);
+    {
+      const double a[4] = { a0, a1, a2, a3 }, b[4] = { b0, b1, b2, b3 };
+      const double tinf[4] = { t0, t1, t2, t3 };
+      halo_cells (u, (size_t) k, nx, ny, stride, copy, heat, set, left,
+                  right, bottom, top, a, b, tinf);
+    }
+}
+
+void
+halo_set_host (const struct stencil *s, double *u,
+               const bool fixed[EDGE_COUNT],
+               const double temperature[EDGE_COUNT])
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const unsigned set = edge_set (fixed);
+  const double none[EDGE_COUNT] = { 0.0, 0.0, 0.0, 0.0 };
+  const size_t n = halo_length (s);
+  for (size_t k = 1; k <= n; ++k)
+    halo_cells (u, k, nx, ny, stride, 0u, 0u, set, 0, 0, 0, 0, temperature,
+                none, none);
+}
+
+void
+halo_set_target (const struct stencil *s, double *u,
+                 const bool fixed[EDGE_COUNT],
+                 const double temperature[EDGE_COUNT], int device)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const unsigned set = edge_set (fixed);
+  const int n = (int) halo_length (s);
+  const double t0 = temperature[0], t1 = temperature[1];
+  const double t2 = temperature[2], t3 = temperature[3];
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 1; k <= n; ++k)
+    {
+      const double a[4] = { t0, t1, t2, t3 };
+      const double none[4] = { 0.0, 0.0, 0.0, 0.0 };
+      halo_cells (u, (size_t) k, nx, ny, stride, 0u, 0u, set, 0, 0, 0, 0, a,
+                  none, none);
+    }
 }
 
 void

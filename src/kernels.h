@@ -16,15 +16,40 @@
 #include "field.h"
 #include "run_config.h"
 
+/* The heat that flux and convection edges take in at a step's start
+   time, per unit area of the edge: Q + H (TINF - u), u the temperature
+   of the edge node.  The time loop sets the values before each step.  */
+struct edge_heat {
+  double flux[EDGE_COUNT];      /* Q, W/m^2 into the domain */
+  double h[EDGE_COUNT];         /* H, W/(m^2 K) */
+  double ambient[EDGE_COUNT];   /* TINF */
+};
+
 /* How each edge's halo is filled before a step.  Dirichlet values sit in
-   the halo for good; zero flux copies the adjacent interior line (a
-   mirror), periodic the opposite one; in an MPI run, an edge inside the
-   whole grid receives the neighbouring subdomain's line.  */
+   the halo for good, or, where the temperature follows a schedule, are
+   set before each step; an edge whose node is an unknown (flux,
+   insulated, convection) copies the mirror image of its node's
+   neighbour line, periodic the opposite line; in an MPI run, an edge
+   inside the whole grid receives the neighbouring subdomain's line.  */
 struct halo {
-  bool refresh;                 /* some edge copies an interior line */
+  bool refresh;                 /* some edge copies an interior line or
+                                   follows a schedule */
   bool copy[EDGE_COUNT];        /* the edge copies interior line source[] */
   size_t source[EDGE_COUNT];    /* column (left, right) or row (bottom, top) */
   bool exchange[EDGE_COUNT];    /* the edge receives a neighbour's line */
+  /* Form (a) of a flux or convection edge this part holds, for the
+     constant-coefficient stencil: the mirror plus coef (Q + H (TINF -
+     u)) at the edge node, coef = 2 spacing / k, so that the 5-point
+     stencil at the edge node is its half-volume balance.  Clear: the
+     plain mirror (zero flux).  */
+  bool heat[EDGE_COUNT];
+  double coef[EDGE_COUNT];
+  struct edge_heat in;          /* Q, H, TINF at the step's time */
+  /* A Dirichlet edge whose temperature follows a schedule: the halo line
+     of the newest field holds temperature[e], its value at that field's
+     time (halo_set_*), so that a step starts from it.  */
+  bool scheduled[EDGE_COUNT];
+  double temperature[EDGE_COUNT];
 };
 
 /* Whether form can run where target regions on device run (on_device:
@@ -108,9 +133,18 @@ double heat_update_frame_host (const struct stencil *s,
 double heat_update_frame_target (const struct stencil *s, const double *u,
                                  double *unew, bool residual, int device);
 
-/* Copy interior lines into the halo of the edges that copy (halo.copy).  */
+/* Fill the halo of the edges that copy (halo.copy), with the heat of
+   the edges that take it in (halo.heat).  */
 void halo_refresh_host (const struct stencil *s, double *u);
 void halo_refresh_target (const struct stencil *s, double *u, int device);
+
+/* Set the halo line of each edge in fixed to temperature[e].  */
+void halo_set_host (const struct stencil *s, double *u,
+                    const bool fixed[EDGE_COUNT],
+                    const double temperature[EDGE_COUNT]);
+void halo_set_target (const struct stencil *s, double *u,
+                      const bool fixed[EDGE_COUNT],
+                      const double temperature[EDGE_COUNT], int device);
 
 /* The halo strips of an MPI exchange, halo_strips_length doubles: pack the
    four interior edge lines of u into send; unpack recv into the halo of the

@@ -11,24 +11,49 @@
 
 #include "material.h"
 
+/* fraction[0 .. n + 1] of an axis of n nodes: 1/2 at the node of a
+   closed edge.  */
+static void
+axis_fractions (double *fraction, size_t n, bool closed_low,
+                bool closed_high)
+{
+  for (size_t k = 0; k <= n + 1; ++k)
+    fraction[k] = 1.0;
+  if (closed_low)
+    fraction[1] *= 0.5;
+  if (closed_high)
+    fraction[n] *= 0.5;
+}
+
 bool
 material_step_build (struct material_step *ms, const struct material *m,
                      double dx, double dy, double dt,
-                     const bool insulated[EDGE_COUNT])
+                     const bool closed[EDGE_COUNT])
 {
   *ms = (struct material_step) { .block = NULL };
-  if (!heat_operator_build (&ms->op, m, dx, dy, insulated))
+  if (!heat_operator_build (&ms->op, m, dx, dy, closed))
     return false;
   const size_t n = material_step_cells (ms);
-  if (n > SIZE_MAX / (2 * sizeof (double))
-      || (ms->block = field_block (2 * n * sizeof (double))) == NULL)
+  const size_t lines = material_step_columns (ms) + material_step_rows (ms);
+  if (n > SIZE_MAX / (2 * sizeof (double)) - lines
+      || (ms->block = field_block ((2 * n + lines) * sizeof (double)))
+         == NULL)
     {
       heat_operator_free (&ms->op);
       return false;
     }
-  memset (ms->block, 0, 2 * n * sizeof (double));
+  memset (ms->block, 0, (2 * n + lines) * sizeof (double));
   ms->gain = ms->block;
   ms->rise = ms->gain + n;
+  ms->fraction_x = ms->rise + n;
+  ms->fraction_y = ms->fraction_x + material_step_columns (ms);
+  ms->dx = dx;
+  ms->dy = dy;
+  ms->factor = 1.0;
+  axis_fractions (ms->fraction_x, ms->op.nx, closed[EDGE_LEFT],
+                  closed[EDGE_RIGHT]);
+  axis_fractions (ms->fraction_y, ms->op.ny, closed[EDGE_BOTTOM],
+                  closed[EDGE_TOP]);
   const size_t stride = ms->op.stride;
   for (size_t j = 1; j <= ms->op.ny; ++j)
     for (size_t i = 1; i <= ms->op.nx; ++i)
@@ -54,10 +79,42 @@ material_step_cells (const struct material_step *ms)
   return ms->op.stride * (ms->op.ny + 2);
 }
 
+size_t
+material_step_columns (const struct material_step *ms)
+{
+  return ms->op.stride;
+}
+
+size_t
+material_step_rows (const struct material_step *ms)
+{
+  return ms->op.ny + 2;
+}
+
+bool
+material_step_terms (const struct material_step *ms)
+{
+  bool heated = false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    heated = heated || ms->heated[e];
+  return heated || ms->cooled;
+}
+
+#pragma omp declare target
+/* The step of the node u points at: u + gain flow + factor rise.  The
+   order of the operations is fixed, so that every strategy computes
+   bitwise the same value on the same processor; without a source
+   schedule (factor exactly 1) it is bitwise u + gain flow + rise.  */
+static inline double
+material_cell (const double *u, const double *wx, const double *wy,
+               ptrdiff_t stride, double gain, double rise, double factor)
+{
+  return u[0] + gain * heat_flow_at (u, wx, wy, stride) + factor * rise;
+}
+#pragma omp end declare target
+
 /* ---------------------------------------------------------------- host
-   Rows to threads.  The order of the additions is fixed, u + gain flow +
-   rise, so that every strategy computes bitwise the same value on the
-   same processor.  */
+   Rows to threads.  */
 
 void
 material_update_host (const struct stencil *s,
@@ -69,14 +126,14 @@ material_update_host (const struct stencil *s,
   const size_t i0 = r.i0, i1 = r.i1, j0 = r.j0, j1 = r.j1;
   const double *restrict wx = ms->op.wx, *restrict wy = ms->op.wy;
   const double *restrict gain = ms->gain, *restrict rise = ms->rise;
+  const double factor = ms->factor;
 #pragma omp parallel for schedule(static)
   for (size_t j = j0; j <= j1; ++j)
     for (size_t i = i0; i <= i1; ++i)
       {
         const size_t c = j * stride + i;
-        unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                                 (ptrdiff_t) stride)
-                  + rise[c];
+        unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
+                                 gain[c], rise[c], factor);
       }
 }
 
@@ -89,13 +146,13 @@ material_update_frame_host (const struct stencil *s,
   const size_t n = frame_length (nx, ny);
   const double *restrict wx = ms->op.wx, *restrict wy = ms->op.wy;
   const double *restrict gain = ms->gain, *restrict rise = ms->rise;
+  const double factor = ms->factor;
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < n; ++k)
     {
       const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                               (ptrdiff_t) stride)
-                + rise[c];
+      unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
+                               gain[c], rise[c], factor);
     }
 }
 
@@ -107,10 +164,10 @@ material_update_frame_host (const struct stencil *s,
 
 static void
 material_collapse (int i0, int i1, int j0, int j1, int stride,
-                 const double *restrict u, double *restrict unew,
-                 const double *restrict wx, const double *restrict wy,
-                 const double *restrict gain, const double *restrict rise,
-                 int device)
+                   const double *restrict u, double *restrict unew,
+                   const double *restrict wx, const double *restrict wy,
+                   const double *restrict gain, const double *restrict rise,
+                   double factor, int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
   dist_schedule(static) device(device)
@@ -118,19 +175,18 @@ material_collapse (int i0, int i1, int j0, int j1, int stride,
     for (int i = i0; i <= i1; ++i)
       {
         const int c = j * stride + i;
-        unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                                 stride)
-                  + rise[c];
+        unew[c] = material_cell (u + c, wx + c, wy + c, stride, gain[c],
+                                 rise[c], factor);
       }
 }
 
 /* Rows to teams, the cells of a row to the threads of a team.  */
 static void
 material_split (int i0, int i1, int j0, int j1, int stride,
-              const double *restrict u, double *restrict unew,
-              const double *restrict wx, const double *restrict wy,
-              const double *restrict gain, const double *restrict rise,
-              int device)
+                const double *restrict u, double *restrict unew,
+                const double *restrict wx, const double *restrict wy,
+                const double *restrict gain, const double *restrict rise,
+                double factor, int device)
 {
 #pragma omp target teams distribute dist_schedule(static) device(device)
   for (int j = j0; j <= j1; ++j)
@@ -139,9 +195,8 @@ material_split (int i0, int i1, int j0, int j1, int stride,
       for (int i = i0; i <= i1; ++i)
         {
           const int c = j * stride + i;
-          unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                                   stride)
-                    + rise[c];
+          unew[c] = material_cell (u + c, wx + c, wy + c, stride, gain[c],
+                                   rise[c], factor);
         }
     }
 }
@@ -153,10 +208,10 @@ enum { BARE_THREADS = 256 };
 /* One team per row, its threads striding along the row.  */
 static void
 material_bare (int i0, int i1, int j0, int j1, int stride,
-             const double *restrict u, double *restrict unew,
-             const double *restrict wx, const double *restrict wy,
-             const double *restrict gain, const double *restrict rise,
-             int device)
+               const double *restrict u, double *restrict unew,
+               const double *restrict wx, const double *restrict wy,
+               const double *restrict gain, const double *restrict rise,
+               double factor, int device)
 {
   const int teams = j1 - j0 + 1;
 #pragma omp target teams ompx_bare num_teams(teams) \
@@ -166,9 +221,8 @@ material_bare (int i0, int i1, int j0, int j1, int stride,
     for (int i = i0 + ompx_thread_id_x (); i <= i1; i += BARE_THREADS)
       {
         const int c = j * stride + i;
-        unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                                 stride)
-                  + rise[c];
+        unew[c] = material_cell (u + c, wx + c, wy + c, stride, gain[c],
+                                 rise[c], factor);
       }
   }
 }
@@ -180,6 +234,7 @@ material_update_target (const struct stencil *s,
                         double *unew, struct rect r, int device)
 {
   const size_t stride = s->stride, rows = band_rows (stride);
+  const double factor = ms->factor;
   for (size_t j = r.j0; j <= r.j1; j += rows)
     {
       const size_t last = r.j1 - j < rows ? r.j1 : j + rows - 1;
@@ -194,7 +249,7 @@ material_update_target (const struct stencil *s,
       if (s->form == KERNEL_BARE)
         {
           material_bare (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
-                         bgain, brise, device);
+                         bgain, brise, factor, device);
           continue;
         }
 #endif
@@ -202,10 +257,10 @@ material_update_target (const struct stencil *s,
          (kernel_form_runs); collapse stands in for it here.  */
       if (s->form == KERNEL_SPLIT)
         material_split (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
-                        bgain, brise, device);
+                        bgain, brise, factor, device);
       else
         material_collapse (i0, i1, 1, n, (int) stride, bu, bunew, bwx, bwy,
-                           bgain, brise, device);
+                           bgain, brise, factor, device);
     }
 }
 
@@ -218,13 +273,196 @@ material_update_frame_target (const struct stencil *s,
   const int n = (int) frame_length (nx, ny);
   const double *wx = ms->op.wx, *wy = ms->op.wy;
   const double *gain = ms->gain, *rise = ms->rise;
+  const double factor = ms->factor;
 #pragma omp target teams distribute parallel for dist_schedule(static) \
   device(device)
   for (int k = 0; k < n; ++k)
     {
       const size_t c = frame_cell ((size_t) k, nx, ny, stride);
-      unew[c] = u[c] + gain[c] * heat_flow_at (u + c, wx + c, wy + c,
-                                               (ptrdiff_t) stride)
-                + rise[c];
+      unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
+                               gain[c], rise[c], factor);
     }
+}
+
+/* ---------------------------------------------------------------- edges
+   The boundary heat of flux and convection edges, added to the edge
+   nodes after the update: one kernel over the frame (each node once, so
+   that a corner adds both of its edges' heat in one fixed order: left,
+   right, bottom, top).  Per edge e the scalars q[e] = Q, h[e] = H,
+   tinf[e] = TINF; bit e of heated.  */
+
+#pragma omp declare target
+/* Edge heat of edge bit per unit volume at a node of temperature u:
+   fraction (Q + H (TINF - u)) / spacing, or 0 where the node is not on
+   the edge (on) or the edge takes no heat.  */
+static inline double
+edge_term (bool on, unsigned bit, unsigned heated, double fraction,
+           double q, double h, double tinf, double u, double spacing)
+{
+  return on && (heated & bit) ? fraction * (q + h * (tinf - u)) / spacing
+         : 0.0;
+}
+
+static inline void
+edge_cell (const double *u, double *unew, const double *gain,
+           const double *fx, const double *fy, size_t c, size_t nx,
+           size_t ny, size_t stride, unsigned heated, const double q[4],
+           const double h[4], const double tinf[4], double dx, double dy)
+{
+  const size_t j = c / stride, i = c - j * stride;
+  const double l = edge_term (i == 1, 1u << EDGE_LEFT, heated, fy[j],
+                              q[EDGE_LEFT], h[EDGE_LEFT], tinf[EDGE_LEFT],
+                              u[c], dx);
+  const double r = edge_term (i == nx, 1u << EDGE_RIGHT, heated, fy[j],
+                              q[EDGE_RIGHT], h[EDGE_RIGHT], tinf[EDGE_RIGHT],
+                              u[c], dx);
+  const double b = edge_term (j == 1, 1u << EDGE_BOTTOM, heated, fx[i],
+                              q[EDGE_BOTTOM], h[EDGE_BOTTOM],
+                              tinf[EDGE_BOTTOM], u[c], dy);
+  const double t = edge_term (j == ny, 1u << EDGE_TOP, heated, fx[i],
+                              q[EDGE_TOP], h[EDGE_TOP], tinf[EDGE_TOP],
+                              u[c], dy);
+  const bool edge = ((heated & (1u << EDGE_LEFT)) && i == 1)
+                    || ((heated & (1u << EDGE_RIGHT)) && i == nx)
+                    || ((heated & (1u << EDGE_BOTTOM)) && j == 1)
+                    || ((heated & (1u << EDGE_TOP)) && j == ny);
+  if (edge)
+    unew[c] += gain[c] * (((l + r) + b) + t);
+}
+#pragma omp end declare target
+
+/* The scalars of the edge kernels.  */
+struct edge_scalars {
+  unsigned heated;
+  double q[EDGE_COUNT], h[EDGE_COUNT], tinf[EDGE_COUNT];
+};
+
+static struct edge_scalars
+edge_scalars (const struct stencil *s, const struct material_step *ms)
+{
+  struct edge_scalars e = { .heated = 0 };
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    {
+      e.heated |= ms->heated[k] ? 1u << k : 0u;
+      e.q[k] = s->halo.in.flux[k];
+      e.h[k] = s->halo.in.h[k];
+      e.tinf[k] = s->halo.in.ambient[k];
+    }
+  return e;
+}
+
+static void
+edges_host (const struct stencil *s, const struct material_step *ms,
+            const double *restrict u, double *restrict unew)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const size_t n = frame_length (nx, ny);
+  const struct edge_scalars e = edge_scalars (s, ms);
+  const double *gain = ms->gain, *fx = ms->fraction_x, *fy = ms->fraction_y;
+  const double dx = ms->dx, dy = ms->dy;
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    edge_cell (u, unew, gain, fx, fy, frame_cell (k, nx, ny, stride), nx, ny,
+               stride, e.heated, e.q, e.h, e.tinf, dx, dy);
+}
+
+static void
+edges_target (const struct stencil *s, const struct material_step *ms,
+              const double *u, double *unew, int device)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const int n = (int) frame_length (nx, ny);
+  const struct edge_scalars e = edge_scalars (s, ms);
+  const unsigned heated = e.heated;
+  const double *gain = ms->gain, *fx = ms->fraction_x, *fy = ms->fraction_y;
+  const double dx = ms->dx, dy = ms->dy;
+  /* Scalars, not arrays: an array named in a target region would be
+     mapped at every launch.  */
+  const double q0 = e.q[0], q1 = e.q[1], q2 = e.q[2], q3 = e.q[3];
+  const double h0 = e.h[0], h1 = e.h[1], h2 = e.h[2], h3 = e.h[3];
+  const double t0 = e.tinf[0], t1 = e.tinf[1], t2 = e.tinf[2];
+  const double t3 = e.tinf[3];
+#pragma omp target teams distribute parallel for dist_schedule(static) \
+  device(device)
+  for (int k = 0; k < n; ++k)
+    {
+      const double q[4] = { q0, q1, q2, q3 }, h[4] = { h0, h1, h2, h3 };
+      const double tinf[4] = { t0, t1, t2, t3 };
+      edge_cell (u, unew, gain, fx, fy, frame_cell ((size_t) k, nx, ny,
+                                                    stride),
+                 nx, ny, stride, heated, q, h, tinf, dx, dy);
+    }
+}
+
+/* ---------------------------------------------------------------- face
+   Face cooling, unew += gain fraction s (TINF - u) over the interior: a
+   pass of its own, so that the update of runs without it stays what it
+   was, in speed and bitwise.  */
+
+static void
+cooling_host (const struct stencil *s, const struct material_step *ms,
+              const double *restrict u, double *restrict unew)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const double *restrict gain = ms->gain;
+  const double *restrict fx = ms->fraction_x, *restrict fy = ms->fraction_y;
+  const double sink = ms->sink, ambient = ms->ambient;
+#pragma omp parallel for schedule(static)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t c = j * stride + i;
+        unew[c] += gain[c] * (fx[i] * fy[j] * sink * (ambient - u[c]));
+      }
+}
+
+/* Rows 1..rows of the band whose row 0 is at u (unew, gain, fy).  */
+static void
+cooling_band (int nx, int rows, int stride, const double *restrict u,
+              double *restrict unew, const double *restrict gain,
+              const double *restrict fx, const double *restrict fy,
+              double sink, double ambient, int device)
+{
+#pragma omp target teams distribute parallel for collapse(2) \
+  dist_schedule(static) device(device)
+  for (int j = 1; j <= rows; ++j)
+    for (int i = 1; i <= nx; ++i)
+      {
+        const int c = j * stride + i;
+        unew[c] += gain[c] * (fx[i] * fy[j] * sink * (ambient - u[c]));
+      }
+}
+
+static void
+cooling_target (const struct stencil *s, const struct material_step *ms,
+                const double *u, double *unew, int device)
+{
+  const size_t stride = s->stride, rows = band_rows (stride);
+  for (size_t j = 1; j <= s->ny; j += rows)
+    {
+      const size_t n = s->ny - j + 1 < rows ? s->ny - j + 1 : rows;
+      const size_t base = (j - 1) * stride;
+      cooling_band ((int) s->nx, (int) n, (int) stride, u + base,
+                    unew + base, ms->gain + base, ms->fraction_x,
+                    ms->fraction_y + j - 1, ms->sink, ms->ambient, device);
+    }
+}
+
+void
+material_terms_host (const struct stencil *s, const struct material_step *ms,
+                     const double *restrict u, double *restrict unew)
+{
+  if (ms->cooled)
+    cooling_host (s, ms, u, unew);
+  edges_host (s, ms, u, unew);
+}
+
+void
+material_terms_target (const struct stencil *s,
+                       const struct material_step *ms, const double *u,
+                       double *unew, int device)
+{
+  if (ms->cooled)
+    cooling_target (s, ms, u, unew, device);
+  edges_target (s, ms, u, unew, device);
 }

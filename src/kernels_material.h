@@ -23,10 +23,26 @@ struct material_step {
   struct heat_operator op;   /* the faces (wx, wy), capacity and source */
   /* Padded like the fields, one allocation (block); interior nodes set,
      the rest 0.  */
-  double *gain;              /* dt / (rho c_p) */
+  double *gain;              /* dt / (fraction rho c_p) */
   double *rise;              /* dt q / (rho c_p): the source's rise in a
                                 step */
+  /* The volume fraction of node (i, j) is fraction_x[i] fraction_y[j]:
+     1/2 on the edge node of a closed edge (a quarter at a corner), else
+     1.  stride and ny + 2 doubles, in block.  */
+  double *fraction_x, *fraction_y;
   void *block;
+  double dx, dy;
+  /* Edges of flux or convection this part holds: their nodes take
+     fraction_y (Q + H (TINF - u)) / dx (left, right) or fraction_x (...)
+     / dy (bottom, top) per unit volume, from the stencil's halo.in.  */
+  bool heated[EDGE_COUNT];
+  /* Face cooling: per unit volume s (TINF - u) times the volume
+     fraction.  */
+  bool cooled;
+  /* At the step's start time, set by the time loop before each step:
+     the factor of --source-schedule on rise (1 without); face cooling's
+     s = 2 H / D and TINF.  */
+  double factor, sink, ambient;
 };
 
 /* Bytes an update of one cell must move: u read, u' written, wx, wy,
@@ -34,15 +50,19 @@ struct material_step {
 enum { MATERIAL_STEP_BYTES = 6 * sizeof (double) };
 
 /* The step of material m with time step dt on a part of spacing dx, dy
-   (insulated as for heat_operator_build).  False when memory is short.  */
+   (closed as heat_operator_build's insulated: the edges whose nodes are
+   unknowns with part of a volume).  False when memory is short.  */
 bool material_step_build (struct material_step *ms, const struct material *m,
                           double dx, double dy, double dt,
-                          const bool insulated[EDGE_COUNT]);
+                          const bool closed[EDGE_COUNT]);
 void material_step_free (struct material_step *ms);
 
 /* Doubles in each of the arrays of ms the kernels read (wx, wy, gain,
-   rise), halo included: what a strategy maps or keeps on the device.  */
+   rise), halo included: what a strategy maps or keeps on the device;
+   and in fraction_x and fraction_y.  */
 size_t material_step_cells (const struct material_step *ms);
+size_t material_step_columns (const struct material_step *ms);
+size_t material_step_rows (const struct material_step *ms);
 
 /* Update the cells of r, u -> unew, with host threads, or in a target
    region of s's kernel form on device (u, unew and ms's arrays present
@@ -65,5 +85,17 @@ void material_update_frame_target (const struct stencil *s,
                                    const struct material_step *ms,
                                    const double *u, double *unew,
                                    int device);
+
+/* After the update of every cell: add face cooling (ms->cooled) and the
+   heat of the flux and convection edges (ms->heated, values in
+   s->halo.in), from u, to unew; the arrays as for the update.  Whether
+   there is anything to add: material_step_terms.  */
+bool material_step_terms (const struct material_step *ms);
+void material_terms_host (const struct stencil *s,
+                          const struct material_step *ms,
+                          const double *restrict u, double *restrict unew);
+void material_terms_target (const struct stencil *s,
+                            const struct material_step *ms, const double *u,
+                            double *unew, int device);
 
 #endif

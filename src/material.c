@@ -637,11 +637,29 @@ largest_diffusivity (const struct field *k, const struct field *cap,
   return largest;
 }
 
+/* The smallest value of the nodes of a whole-grid map, or the uniform
+   one.  */
+static double
+smallest_value (const struct field *f, double uniform, size_t nx, size_t ny)
+{
+  if (f->data == NULL)
+    return uniform;
+  double smallest = HUGE_VAL;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      smallest = fmin (smallest, f->data[field_index (f, i, j)]);
+  return smallest;
+}
+
 bool
 material_derive (struct config *c, char *err, size_t errlen)
 {
   struct parser p = { err, errlen };
   struct material_options *m = &c->material;
+  /* Face cooling and a source schedule are terms of the variable step.  */
+  const bool terms = c->surface_given || c->source_schedule.path != NULL;
+  m->variable = terms;
+  m->capacity_min = 1.0;
   if (!m->given)
     return true;
   struct whole w;
@@ -650,11 +668,13 @@ material_derive (struct config *c, char *err, size_t errlen)
   collapse_uniform (&w.conductivity, &w.conductivity_uniform);
   collapse_uniform (&w.capacity, &w.capacity_uniform);
   m->variable = w.conductivity.data != NULL || w.capacity.data != NULL
-                || w.source.data != NULL;
+                || w.source.data != NULL || terms;
   m->diffusivity_max = largest_diffusivity (&w.conductivity, &w.capacity,
                                             w.conductivity_uniform,
                                             w.capacity_uniform, c->nx,
                                             c->ny);
+  m->capacity_min = smallest_value (&w.capacity, w.capacity_uniform, c->nx,
+                                    c->ny);
   whole_free (&w);
   /* Uniform: alpha itself; variable: the explicit limit's diffusivity.  */
   c->alpha = m->diffusivity_max;
@@ -816,7 +836,7 @@ material_build (struct material *m, const struct config *cfg,
     .conductivity_uniform = cfg->alpha, .capacity_uniform = 1.0,
     .diffusivity_max = cfg->alpha,
   };
-  if (!cfg->material.given)
+  if (!cfg->material.given && !cfg->material.variable)
     return HEATSIM_OK;
   char err[512];
   struct parser p = { err, sizeof err };

@@ -2,17 +2,47 @@
 
 #include "run_config.h"
 
-#include "names.h"
-
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "names.h"
+#include "schedule.h"
+
+/* The rates of decay that convection edges and face cooling add, per
+   unit rho c_p: 2 H / spacing at an edge node (both edges' at a corner),
+   and s.  */
+static double
+boundary_rate (const struct config *c)
+{
+  const double spacing[EDGE_COUNT] = { config_dx (c), config_dx (c),
+                                       config_dy (c), config_dy (c) };
+  double edge[2] = { 0.0, 0.0 };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind == BOUNDARY_ROBIN)
+      edge[e / 2] = fmax (edge[e / 2],
+                          2.0 * schedule_max (&c->bc[e].h) / spacing[e]);
+  const double face = c->surface_given
+                      ? 2.0 * schedule_max (&c->surface_h) / c->thickness
+                      : 0.0;
+  return edge[0] + edge[1] + face;
+}
+
+bool
+config_stability_has_terms (const struct config *c)
+{
+  return boundary_rate (c) > 0.0;
+}
 
 double
 config_stability (const struct config *c)
 {
   const double dx = config_dx (c), dy = config_dy (c);
+  const double capacity = c->material.given ? c->material.capacity_min : 1.0;
+  /* Written so that without boundary terms it is bitwise what it was.  */
   return config_diffusivity_max (c) * c->dt
-         * (1.0 / (dx * dx) + 1.0 / (dy * dy));
+         * (1.0 / (dx * dx) + 1.0 / (dy * dy))
+         + 0.5 * c->dt * (boundary_rate (c) / capacity);
 }
 
 static const char *const boundary_names[] = {

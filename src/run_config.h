@@ -88,11 +88,14 @@ struct material_options {
   bool initial_temperature_given;
   double initial_temperature;
   /* Derived (material_derive): the material is not k = alpha, rho c_p
-     = 1 without source; variable: k or rho c_p varies, or a source is
-     given; the largest k / (rho c_p) of the grid.  */
+     = 1 without source; variable: k or rho c_p varies, or a source,
+     face cooling or a source schedule is given (the variable step
+     runs); the largest k / (rho c_p) of the grid.  */
   bool given;
   bool variable;
   double diffusivity_max;
+  double capacity_min;    /* the smallest rho c_p of the grid (1 without
+                             SI material) */
 };
 
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
@@ -368,9 +371,16 @@ config_diffusivity_max (const struct config *c)
   return c->material.given ? c->material.diffusivity_max : c->alpha;
 }
 
-/* diffusivity_max * dt * (1/dx^2 + 1/dy^2): stable up to
-   STABILITY_LIMIT.  */
+/* The explicit step's stability number, stable up to STABILITY_LIMIT:
+   dt / 2 times the largest rate of decay of a node,
+     (k / rho c_p) (2/dx^2 + 2/dy^2) + 2 H / (rho c_p spacing) + s / rho c_p,
+   the last two for the convection edges (the largest H of their
+   schedules; a corner has two) and face cooling, s = 2 H / D, taken with
+   the smallest rho c_p: diffusivity_max dt (1/dx^2 + 1/dy^2) where
+   neither is given.  */
 double config_stability (const struct config *c);
+/* Whether convection edges or face cooling add to it.  */
+bool config_stability_has_terms (const struct config *c);
 
 /* Whether the run solves with multigrid: an implicit scheme, or a
    steady state by multigrid.  */

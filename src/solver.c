@@ -18,8 +18,102 @@
 #include "progress.h"
 #include "run_config.h"
 #include "sampling.h"
+#include "schedule.h"
 #include "signals.h"
 #include "status.h"
+
+/* Edge e of the part is an edge of the whole grid that takes heat in:
+   convection, or a flux other than the constant 0 (insulated, the plain
+   mirror).  */
+static bool
+heated_edge (const struct config *cfg, const struct domain *d, enum edge e)
+{
+  const struct edge_condition *bc = &cfg->bc[e];
+  return domain_holds_edge (d, e)
+         && (bc->kind == BOUNDARY_ROBIN
+             || (bc->kind == BOUNDARY_NEUMANN
+                 && (bc->value.path != NULL || bc->value.value != 0.0)));
+}
+
+/* Edge e of the part is a Dirichlet edge of the whole grid given a
+   temperature, which replaces the problem's own edge values.  */
+static bool
+given_temperature (const struct config *cfg, const struct domain *d,
+                   enum edge e)
+{
+  return cfg->bc[e].kind == BOUNDARY_DIRICHLET && cfg->bc[e].given
+         && domain_holds_edge (d, e);
+}
+
+/* The halo's boundary rules besides the copies: which edges add heat to
+   their mirror (form (a): the constant-coefficient stencil, whose k is
+   the uniform conductivity), and which Dirichlet edges follow a
+   schedule.  */
+static void
+boundary_halo (struct solver *s, const struct config *cfg)
+{
+  struct halo *h = &s->work.stencil.halo;
+  const double k = s->material.conductivity_uniform;
+  const double spacing[EDGE_COUNT] = { config_dx (cfg), config_dx (cfg),
+                                       config_dy (cfg), config_dy (cfg) };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      h->heat[e] = heated_edge (cfg, s->domain, (enum edge) e);
+      h->coef[e] = 2.0 * spacing[e] / k;
+      h->scheduled[e] = given_temperature (cfg, s->domain, (enum edge) e)
+                        && cfg->bc[e].value.path != NULL;
+    }
+}
+
+/* The values of the edges, the source schedule and the face cooling at
+   time t: what the explicit step from t uses.  */
+static void
+boundary_at (struct workspace *w, const struct config *cfg, double t)
+{
+  struct edge_heat *in = &w->stencil.halo.in;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *bc = &cfg->bc[e];
+      const bool flux = bc->kind == BOUNDARY_NEUMANN;
+      const bool robin = bc->kind == BOUNDARY_ROBIN;
+      in->flux[e] = flux ? schedule_at (&bc->value, t) : 0.0;
+      in->h[e] = robin ? schedule_at (&bc->h, t) : 0.0;
+      in->ambient[e] = robin ? schedule_at (&bc->ambient, t) : 0.0;
+    }
+  struct material_step *ms = &w->material;
+  ms->factor = schedule_at (&cfg->source_schedule, t);
+  ms->sink = cfg->surface_given
+             ? 2.0 * schedule_at (&cfg->surface_h, t) / cfg->thickness : 0.0;
+  ms->ambient = cfg->surface_given
+                ? schedule_at (&cfg->surface_ambient, t) : 0.0;
+}
+
+/* The temperatures of the Dirichlet edges given one, at time t.  */
+static void
+temperatures_at (double temperature[EDGE_COUNT], const struct config *cfg,
+                 double t)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    temperature[e] = cfg->bc[e].kind == BOUNDARY_DIRICHLET
+                     ? schedule_at (&cfg->bc[e].value, t) : 0.0;
+}
+
+/* Both fields' halo lines of the Dirichlet edges given a temperature,
+   at the start time, on the host: once for good where the temperature
+   is constant; a scheduled one is set again after each step.  */
+static void
+set_given_temperatures (struct solver *s, const struct config *cfg)
+{
+  struct workspace *w = &s->work;
+  bool given[EDGE_COUNT];
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    given[e] = given_temperature (cfg, s->domain, (enum edge) e);
+  temperatures_at (w->stencil.halo.temperature, cfg,
+                   config_time (cfg, cfg->start_step));
+  halo_set_host (&w->stencil, w->u.data, given, w->stencil.halo.temperature);
+  halo_set_host (&w->stencil, w->unew.data, given,
+                 w->stencil.halo.temperature);
+}
 
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
@@ -49,6 +143,13 @@ prepare_material_step (struct solver *s, const struct config *cfg)
       return HEATSIM_NO_MEMORY;
     }
   w->variable = true;
+  w->material.cooled = cfg->surface_given;
+  /* The edges' heat goes to their nodes (form (b)), not into the halo.  */
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      w->material.heated[e] = w->stencil.halo.heat[e];
+      w->stencil.halo.heat[e] = false;
+    }
   return HEATSIM_OK;
 }
 
@@ -112,9 +213,13 @@ solver_init (struct solver *s, const struct config *cfg, int device,
     }
   /* The kernel writes only the interior; both fields carry the boundary.  */
   field_copy (&w->unew, &w->u);
+  boundary_halo (s, cfg);
+  set_given_temperatures (s, cfg);
   const int prepared = prepare_material_step (s, cfg);
   if (prepared != HEATSIM_OK)
     solver_free (s);
+  else
+    boundary_at (w, cfg, config_time (cfg, cfg->start_step));
   return prepared;
 }
 
@@ -140,6 +245,16 @@ update_frame (const struct strategy *st, struct workspace *w, bool residual)
   return 0.0;
 }
 
+/* After the update of every cell: face cooling and the heat of the flux
+   and convection edges into their nodes, where the variable step takes
+   them (form (b)).  */
+static void
+update_terms (const struct strategy *st, struct workspace *w)
+{
+  if (w->variable && material_step_terms (&w->material))
+    st->terms_material (w);
+}
+
 /* One step, u -> unew, returning the largest change of a cell of this
    rank when residual.  With neighbours, the halo lines travel while the
    cells that do not need them are computed; the cells next to the halo
@@ -153,7 +268,11 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   if (c->halo.refresh)
     st->refresh_halo (w);
   if (w->send == NULL)
-    return update (st, w, stencil_interior (c), residual);
+    {
+      const double change = update (st, w, stencil_interior (c), residual);
+      update_terms (st, w);
+      return change;
+    }
 
   double t0 = omp_get_wtime ();
   st->pack (w);
@@ -173,7 +292,9 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   domain_exchange_end (s->domain);
   st->unpack (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
-  return fmax (change, update_frame (st, w, residual));
+  change = fmax (change, update_frame (st, w, residual));
+  update_terms (st, w);
+  return change;
 }
 
 /* The residual norm of the discrete steady equations of u (current on
@@ -309,13 +430,28 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   struct progress progress;
   int status = HEATSIM_OK;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
+  struct workspace *w = &s->work;
+  bool scheduled = false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    scheduled = scheduled || w->stencil.halo.scheduled[e];
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       note_heat (s, cfg, n, r);
+      /* The step from t_n takes the values at t_n.  */
+      boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
       step (s, false, &r->exchange);
-      field_swap (&s->work.u, &s->work.unew);
+      field_swap (&w->u, &w->unew);
       ++n;
+      /* The newest field's scheduled edges hold their temperatures at
+         its time: the next step starts from them, and outputs and heat
+         rates see them.  */
+      if (scheduled)
+        {
+          temperatures_at (w->stencil.halo.temperature, cfg,
+                           config_time (cfg, cfg->start_step + n));
+          s->strategy->set_halo (w);
+        }
       status = after_step (s, cfg, out, n, n == cfg->steps, -1.0);
       progress_update (&progress, n,
                        config_time (cfg, cfg->start_step + n), -1.0);

@@ -22,6 +22,13 @@ refresh_on_host (struct workspace *s)
 }
 
 static void
+set_on_host (struct workspace *s)
+{
+  halo_set_host (&s->stencil, s->u.data, s->stencil.halo.scheduled,
+                 s->stencil.halo.temperature);
+}
+
+static void
 pack_on_host (struct workspace *s)
 {
   halo_pack_host (&s->stencil, s->u.data, s->send);
@@ -96,14 +103,22 @@ host_update_frame_material (struct workspace *s)
                               s->unew.data);
 }
 
+static void
+host_terms_material (struct workspace *s)
+{
+  material_terms_host (&s->stencil, &s->material, s->u.data, s->unew.data);
+}
+
 static const struct strategy host_strategy = {
   .name = "host",
   .summary = "CPU threads only (parallel for), no target constructs",
   .offload = false, .multigrid = MG_HOST,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
+  .set_halo = set_on_host,
   .update = host_update, .update_frame = host_update_frame,
   .update_material = host_update_material,
   .update_frame_material = host_update_frame_material,
+  .terms_material = host_terms_material,
   .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
@@ -162,14 +177,30 @@ map_update_frame_material (struct workspace *s)
   material_update_frame_target (&s->stencil, ms, u, unew, s->device);
 }
 
+static void
+map_terms_material (struct workspace *s)
+{
+  double *u = s->u.data, *unew = s->unew.data;
+  const struct material_step *ms = &s->material;
+  const double *gain = ms->gain;
+  const double *fx = ms->fraction_x, *fy = ms->fraction_y;
+  const size_t n = field_cells (&s->u);
+  const size_t nx = material_step_columns (ms), ny = material_step_rows (ms);
+#pragma omp target data map(tofrom: u[0:n], unew[0:n]) \
+  map(to: gain[0:n], fx[0:nx], fy[0:ny]) device(s->device)
+  material_terms_target (&s->stencil, ms, u, unew, s->device);
+}
+
 static const struct strategy map_strategy = {
   .name = "map",
   .summary = "target region with map(tofrom:) of both fields every step",
   .offload = true, .multigrid = MG_MAP,
   .enter = no_transfer, .refresh_halo = refresh_on_host,
+  .set_halo = set_on_host,
   .update = map_update, .update_frame = map_update_frame,
   .update_material = map_update_material,
   .update_frame_material = map_update_frame_material,
+  .terms_material = map_terms_material,
   .pack = pack_on_host, .unpack = unpack_on_host,
   .fetch = no_transfer,
   .count_nonfinite = count_nonfinite_on_host,
@@ -193,16 +224,27 @@ resident_enter (struct workspace *s)
   const struct material_step *ms = &s->material;
   const double *wx = ms->op.wx, *wy = ms->op.wy;
   const double *gain = ms->gain, *rise = ms->rise;
+  const double *fx = ms->fraction_x, *fy = ms->fraction_y;
   const size_t k = s->variable ? n : 0;
+  const size_t kx = s->variable ? material_step_columns (ms) : 0;
+  const size_t ky = s->variable ? material_step_rows (ms) : 0;
 #pragma omp target enter data map(to: u[0:n], unew[0:n]) \
   map(alloc: send[0:m], recv[0:m]) \
-  map(to: wx[0:k], wy[0:k], gain[0:k], rise[0:k]) device(s->device)
+  map(to: wx[0:k], wy[0:k], gain[0:k], rise[0:k], fx[0:kx], fy[0:ky]) \
+  device(s->device)
 }
 
 static void
 resident_refresh (struct workspace *s)
 {
   halo_refresh_target (&s->stencil, s->u.data, s->device);
+}
+
+static void
+resident_set (struct workspace *s)
+{
+  halo_set_target (&s->stencil, s->u.data, s->stencil.halo.scheduled,
+                   s->stencil.halo.temperature, s->device);
 }
 
 static double
@@ -231,6 +273,13 @@ resident_update_frame_material (struct workspace *s)
 {
   material_update_frame_target (&s->stencil, &s->material, s->u.data,
                                 s->unew.data, s->device);
+}
+
+static void
+resident_terms_material (struct workspace *s)
+{
+  material_terms_target (&s->stencil, &s->material, s->u.data, s->unew.data,
+                         s->device);
 }
 
 static void
@@ -278,10 +327,14 @@ resident_leave (struct workspace *s)
   const struct material_step *ms = &s->material;
   const double *wx = ms->op.wx, *wy = ms->op.wy;
   const double *gain = ms->gain, *rise = ms->rise;
+  const double *fx = ms->fraction_x, *fy = ms->fraction_y;
   const size_t k = s->variable ? n : 0;
+  const size_t kx = s->variable ? material_step_columns (ms) : 0;
+  const size_t ky = s->variable ? material_step_rows (ms) : 0;
 #pragma omp target exit data map(from: u[0:n]) map(release: unew[0:n]) \
   map(release: send[0:m], recv[0:m]) \
-  map(release: wx[0:k], wy[0:k], gain[0:k], rise[0:k]) device(s->device)
+  map(release: wx[0:k], wy[0:k], gain[0:k], rise[0:k], fx[0:kx], \
+              fy[0:ky]) device(s->device)
 }
 
 static const struct strategy resident_strategy = {
@@ -289,9 +342,11 @@ static const struct strategy resident_strategy = {
   .summary = "enter data once, kernels without maps, pointer swap",
   .offload = true, .resident = true, .multigrid = MG_RESIDENT,
   .enter = resident_enter, .refresh_halo = resident_refresh,
+  .set_halo = resident_set,
   .update = resident_update, .update_frame = resident_update_frame,
   .update_material = resident_update_material,
   .update_frame_material = resident_update_frame_material,
+  .terms_material = resident_terms_material,
   .pack = resident_pack,
   .unpack = resident_unpack, .fetch = resident_fetch,
   .count_nonfinite = resident_count_nonfinite, .leave = resident_leave,

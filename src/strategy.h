@@ -46,6 +46,9 @@ struct strategy {
   void (*enter) (struct workspace *w);
   /* Fill the halo cells of u that copy interior lines.  */
   void (*refresh_halo) (struct workspace *w);
+  /* Set the halo lines of u's scheduled Dirichlet edges to their
+     temperatures (stencil.halo.scheduled, temperature).  */
+  void (*set_halo) (struct workspace *w);
   /* Cells of r, u -> unew; the largest change of a cell if residual.  */
   double (*update) (struct workspace *w, struct rect r, bool residual);
   /* The cells next to the halo, in one kernel (after an exchange).  */
@@ -53,6 +56,9 @@ struct strategy {
   /* The same two by the variable-coefficient step (w->material).  */
   void (*update_material) (struct workspace *w, struct rect r);
   void (*update_frame_material) (struct workspace *w);
+  /* After those: face cooling and the heat of flux and convection
+     edges into unew.  */
+  void (*terms_material) (struct workspace *w);
   /* Edge lines of u to w->send on the host, for the exchange.  */
   void (*pack) (struct workspace *w);
   /* w->recv from the host into the halo of u.  */
