@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "edge_terms.h"
 #include "provenance.h"
 #include "run_config.h"
 #include "status.h"
@@ -72,7 +73,7 @@ implicit_scheme (const struct config *cfg)
 static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
-  const bool varying = cfg->material.variable;
+  const bool varying = edge_terms_operator (cfg);
   if (cfg->solver == SOLVER_MULTIGRID)
     fprintf (out,
              "  steady state  %s by multigrid after %zu %s (%u levels),"
@@ -144,7 +145,7 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
 static const char *
 method_name (const struct config *cfg)
 {
-  const bool varying = cfg->material.variable;
+  const bool varying = edge_terms_operator (cfg);
   if (cfg->steady)
     return cfg->solver != SOLVER_MULTIGRID
            ? "steady state by Jacobi sweeps, 5-point stencil"
@@ -160,7 +161,7 @@ method_name (const struct config *cfg)
       return varying ? "Crank-Nicolson finite volumes, black box multigrid"
                      : "Crank-Nicolson 5-point stencil, multigrid";
     default:
-      return varying ? "explicit finite volumes"
+      return cfg->material.variable ? "explicit finite volumes"
                      : "explicit 5-point stencil";
     }
 }

@@ -605,7 +605,9 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
     {
       note_heat (s, cfg, n, r);
       struct mg_report rep;
-      const enum mg_status mg = implicit_step (im, &w->u, &w->unew, &rep);
+      const enum mg_status mg = implicit_step (im, &w->u,
+                                                cfg->start_step + n,
+                                                &w->unew, &rep);
       /* A failed step leaves the last good field, that of step n: the
          report gives it and the cycles of the steps that led to it.  */
       if (mg != MG_OK)

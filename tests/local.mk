@@ -85,6 +85,7 @@ cli_tests = \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
 	tests/bc-options.sh \
+	tests/edge-steady.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
