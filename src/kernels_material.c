@@ -11,27 +11,26 @@
 
 #include "material.h"
 
-/* fraction[0 .. n + 1] of an axis of n nodes: 1/2 at the node of a
-   closed edge.  */
+/* fraction[0 .. n + 1] of an axis of n nodes: 1/2 at an edge node.  */
 static void
-axis_fractions (double *fraction, size_t n, bool closed_low,
-                bool closed_high)
+axis_fractions (double *fraction, size_t n, bool low_edge_node,
+                bool high_edge_node)
 {
   for (size_t k = 0; k <= n + 1; ++k)
     fraction[k] = 1.0;
-  if (closed_low)
+  if (low_edge_node)
     fraction[1] *= 0.5;
-  if (closed_high)
+  if (high_edge_node)
     fraction[n] *= 0.5;
 }
 
 bool
 material_step_build (struct material_step *ms, const struct material *m,
                      double dx, double dy, double dt,
-                     const bool closed[EDGE_COUNT])
+                     const bool edge_node[EDGE_COUNT])
 {
   *ms = (struct material_step) { .block = NULL };
-  if (!heat_operator_build (&ms->op, m, dx, dy, closed))
+  if (!heat_operator_build (&ms->op, m, dx, dy, edge_node))
     return false;
   const size_t n = material_step_cells (ms);
   const size_t lines = material_step_columns (ms) + material_step_rows (ms);
@@ -50,10 +49,10 @@ material_step_build (struct material_step *ms, const struct material *m,
   ms->dx = dx;
   ms->dy = dy;
   ms->factor = 1.0;
-  axis_fractions (ms->fraction_x, ms->op.nx, closed[EDGE_LEFT],
-                  closed[EDGE_RIGHT]);
-  axis_fractions (ms->fraction_y, ms->op.ny, closed[EDGE_BOTTOM],
-                  closed[EDGE_TOP]);
+  axis_fractions (ms->fraction_x, ms->op.nx, edge_node[EDGE_LEFT],
+                  edge_node[EDGE_RIGHT]);
+  axis_fractions (ms->fraction_y, ms->op.ny, edge_node[EDGE_BOTTOM],
+                  edge_node[EDGE_TOP]);
   const size_t stride = ms->op.stride;
   for (size_t j = 1; j <= ms->op.ny; ++j)
     for (size_t i = 1; i <= ms->op.nx; ++i)

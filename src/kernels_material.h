@@ -26,9 +26,9 @@ struct material_step {
   double *gain;              /* dt / (fraction rho c_p) */
   double *rise;              /* dt q / (rho c_p): the source's rise in a
                                 step */
-  /* The volume fraction of node (i, j) is fraction_x[i] fraction_y[j]:
-     1/2 on the edge node of a closed edge (a quarter at a corner), else
-     1.  stride and ny + 2 doubles, in block.  */
+  /* The share of a full box that node (i, j) owns is fraction_x[i]
+     fraction_y[j]: 1/2 on an edge node (a quarter at a corner of two
+     such edges), else 1.  stride and ny + 2 doubles, in block.  */
   double *fraction_x, *fraction_y;
   void *block;
   double dx, dy;
@@ -50,11 +50,11 @@ struct material_step {
 enum { MATERIAL_STEP_BYTES = 6 * sizeof (double) };
 
 /* The step of material m with time step dt on a part of spacing dx, dy
-   (closed as heat_operator_build's insulated: the edges whose nodes are
-   unknowns with part of a volume).  False when memory is short.  */
+   (edge_node as for heat_operator_build: the part's edges whose outer
+   line is edge nodes, owning half a box).  False when memory is short.  */
 bool material_step_build (struct material_step *ms, const struct material *m,
                           double dx, double dy, double dt,
-                          const bool closed[EDGE_COUNT]);
+                          const bool edge_node[EDGE_COUNT]);
 void material_step_free (struct material_step *ms);
 
 /* Doubles in each of the arrays of ms the kernels read (wx, wy, gain,

@@ -86,6 +86,7 @@ cli_tests = \
 	tests/materials-steady.sh \
 	tests/bc-options.sh \
 	tests/edge-steady.sh \
+	tests/edge-explicit.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
