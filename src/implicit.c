@@ -35,10 +35,12 @@ scheme_theta (enum time_scheme scheme)
 static void
 fill_halo (const struct stencil *s, const struct domain *d, struct field *u)
 {
-  if (s->halo.refresh)
-    halo_refresh_host (s, u->data);
   for (int axis = 0; axis < 2; ++axis)
     domain_trade_halo (d, u->data, u->nx, u->ny, u->stride, axis);
+  /* After the neighbours' lines: a part one line thin mirrors the line
+     its neighbour sends.  */
+  if (s->halo.refresh)
+    halo_refresh_host (s, u->data);
 }
 
 /* The whole grid of a part, on every rank: gathered on rank 0 and sent

@@ -265,10 +265,10 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   const struct strategy *st = s->strategy;
   struct workspace *w = &s->work;
   const struct stencil *c = &w->stencil;
-  if (c->halo.refresh)
-    st->refresh_halo (w);
   if (w->send == NULL)
     {
+      if (c->halo.refresh)
+        st->refresh_halo (w);
       const double change = update (st, w, stencil_interior (c), residual);
       update_terms (st, w);
       return change;
@@ -291,6 +291,10 @@ step (struct solver *s, bool residual, double *exchange_seconds)
   double t2 = omp_get_wtime ();
   domain_exchange_end (s->domain);
   st->unpack (w);
+  /* After the neighbours' lines: a part one line thin mirrors the line
+     its neighbour sends.  */
+  if (c->halo.refresh)
+    st->refresh_halo (w);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
   change = fmax (change, update_frame (st, w, residual));
   update_terms (st, w);
