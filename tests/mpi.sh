@@ -279,6 +279,22 @@ disagree "rank 1: --source differs from rank 0's" -q -g 32 -n 5 \
   --conductivity 1 --density 1 --heat-capacity 1 --source 2
 disagree "rank 1: --start-time differs from rank 0's" \
   -q --init ab/heatsim-000005.h5 -n 5 -- -q --init ab/heatsim-000005.h5 -n 5 --start-time 1
+# Schedules (issue 24) are inputs: their contents are compared, for
+# --source-schedule instead of its name, for --bc's @FILE besides it
+# (node-local copies: one name, a directory of each rank's own).
+printf '0,1\n1,2\n' >sched-a.csv
+printf '0,1\n1,3\n' >sched-b.csv
+disagree "rank 1: --source-schedule: sched-b.csv differs from rank 0's file" \
+  -q -g 32 -n 5 --source 1 --source-schedule sched-a.csv -- -q -g 32 -n 5 \
+  --source 1 --source-schedule sched-b.csv
+mkdir -p node0 node1
+cp sched-a.csv node0/h.csv
+cp sched-b.csv node1/h.csv
+timeout "${MPI_LIMIT:-120}" "$MPIEXEC" -np 1 -wdir node0 "$HEATSIM" -q -g 32 \
+  -n 5 --bc left=convection:@h.csv,0 : -np 1 -wdir node1 "$HEATSIM" -q \
+  -g 32 -n 5 --bc left=convection:@h.csv,0 >"$workdir/out" 2>"$workdir/err"
+[ $? -eq 2 ] || fail "--bc schedules that differ: not status 2"
+one_message "rank 1: --bc: h.csv differs from rank 0's file"
 # Under --json rank 0 prints one object with that message.
 disagree "rank 1: --steady differs from rank 0's" -q --json -p plate -g 32 -- \
   -q --json -p plate -g 32 -s
