@@ -81,6 +81,7 @@ cli_tests = \
 	tests/monitor.sh \
 	tests/probes.sh \
 	tests/heat-rates.sh \
+	tests/heat-balance.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
