@@ -142,35 +142,47 @@ sys.exit(not lo <= p <= hi)' "$@"
 # Flux in at one edge, a fixed temperature at the other: T = T1 + Q
 # (L - x) / k, linear, exact on 9 x 5 nodes; the same along y; and by
 # backward Euler with a step long enough to reach it.  k = 2, Q = 5000,
-# L = 0.3: a range of 750 K.
+# L = 0.3: a range of 750 K.  The edges' heat rates (JSON) are exact
+# too.
 K=2
 for axis in x y; do
   if [ $axis = x ]; then
     edges="--bc left=flux:5000 --bc right=temperature:300 --bc bottom=insulated --bc top=insulated"
     geom="--grid 9x5 --length 0.3x0.1" dims="0 0.3 0.1 0 1 0 0"
+    rates="left:500 right:-500"
   else
     edges="--bc bottom=flux:5000 --bc top=temperature:300 --bc left=insulated --bc right=insulated"
     geom="--grid 5x9 --length 0.1x0.3" dims="1 0.1 0.3 0 0 0 1"
+    rates="bottom:500 top:-500"
   fi
   for how in "--steady --rtol 1e-14" "--scheme backward-euler --dt 1e9 -n 3 --rtol 1e-14"; do
     # shellcheck disable=SC2086
     if run flux $(material $K) $geom $edges --initial-temperature 300 $how; then
       "$PY" check.py linear flux.h5 $dims 300 -2500 0.3 1e-12 \
         || fail "flux along $axis ($how): not the linear profile"
+      # 5000 W/m^2 over 0.1 m in, and out through the fixed edge.
+      for e in $rates; do
+        got=$(json_field "heat_rate_${e%:*}" flux.json)
+        close_to "$got" "${e#*:}" 1e-12 \
+          || fail "flux along $axis ($how): heat rate ${e%:*} $got, not ${e#*:}"
+      done
       pass
     fi
   done
 done
 
 # Convection at the right edge, the left at 400: q = (400 - 300) /
-# (L/k + 1/H), T = 400 - q x / k (also along y).
+# (L/k + 1/H), T = 400 - q x / k (also along y); q times the edge's
+# length, 0.1 m, in at the fixed edge and out at the convection one.
 for axis in x y; do
   if [ $axis = x ]; then
     edges="--bc left=temperature:400 --bc right=convection:50,300 --bc bottom=insulated --bc top=insulated"
     geom="--grid 9x5 --length 0.3x0.1" dims="0 0.3 0.1 1 0 0 0"
+    rates="left:-1 right:1"
   else
     edges="--bc bottom=temperature:400 --bc top=convection:50,300 --bc left=insulated --bc right=insulated"
     geom="--grid 5x9 --length 0.1x0.3" dims="1 0.1 0.3 0 0 1 0"
+    rates="bottom:-1 top:1"
   fi
   slope=$("$PY" -c 'print(-100 / (0.3 / 2 + 1 / 50) / 2)')
   for how in "--steady --rtol 1e-14" "--scheme backward-euler --dt 1e9 -n 3 --rtol 1e-14"; do
@@ -178,6 +190,12 @@ for axis in x y; do
     if run robin $(material $K) $geom $edges --initial-temperature 350 $how; then
       "$PY" check.py linear robin.h5 $dims 400 "$slope" 0 1e-12 \
         || fail "convection along $axis ($how): not the linear profile"
+      for e in $rates; do
+        got=$(json_field "heat_rate_${e%:*}" robin.json)
+        want=$("$PY" -c "print(${e#*:} * 2 * $slope * 0.1)")
+        close_to "$got" "$want" 1e-12 \
+          || fail "convection along $axis ($how): heat rate ${e%:*} $got, not $want"
+      done
       pass
     fi
   done
