@@ -177,7 +177,7 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant)
       f.data[field_index (&f, i, j)] = 1.0;
   struct boxmg_solver *bm;
   double t0 = omp_get_wtime ();
-  if (boxmg_create (&bm, &op, 0.0, 1.0, 0) != MG_OK)
+  if (boxmg_create (&bm, &op, NULL, 0.0, 1.0, 0) != MG_OK)
     return false;
   const double setup = omp_get_wtime () - t0;
   struct mg_options o = mg_default_options ();

@@ -61,18 +61,22 @@ struct boxmg_solver;
    near-constant modes.  */
 enum { BOXMG_COARSEST_NODES = 16384 };
 
-/* Build the hierarchy of A = c0 diag(op->capacity) - c1 L_k for op's
-   nx x ny nodes, coarsening until at most coarsest nodes (0 for
-   BOXMG_COARSEST_NODES) or an axis of fewer than 3.  MG_INVALID when a
-   size is 0, c0 < 0, c1 <= 0, a coefficient is negative or not finite,
-   or a node has no coupling at all (no face and no c0 term);
-   MG_NO_MEMORY.  op may be freed after.
+/* Build the hierarchy of A = c0 diag(op->capacity) + c1 (diag(sink)
+   - L_k) for op's nx x ny nodes, sink a padded array of op's shape (the
+   heat a node loses per unit volume and degree above an ambient
+   temperature: convection edges, face cooling) or NULL for none,
+   coarsening until at most coarsest nodes (0 for BOXMG_COARSEST_NODES)
+   or an axis of fewer than 3.  MG_INVALID when a size is 0, c0 < 0,
+   c1 <= 0, a coefficient is negative or not finite, or a node has no
+   coupling at all (no face, no sink and no c0 term); MG_NO_MEMORY.  op
+   and sink may be freed after.
    Without a Dirichlet face (every boundary face of conductance 0) and
-   with c0 = 0 the problem is singular: solves then work on f minus its
-   mean.  */
+   without a sink the problem floats; with c0 = 0 too it is singular:
+   solves then work on f minus its mean.  */
 enum mg_status boxmg_create (struct boxmg_solver **bm,
-                             const struct heat_operator *op, double c0,
-                             double c1, size_t coarsest);
+                             const struct heat_operator *op,
+                             const double *sink, double c0, double c1,
+                             size_t coarsest);
 void boxmg_destroy (struct boxmg_solver *bm);
 
 /* Levels of the hierarchy, the finest included.  */
@@ -102,7 +106,8 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    c0 > 0 and no Dirichlet face, sum of A u is c0 times the total heat,
    so the solution is shifted by a constant at the end to make that sum
    f's exactly (the constant changes no flow): an implicit step
-   conserves heat to round-off, whatever the tolerance.  */
+   conserves heat (gains exactly the heat f brings) to round-off,
+   whatever the tolerance.  */
 enum mg_status boxmg_solve (struct boxmg_solver *bm, struct field *u,
                             const struct field *f,
                             const struct mg_options *opt,

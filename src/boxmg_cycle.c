@@ -82,8 +82,8 @@ valid_options (const struct mg_options *o)
 }
 
 /* The constant that makes the solution's total heat what it must be:
-   the initial one (singular), or f's sum over c0 (c0 > 0, no Dirichlet
-   face).  */
+   the initial one (singular), or f's sum over c0 (c0 > 0, floating:
+   sum of A u is then c0 times the total heat).  */
 static void
 fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
           double heat)

@@ -70,11 +70,13 @@ struct boxmg_solver {
   size_t levels;
   struct boxmg_level *level;   /* levels of them, 0 the finest */
   struct boxmg_coarse coarse;
-  bool singular;               /* c0 = 0 and no Dirichlet face */
-  bool floating;               /* no Dirichlet face (c0 > 0 or not) */
+  bool singular;               /* c0 = 0 and floating */
+  bool floating;               /* no Dirichlet face and no sink (c0 > 0
+                                  or not) */
   double c0;
   double *capacity;            /* rho c_p of each finest node (padded) */
-  double *mass;                /* c0 rho c_p of each finest node */
+  double *mass;                /* c0 rho c_p + c1 sink of each finest
+                                  node: the diagonal less the faces */
   double *pcg_p, *pcg_q;       /* the search direction and A p */
   void *block;
   size_t bytes;                /* of block */

@@ -224,11 +224,14 @@ boxmg_galerkin (const struct boxmg_level *fine, struct boxmg_level *coarse)
       galerkin_row (fine, coarse, I, J);
 }
 
-/* The finest level's matrix, c0 diag(rho c_p) - c1 L_k, and whether it
-   is valid (coefficients finite, faces >= 0, a positive diagonal).  */
+/* The finest level's matrix, c0 diag(rho c_p) + c1 (diag(sink) - L_k),
+   and whether it is valid (coefficients finite, faces and sinks >= 0, a
+   positive diagonal).  mass takes the diagonal's own part, c0 rho c_p
+   + c1 sink.  */
 static bool
 finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
-               double c0, double c1, double *capacity, double *mass)
+               const double *sink, double c0, double c1, double *capacity,
+               double *mass)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
   bool valid = true;
@@ -253,23 +256,29 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
       {
         const size_t k = j * st + i;
         const double heat = c0 > 0.0 ? op->capacity[k] : 0.0;
-        valid &= heat >= 0.0 && isfinite (heat);
+        const double loss = sink != NULL ? sink[k] : 0.0;
+        valid &= heat >= 0.0 && isfinite (heat) && loss >= 0.0
+                 && isfinite (loss);
         capacity[k] = op->capacity[k];
-        mass[k] = c0 * heat;
-        l->c[k] = c0 * heat - (l->w[k] + l->w[k + 1] + l->s[k]
-                               + l->s[k + st]);
+        mass[k] = c0 * heat + c1 * loss;
+        l->c[k] = mass[k] - (l->w[k] + l->w[k + 1] + l->s[k]
+                             + l->s[k + st]);
         valid &= l->c[k] > 0.0 && isfinite (l->c[k]);
         l->inverse[k] = 1.0 / l->c[k];
       }
   return valid;
 }
 
-/* No Dirichlet face: every boundary face has conductance 0.  */
+/* No Dirichlet face (every boundary face has conductance 0) and no
+   sink: nothing ties the temperature to a given one.  */
 static bool
-floating (const struct boxmg_level *l)
+floating (const struct boxmg_level *l, const double *sink)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
   bool none = true;
+  for (size_t j = 1; sink != NULL && j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      none &= sink[j * st + i] == 0.0;
   for (size_t j = 1; j <= ny; ++j)
     none &= l->w[j * st + 1] == 0.0 && l->w[j * st + nx + 1] == 0.0;
   for (size_t i = 1; i <= nx; ++i)
@@ -334,8 +343,8 @@ boxmg_levels (const struct boxmg_solver *bm)
 }
 
 static enum mg_status
-build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
-       double c1, size_t coarsest)
+build (struct boxmg_solver *bm, const struct heat_operator *op,
+       const double *sink, double c0, double c1, size_t coarsest)
 {
   size_t nx = op->nx, ny = op->ny;
   const size_t levels = count_levels (nx, ny, coarsest > 0 ? coarsest
@@ -352,10 +361,10 @@ build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
     }
   if (!solver_arrays (bm))
     return MG_NO_MEMORY;
-  if (!finest_matrix (&bm->level[0], op, c0, c1, bm->capacity,
+  if (!finest_matrix (&bm->level[0], op, sink, c0, c1, bm->capacity,
                       bm->mass))
     return MG_INVALID;
-  bm->floating = floating (&bm->level[0]);
+  bm->floating = floating (&bm->level[0], sink);
   bm->singular = bm->floating && c0 == 0.0;
   for (size_t l = 0; l + 1 < levels; ++l)
     {
@@ -368,7 +377,7 @@ build (struct boxmg_solver *bm, const struct heat_operator *op, double c0,
 
 enum mg_status
 boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
-              double c0, double c1, size_t coarsest)
+              const double *sink, double c0, double c1, size_t coarsest)
 {
   *bm = NULL;
   if (op->nx == 0 || op->ny == 0 || !(c0 >= 0.0) || !isfinite (c0)
@@ -378,7 +387,7 @@ boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
   if (s == NULL)
     return MG_NO_MEMORY;
   s->c0 = c0;
-  const enum mg_status status = build (s, op, c0, c1, coarsest);
+  const enum mg_status status = build (s, op, sink, c0, c1, coarsest);
   if (status != MG_OK)
     {
       boxmg_destroy (s);

@@ -2,10 +2,13 @@
 
 #include "heat_rates.h"
 
+#include <math.h>
+
 #include "domain.h"
 #include "material.h"
 #include "operator.h"
 #include "run_config.h"
+#include "schedule.h"
 
 double
 total_heat (const struct domain *d, const struct config *c,
@@ -44,94 +47,201 @@ source_power (const struct domain *d, const struct config *c,
   return domain_sum (d, power) * config_dx (c) * config_dy (c);
 }
 
-/* Cell k (1 .. the edge's length) of the line at edge e: the interior
-   node next to the boundary (offset 1) or the halo node beyond it
-   (offset 0).  */
+static bool
+vertical (enum edge e)
+{
+  return e == EDGE_LEFT || e == EDGE_RIGHT;
+}
+
+/* The length node k (1 .. the edge's length on this part) of edge e
+   stands for: the spacing along the edge, times the node's fraction
+   there.  */
+static double
+node_length (const struct config *c, const struct field *u, enum edge e,
+             size_t k)
+{
+  return vertical (e)
+         ? config_dy (c) * axis_fraction (u->y0 + k, c->ny,
+                                          c->bc[EDGE_BOTTOM].kind,
+                                          c->bc[EDGE_TOP].kind)
+         : config_dx (c) * axis_fraction (u->x0 + k, c->nx,
+                                          c->bc[EDGE_LEFT].kind,
+                                          c->bc[EDGE_RIGHT].kind);
+}
+
+/* Cell k (1 .. the edge's length) of the line at edge e: the first line
+   of the part (offset 1) or the halo line beyond it (offset 0).  */
 static size_t
 line_cell (const struct field *u, enum edge e, size_t offset, size_t k)
 {
-  const bool vertical = e == EDGE_LEFT || e == EDGE_RIGHT;
   const size_t at = e == EDGE_LEFT || e == EDGE_BOTTOM ? offset
-                    : (vertical ? u->nx : u->ny) + 1 - offset;
-  return vertical ? field_index (u, at, k) : field_index (u, k, at);
+                    : (vertical (e) ? u->nx : u->ny) + 1 - offset;
+  return vertical (e) ? field_index (u, at, k) : field_index (u, k, at);
 }
 
 static size_t
 line_length (const struct field *u, enum edge e)
 {
-  return e == EDGE_LEFT || e == EDGE_RIGHT ? u->ny : u->nx;
+  return vertical (e) ? u->ny : u->nx;
 }
 
-/* Sum of u over the line at offset of edge e, on a rank that holds that
-   edge of the whole grid; 0 elsewhere.  */
+/* The conductance of the face between the first line's node k and the
+   halo node beyond it: the harmonic mean of their k, west or south node
+   first as the operator takes it (so the two edges of a periodic axis
+   weigh each row alike); alpha rho c_p for a uniform material.  */
 static double
-line_sum (const struct domain *d, const struct field *u, enum edge e,
-          size_t offset)
+face_conductance (const struct config *c, const struct material *m,
+                  const struct field *u, enum edge e, size_t k)
 {
+  if (!m->variable)
+    return c->alpha * m->capacity_uniform;
+  const double *cond = m->conductivity.data;
+  const double inner = cond[line_cell (u, e, 1, k)];
+  const double halo = cond[line_cell (u, e, 0, k)];
+  return e == EDGE_LEFT || e == EDGE_BOTTOM
+         ? heat_face_conductance (halo, inner)
+         : heat_face_conductance (inner, halo);
+}
+
+/* The spacing across edge e.  */
+static double
+normal_spacing (const struct config *c, enum edge e)
+{
+  return vertical (e) ? config_dx (c) : config_dy (c);
+}
+
+/* This part's share of the rate into the domain through edge e at time
+   t, e not periodic: the flows through the faces of a fixed edge (its
+   temperature from the option's schedule where given, else the problem's
+   own in the halo), Q times the nodes' lengths for a flux, and H (TINF -
+   u) times them for convection.  */
+static double
+edge_share (const struct domain *d, const struct config *c,
+            const struct material *m, const struct field *u, enum edge e,
+            double t)
+{
+  const struct edge_condition *bc = &c->bc[e];
   if (!domain_holds_edge (d, e))
+    return 0.0;
+  double sum = 0.0;
+  switch (bc->kind)
+    {
+    case BOUNDARY_DIRICHLET:
+      {
+        const double given = schedule_at (&bc->value, t);
+        for (size_t k = 1; k <= line_length (u, e); ++k)
+          {
+            const double edge = bc->given ? given
+                                : u->data[line_cell (u, e, 0, k)];
+            sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
+                   * (edge - u->data[line_cell (u, e, 1, k)]);
+          }
+        return sum / normal_spacing (c, e);
+      }
+    case BOUNDARY_NEUMANN:
+      for (size_t k = 1; k <= line_length (u, e); ++k)
+        sum += node_length (c, u, e, k);
+      return schedule_at (&bc->value, t) * sum;
+    case BOUNDARY_ROBIN:
+      {
+        const double ambient = schedule_at (&bc->ambient, t);
+        for (size_t k = 1; k <= line_length (u, e); ++k)
+          sum += node_length (c, u, e, k)
+                 * (ambient - u->data[line_cell (u, e, 1, k)]);
+        return schedule_at (&bc->h, t) * sum;
+      }
+    default:
+      return 0.0;
+    }
+}
+
+/* On a periodic edge e, this part's sum over the first line of k_f u
+   times each node's length; the flow across the seam is the difference
+   of the two edges' sums over the spacing.  */
+static double
+seam_share (const struct domain *d, const struct config *c,
+            const struct material *m, const struct field *u, enum edge e)
+{
+  if (!config_periodic (c, e) || !domain_holds_edge (d, e))
     return 0.0;
   double sum = 0.0;
   for (size_t k = 1; k <= line_length (u, e); ++k)
-    sum += u->data[line_cell (u, e, offset, k)];
+    sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
+           * u->data[line_cell (u, e, 1, k)];
   return sum;
 }
 
-/* The same sum with each node weighted by the conductance of its edge
-   face (west or south node first, as the operator takes it; the two
-   edges of a periodic axis then weigh each row alike).  */
+/* This part's share of the heat lost through the faces of a cooled
+   plate at time t: 2 H / D (u - TINF) V over its nodes.  */
 static double
-line_flux_sum (const struct domain *d, const struct material *m,
-               const struct field *u, enum edge e, size_t offset)
+face_cooling_share (const struct config *c, const struct field *u, double t)
 {
-  if (!domain_holds_edge (d, e))
+  if (!c->surface_given)
     return 0.0;
-  const bool low = e == EDGE_LEFT || e == EDGE_BOTTOM;
-  const double *k = m->conductivity.data;
-  const double uniform = m->conductivity_uniform;
+  const double ambient = schedule_at (&c->surface_ambient, t);
   double sum = 0.0;
-  for (size_t n = 1; n <= line_length (u, e); ++n)
-    {
-      const size_t inner = line_cell (u, e, 1, n);
-      const size_t halo = line_cell (u, e, 0, n);
-      const double ki = k != NULL ? k[inner] : uniform;
-      const double kh = k != NULL ? k[halo] : uniform;
-      const double face = low ? heat_face_conductance (kh, ki)
-                          : heat_face_conductance (ki, kh);
-      sum += face * u->data[line_cell (u, e, offset, n)];
-    }
-  return sum;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+             * (u->data[field_index (u, i, j)] - ambient);
+  return 2.0 * schedule_at (&c->surface_h, t) / c->thickness * sum
+         * config_dx (c) * config_dy (c);
 }
 
 void
-heat_rates (const struct domain *d, const struct config *c,
-            const struct material *m, const struct field *u,
-            double rate[EDGE_COUNT])
+heat_budget (const struct domain *d, const struct config *c,
+             const struct material *m, const struct field *u, double t,
+             struct heat_budget *b)
 {
-  double inner[EDGE_COUNT], halo[EDGE_COUNT];
+  /* The edges' shares, the periodic edges' seam sums and the face
+     cooling, summed over the ranks at once.  */
+  double share[2 * EDGE_COUNT + 1];
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
-      inner[e] = m->variable ? line_flux_sum (d, m, u, (enum edge) e, 1)
-                 : line_sum (d, u, (enum edge) e, 1);
-      halo[e] = m->variable ? line_flux_sum (d, m, u, (enum edge) e, 0)
-                : line_sum (d, u, (enum edge) e, 0);
+      share[e] = edge_share (d, c, m, u, (enum edge) e, t);
+      share[EDGE_COUNT + e] = seam_share (d, c, m, u, (enum edge) e);
     }
-  domain_sum_ordered (d, inner, EDGE_COUNT);
-  domain_sum_ordered (d, halo, EDGE_COUNT);
-  const double dx = config_dx (c), dy = config_dy (c);
-  /* A uniform material's faces all have conductance alpha rho c_p,
-     taken out of the sums; a variable one's are in them.  */
-  const double conductance = m->variable ? 1.0
-                             : c->alpha * m->capacity_uniform;
+  share[2 * EDGE_COUNT] = face_cooling_share (c, u, t);
+  domain_sum_ordered (d, share, sizeof share / sizeof share[0]);
   for (int e = 0; e < EDGE_COUNT; ++e)
-    {
-      /* k (u_boundary - u_inner) / spacing, times the side each node
-         stands for.  */
-      const double weight = conductance * (e == EDGE_LEFT || e == EDGE_RIGHT
-                                           ? dy / dx : dx / dy);
-      /* An edge and its opposite differ in the lowest bit.  */
-      const double beyond = c->bc[e].kind == BOUNDARY_PERIODIC
-                            ? inner[e ^ 1] : halo[e];
-      rate[e] = c->bc[e].kind == BOUNDARY_NEUMANN ? 0.0
-                : weight * (beyond - inner[e]);
-    }
+    /* An edge and its opposite differ in the lowest bit.  */
+    b->rate[e] = config_periodic (c, (enum edge) e)
+                 ? (share[EDGE_COUNT + (e ^ 1)] - share[EDGE_COUNT + e])
+                   / normal_spacing (c, (enum edge) e)
+                 : share[e];
+  b->face_cooling = share[2 * EDGE_COUNT];
+  b->source = source_power (d, c, m, u) * schedule_at (&c->source_schedule, t);
+  b->stored = NAN;
+}
+
+double
+heat_budget_net (const struct heat_budget *b)
+{
+  double net = 0.0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    net += b->rate[e];
+  return net;
+}
+
+double
+heat_budget_balance (const struct heat_budget *b)
+{
+  return heat_budget_net (b) + b->source - b->face_cooling;
+}
+
+double
+heat_budget_imbalance (const struct heat_budget *b)
+{
+  return heat_budget_balance (b) - b->stored;
+}
+
+double
+heat_budget_relative (const struct heat_budget *b)
+{
+  double scale = fmax (fabs (b->source), fabs (b->face_cooling));
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    scale = fmax (scale, fabs (b->rate[e]));
+  scale = fmax (scale, fabs (b->stored));
+  const double imbalance = fabs (heat_budget_imbalance (b));
+  return scale > 0.0 ? imbalance / scale : imbalance;
 }

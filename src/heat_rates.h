@@ -1,12 +1,13 @@
 /* The heat balance of the domain: the total heat, sum of rho c_p u V
    over the interior nodes (V = dx dy times the node's share of a full
    box, config_volume_fraction: per unit depth; J per metre of depth in
-   SI), and the heat rates through the four edges: what flows in
-   through each (positive into the domain), in the units of the total
-   heat per unit of time.  An explicit step changes the total heat by dt
-   times the rates' sum plus the sources' power exactly (to rounding),
-   and at a steady state their sum plus the sources' power is zero to
-   the solver's tolerance.  */
+   SI), and what changes it: the heat
+   rates through the four edges (positive into the domain), the power of
+   the heat sources and the heat lost through the faces of a cooled
+   plate, in the units of the total heat per unit of time (W per metre of
+   depth in SI).  An explicit step changes the total heat by dt times
+   their balance exactly (to rounding), and at a steady state the
+   balance is zero to the solver's tolerance.  */
 #ifndef HEATSIM_HEAT_RATES_H
 #define HEATSIM_HEAT_RATES_H
 
@@ -21,25 +22,58 @@ struct material;
 double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
 
-/* The power of the heat sources, sum of q V over the interior nodes (V
-   as above; W per metre of depth in SI; 0 without sources), over all
-   ranks.
-   With the edges' rates it closes the heat balance: at a steady state
-   their sum is zero to the solver's tolerance.  Collective.  */
+/* The power of the heat sources at full strength, sum of q V over the
+   interior nodes (V as above; W per metre of depth in SI; 0 without
+   sources), over all
+   ranks; heat_budget multiplies it by --source-schedule's factor.
+   Collective.  */
 double source_power (const struct domain *d, const struct config *c,
                      const struct material *m, const struct field *u);
 
-/* rate[e] for each edge of the whole domain, from this rank's part u of
-   the field (current on the host, fixed edges in its halo) and its
-   material m.  The flux between an edge's boundary node and the adjacent
-   interior node through their face (operator.h: the harmonic mean of
-   their conductivities, alpha rho c_p for a uniform material) times the
-   difference over the spacing, times the length each interior node
-   stands for: the terms the step takes across the edge.  Zero-flux
-   edges carry none; a periodic edge's neighbour is the opposite interior
-   line.  Collective.  */
-void heat_rates (const struct domain *d, const struct config *c,
-                 const struct material *m, const struct field *u,
-                 double rate[EDGE_COUNT]);
+/* What changes the total heat, for one field at one time.  */
+struct heat_budget {
+  double rate[EDGE_COUNT]; /* into the domain through each edge of the
+                              whole grid */
+  double source;           /* the sources' power, --source-schedule's
+                              factor included */
+  double face_cooling;     /* lost through the faces of a cooled plate
+                              (--surface-convection; 0 without) */
+  double stored;           /* rate of change of the total heat over the
+                              last step (0 at a steady state, NaN where
+                              unknown): set by the caller */
+};
+
+/* The budget of this rank's part u of the field (current on the host,
+   the problem's own fixed edges in its halo) with material m at time t
+   (the conditions' schedules are taken there), stored NaN.  Collective:
+   every rank gets the same numbers, summed along each edge in a fixed
+   order.
+
+   Per edge: a fixed temperature's rate is the flow through the faces
+   between the edge's boundary nodes and the first line inside, k_f
+   (u_edge - u_next) / spacing times the length of each face (the
+   harmonic mean of the two nodes' k, alpha rho c_p for a uniform
+   material); a heat flux's, Q times the edge length its nodes stand
+   for; a convection edge's, the sum over its nodes of H (TINF - u) times
+   each node's length; a periodic edge's, the flow across the seam from
+   the opposite edge.  A node's length along an edge is the spacing,
+   half of it at a corner with another edge whose node is an unknown.  */
+void heat_budget (const struct domain *d, const struct config *c,
+                  const struct material *m, const struct field *u, double t,
+                  struct heat_budget *b);
+
+/* The sum of the edge rates, in edge order.  */
+double heat_budget_net (const struct heat_budget *b);
+
+/* net + source - face cooling: the rate of change of the total heat the
+   boundary and the sources give; 0 at a steady state.  */
+double heat_budget_balance (const struct heat_budget *b);
+
+/* balance - stored: how far the heat balance is from closing.  */
+double heat_budget_imbalance (const struct heat_budget *b);
+
+/* |imbalance| relative to the largest magnitude of the budget's terms
+   (the edge rates, source, face cooling, stored); 0 where all are 0.  */
+double heat_budget_relative (const struct heat_budget *b);
 
 #endif

@@ -9,6 +9,7 @@
 #include "boxmg.h"
 #include "diagnostics.h"
 #include "domain.h"
+#include "edge_terms.h"
 #include "material.h"
 #include "status.h"
 
@@ -69,47 +70,81 @@ part_field (const struct domain *d, const struct heat_operator *op,
 }
 
 /* The black box hierarchy of the whole grid from the parts' operators
-   (on one rank the part is the whole).  */
+   and sinks (on one rank the part is the whole), A = c0 rho c_p + c1
+   (sink - L_k).  */
 static enum mg_status
 create_whole (struct implicit *im, double c0, double c1)
 {
   const struct domain *d = im->domain;
+  const double *sink = im->terms.sink.data;
   if (d->ranks == 1)
-    return boxmg_create (&im->boxmg, &im->op, c0, c1, 0);
-  if (!field_alloc (&im->whole_u, d->nx, d->ny)
-      || !field_alloc (&im->whole_f, d->nx, d->ny))
+    return boxmg_create (&im->boxmg, &im->op, sink, c0, c1, 0);
+  if ((im->whole_u.data == NULL && !field_alloc (&im->whole_u, d->nx, d->ny))
+      || (im->whole_f.data == NULL
+          && !field_alloc (&im->whole_f, d->nx, d->ny)))
     return MG_NO_MEMORY;
-  struct field wx = { 0 }, wy = { 0 }, capacity = { 0 };
-  if (!field_alloc (&wx, d->nx, d->ny) || !field_alloc (&wy, d->nx, d->ny)
-      || !field_alloc (&capacity, d->nx, d->ny))
-    {
-      field_free (&wx);
-      field_free (&wy);
-      field_free (&capacity);
-      return MG_NO_MEMORY;
-    }
-  const struct field parts[3] = { part_field (d, &im->op, im->op.wx),
-                                  part_field (d, &im->op, im->op.wy),
-                                  part_field (d, &im->op, im->op.capacity) };
-  struct field *wholes[3] = { &wx, &wy, &capacity };
-  bool gathered = true;
-  for (int a = 0; a < 3; ++a)
-    gathered &= gather_whole (d, &parts[a], wholes[a]);
-  const struct heat_operator op = {
-    .nx = d->nx, .ny = d->ny, .stride = wx.stride, .wx = wx.data,
-    .wy = wy.data, .capacity = capacity.data,
+  enum { PARTS = 4 };
+  struct field whole[PARTS] = { { 0 } };
+  bool ok = true;
+  for (int a = 0; a < PARTS; ++a)
+    ok = ok && field_alloc (&whole[a], d->nx, d->ny);
+  const struct field parts[PARTS] = {
+    part_field (d, &im->op, im->op.wx), part_field (d, &im->op, im->op.wy),
+    part_field (d, &im->op, im->op.capacity),
+    part_field (d, &im->op, im->terms.sink.data),
   };
-  const enum mg_status status = gathered
-                                ? boxmg_create (&im->boxmg, &op, c0, c1, 0)
+  for (int a = 0; ok && a < PARTS; ++a)
+    ok = gather_whole (d, &parts[a], &whole[a]);
+  const struct heat_operator op = {
+    .nx = d->nx, .ny = d->ny, .stride = whole[0].stride,
+    .wx = whole[0].data, .wy = whole[1].data, .capacity = whole[2].data,
+  };
+  const enum mg_status status = ok ? boxmg_create (&im->boxmg, &op,
+                                                   whole[3].data, c0, c1, 0)
                                 : MG_NO_MEMORY;
-  field_free (&wx);
-  field_free (&wy);
-  field_free (&capacity);
+  for (int a = 0; a < PARTS; ++a)
+    field_free (&whole[a]);
   return status;
 }
 
-/* The material side of implicit_init: the operator of m, its steady
-   right-hand side, and the hierarchy of c0 rho c_p - c1 L_k.  */
+/* Without a Dirichlet edge, convection or face cooling the steady
+   state is singular: it exists only where the heat the sources and the
+   edges bring (the sum of f) balances, to a relative 1e-9 of the heat
+   they move.  Returns 0 or HEATSIM_USAGE after a message giving the net
+   heat rate.  */
+static int
+check_balance (const struct implicit *im, const struct config *cfg)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
+      return HEATSIM_OK;
+  if (edge_terms_sink (cfg))
+    return HEATSIM_OK;
+  const struct field *f = &im->steady_rhs;
+  double net = 0.0, moved = 0.0;
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        net += f->data[field_index (f, i, j)];
+        moved += fabs (f->data[field_index (f, i, j)]);
+      }
+  net = domain_sum (im->domain, net);
+  moved = domain_sum (im->domain, moved);
+  if (fabs (net) <= 1e-9 * moved)
+    return HEATSIM_OK;
+  const double area = im->dx * im->dy;
+  heatsim_error ("--steady: with no edge at a fixed temperature, no "
+                 "convection and no face cooling, the heat sources and edge "
+                 "fluxes must balance, but they bring a net %g%s (of %g "
+                 "moved): no steady state exists; check --bc and the sources",
+                 net * area, cfg->unit != TEMPERATURE_NONE
+                 ? " W per metre of depth" : "", moved * area);
+  return HEATSIM_USAGE;
+}
+
+/* The operator side of implicit_init: the operator of m (a uniform one
+   where m does not vary), its edge terms, the steady right-hand side,
+   and the hierarchy of c0 rho c_p + c1 (sink - L_k).  */
 static int
 material_init (struct implicit *im, const struct config *cfg,
                const struct material *m)
@@ -117,33 +152,53 @@ material_init (struct implicit *im, const struct config *cfg,
   if (config_periodic (cfg, EDGE_LEFT) || config_periodic (cfg, EDGE_BOTTOM))
     {
       heatsim_error ("--bc periodic: the steady state and implicit "
-                     "steps of a variable material take Dirichlet and "
-                     "zero-flux edges only");
+                     "steps of a variable material, a heat flux, "
+                     "convection, face cooling or a source schedule take "
+                     "no periodic edges");
       return HEATSIM_USAGE;
     }
-  /* The whole grid's edges of edge nodes are shut faces; the part's
-     edges inside it are not.  */
+  /* The whole grid's edges of edge nodes are shut faces (their heat
+     is an edge term); the part's edges inside it are not.  */
   const struct domain *d = im->domain;
   const size_t nx = im->halo.nx, ny = im->halo.ny;
-  if (!heat_operator_build (&im->op, m, im->dx, im->dy, im->edge_node)
-      || (cfg->steady && m->source.data != NULL
-          && !field_alloc (&im->steady_rhs, nx, ny)))
+  /* A uniform material holds no per-node field: the part's size is
+     given by an empty one.  */
+  struct material uniform = { .conductivity_uniform = cfg->alpha,
+                              .capacity_uniform = 1.0 };
+  if (m != NULL)
+    uniform = *m;
+  if (!uniform.variable)
+    uniform.capacity = (struct field) { .nx = nx, .ny = ny };
+  if (!heat_operator_build (&im->op, &uniform, im->dx, im->dy, im->edge_node)
+      || !edge_terms_alloc (&im->terms, d)
+      || (cfg->steady && !field_alloc (&im->steady_rhs, nx, ny)))
     {
       heatsim_error ("cannot allocate the operator of a %zu x %zu grid", nx,
                      ny);
       return HEATSIM_NO_MEMORY;
     }
-  if (im->steady_rhs.data != NULL)
-    memcpy (im->steady_rhs.data, im->op.source,
-            field_cells (&im->steady_rhs) * sizeof (double));
+  const double start = config_time (cfg, cfg->start_step);
+  edge_terms_at (&im->terms, cfg, d, im->op.source, start);
+  edge_conductances_at (cfg, start, im->built_h);
   double c0 = 0.0, c1 = 1.0;
-  if (!cfg->steady)
+  if (cfg->steady)
+    {
+      field_copy (&im->steady_rhs, &im->terms.heat);
+      const int balance = check_balance (im, cfg);
+      if (balance != HEATSIM_OK)
+        return balance;
+    }
+  else
     {
       const double theta = scheme_theta (cfg->scheme);
       c0 = 1.0;
       c1 = theta * cfg->dt;
-      im->step = cfg->dt;
       im->explicit_weight = (1.0 - theta) * cfg->dt;
+      im->implicit_weight = c1;
+      /* The hierarchy is built for the first step's end.  */
+      const double next = config_time (cfg, cfg->start_step + 1);
+      edge_terms_at (&im->terms, cfg, d, im->op.source, next);
+      edge_conductances_at (cfg, next, im->built_h);
     }
   switch (create_whole (im, c0, c1))
     {
@@ -169,6 +224,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
 {
   *im = (struct implicit) {
     .options = mg_default_options (),
+    .cfg = cfg,
     .domain = d,
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
@@ -187,7 +243,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
   /* A hierarchy split over ranks runs on host threads (the black box
      one of a material solves the gathered grid on every rank: there
      too).  */
-  const bool material = m != NULL && m->variable;
+  const bool material = edge_terms_operator (cfg);
   if (d->ranks > 1)
     placement = MG_HOST;
   im->options.rtol = cfg->rtol;
@@ -235,6 +291,7 @@ implicit_free (struct implicit *im)
   boxmg_destroy (im->boxmg);
   im->boxmg = NULL;
   heat_operator_free (&im->op);
+  edge_terms_free (&im->terms);
   field_free (&im->steady_rhs);
   field_free (&im->whole_u);
   field_free (&im->whole_f);
@@ -350,14 +407,15 @@ implicit_rhs (const struct field *u, double w, double dx, double dy,
       }
 }
 
-/* rhs = rho c_p u + w L_k u + dt q over the interior (u's halo
-   filled).  */
+/* rhs = rho c_p u + w (L_k u - sink u + heat) over the interior (u's
+   halo filled), the terms those of the step's start.  */
 static void
-material_rhs (const struct heat_operator *op, const struct field *u,
-              double w, double dt, struct field *rhs)
+material_rhs (const struct heat_operator *op, const struct edge_terms *et,
+              const struct field *u, double w, struct field *rhs)
 {
   const size_t nx = u->nx, ny = u->ny, stride = u->stride;
   const double *restrict a = u->data;
+  const double *restrict sink = et->sink.data, *restrict heat = et->heat.data;
   double *restrict b = rhs->data;
 #pragma omp parallel for schedule(static)
   for (size_t j = 1; j <= ny; ++j)
@@ -365,21 +423,62 @@ material_rhs (const struct heat_operator *op, const struct field *u,
       {
         const size_t k = j * stride + i;
         b[k] = op->capacity[k] * a[k]
-               + w * heat_flow_at (a + k, op->wx + k, op->wy + k,
-                                   (ptrdiff_t) stride)
-               + dt * op->source[k];
+               + w * (heat_flow_at (a + k, op->wx + k, op->wy + k,
+                                    (ptrdiff_t) stride)
+                      - sink[k] * a[k] + heat[k]);
       }
 }
 
-/* A material's step: boxmg keeps the total heat itself where no edge
-   is Dirichlet (boxmg_solve).  */
+/* rhs += w heat over the interior: the terms of the step's end.  */
+static void
+add_heat (const struct edge_terms *et, double w, struct field *rhs)
+{
+  const size_t nx = rhs->nx, ny = rhs->ny, stride = rhs->stride;
+  const double *restrict heat = et->heat.data;
+  double *restrict b = rhs->data;
+#pragma omp parallel for schedule(static)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      b[j * stride + i] += w * heat[j * stride + i];
+}
+
+/* The hierarchy of the step ending at t: built again where a heat
+   transfer coefficient has changed since the last (a set-up per such
+   step), im->terms holding the terms at t.  */
+static enum mg_status
+follow_conductances (struct implicit *im, double t)
+{
+  double h[EDGE_COUNT + 1];
+  edge_conductances_at (im->cfg, t, h);
+  if (memcmp (h, im->built_h, sizeof h) == 0)
+    return MG_OK;
+  memcpy (im->built_h, h, sizeof h);
+  boxmg_destroy (im->boxmg);
+  im->boxmg = NULL;
+  return create_whole (im, 1.0, im->implicit_weight);
+}
+
+/* The step from now to next with the operator: the explicit half's
+   terms at now (Crank-Nicolson), the implicit half's and the Dirichlet
+   temperatures at next.  boxmg keeps the total heat plus what f brings
+   where nothing ties the temperature (boxmg_solve).  */
 static enum mg_status
 material_step (struct implicit *im, struct field *u, struct field *rhs,
-               struct mg_report *report)
+               double now, double next, struct mg_report *report)
 {
-  material_rhs (&im->op, u, im->explicit_weight, im->step, rhs);
+  const struct config *cfg = im->cfg;
+  const struct domain *d = im->domain;
+  if (im->explicit_weight != 0.0)
+    edge_terms_at (&im->terms, cfg, d, im->op.source, now);
+  material_rhs (&im->op, &im->terms, u, im->explicit_weight, rhs);
+  edge_terms_at (&im->terms, cfg, d, im->op.source, next);
+  add_heat (&im->terms, im->implicit_weight, rhs);
+  *report = (struct mg_report) { 0 };
+  enum mg_status status = follow_conductances (im, next);
   field_copy (&im->previous, u);
-  const enum mg_status status = solve (im, u, rhs, &im->options, report);
+  edge_temperatures_at (cfg, d, u, next);
+  if (status == MG_OK)
+    status = solve (im, u, rhs, &im->options, report);
   if (status != MG_OK)
     {
       field_copy (u, &im->previous);
@@ -394,17 +493,21 @@ material_step (struct implicit *im, struct field *u, struct field *rhs,
 }
 
 enum mg_status
-implicit_step (struct implicit *im, struct field *u, struct field *rhs,
-               struct mg_report *report)
+implicit_step (struct implicit *im, struct field *u, size_t step,
+               struct field *rhs, struct mg_report *report)
 {
+  const double now = config_time (im->cfg, step);
+  const double next = config_time (im->cfg, step + 1);
+  edge_temperatures_at (im->cfg, im->domain, u, now);
   fill_halo (&im->halo, im->domain, u);
   if (im->boxmg != NULL)
-    return material_step (im, u, rhs, report);
+    return material_step (im, u, rhs, now, next, report);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
   const double heat
     = im->conserves
       ? domain_sum (im->domain, field_volume_sum (u, im->edge_node)) : 0.0;
   field_copy (&im->previous, u);
+  edge_temperatures_at (im->cfg, im->domain, u, next);
   const enum mg_status status = solve (im, u, rhs, &im->options, report);
   if (status != MG_OK)
     {

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,8 +116,16 @@ measure (const struct config *cfg, const struct domain *d,
   report->max = domain_max (d, report->max);
   report->checksum = domain_hash (d, field_checksum (u));
   field_peak (d, cfg, u, &report->peak);
-  heat_rates (d, cfg, m, u, report->heat_rate);
-  report->source_power = source_power (d, cfg, m, u);
+  const size_t steps = report->run.steps;
+  heat_budget (d, cfg, m, u, cfg->steady ? 0.0
+               : config_time (cfg, cfg->start_step + steps), &report->budget);
+  /* The stored heat's rate over the last step (unknown for a run that
+     stopped early).  */
+  const double before = steps == 1 ? report->heat_initial
+                        : steps == cfg->steps ? report->run.heat_before_last
+                        : NAN;
+  report->budget.stored = cfg->steady ? 0.0
+                          : (report->heat - before) / cfg->dt;
   return HEATSIM_OK;
 }
 

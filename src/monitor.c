@@ -70,20 +70,49 @@ monitor_write (struct monitor *m, const struct config *cfg,
   field_range (u, &lo, &hi);
   lo = domain_min (d, lo);
   hi = domain_max (d, hi);
+  const double time = cfg->steady ? 0.0 : config_time (cfg, step);
+  struct heat_budget b;
+  heat_budget (d, cfg, material, u, time, &b);
+  b.stored = cfg->steady ? 0.0
+             : m->heat_known && m->heat_step + 1 == step
+             ? (heat - m->heat) / cfg->dt : NAN;
+  monitor_note_heat (m, step, heat);
   if (!series_takes (&m->file, cfg, step))
     return HEATSIM_OK;
 
-  char row[512];
+  char row[1024];
   size_t n = (size_t) snprintf (row, sizeof row, "%zu,", step);
-  n += put_number (row + n, sizeof row - n, !cfg->steady,
-                   config_time (cfg, step), ',');
+  n += put_number (row + n, sizeof row - n, !cfg->steady, time, ',');
   n += put_number (row + n, sizeof row - n, true, heat, ',');
   n += put_number (row + n, sizeof row - n, true, lo, ',');
   n += put_number (row + n, sizeof row - n, true, hi, ',');
   n += put_number (row + n, sizeof row - n, exact, e.l2, ',');
   n += put_number (row + n, sizeof row - n, change >= 0.0, change, ',');
-  n += put_number (row + n, sizeof row - n, residual >= 0.0, residual, '\n');
+  n += put_number (row + n, sizeof row - n, residual >= 0.0, residual, ',');
+  for (int k = 0; k < EDGE_COUNT; ++k)
+    n += put_number (row + n, sizeof row - n, true, b.rate[k], ',');
+  n += put_number (row + n, sizeof row - n, true, b.source, ',');
+  n += put_number (row + n, sizeof row - n, true, b.face_cooling, ',');
+  n += put_number (row + n, sizeof row - n, true, b.stored, ',');
+  n += put_number (row + n, sizeof row - n, true,
+                   heat_budget_imbalance (&b), '\n');
   return series_append (&m->file, row, n);
+}
+
+bool
+monitor_wants_heat (const struct monitor *m, const struct config *cfg,
+                    size_t step, bool next_last)
+{
+  return !cfg->steady && monitor_due (m, cfg, step + 1, next_last)
+         && !(m->heat_known && m->heat_step == step);
+}
+
+void
+monitor_note_heat (struct monitor *m, size_t step, double heat)
+{
+  m->heat_known = true;
+  m->heat_step = step;
+  m->heat = heat;
 }
 
 int

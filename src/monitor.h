@@ -19,16 +19,21 @@ struct field;
 /* The columns, in order.  A column added later goes at the end, so
    scripts that read the file by column name or position keep working.  */
 #define MONITOR_HEADER \
-  "step,time,total_heat,min,max,l2_error,max_change,residual\n"
+  "step,time,total_heat,min,max,l2_error,max_change,residual," \
+  "heat_rate_left,heat_rate_right,heat_rate_bottom,heat_rate_top," \
+  "source_power,face_cooling,stored_heat_rate,imbalance\n"
 
 struct monitor {
   bool on;                 /* --monitor given: every rank computes rows */
   struct series_file file; /* open on rank 0 */
+  bool heat_known;         /* the total heat of step heat_step is ... */
+  size_t heat_step;
+  double heat;             /* ... this (a row's, or monitor_note_heat's) */
 };
 
 /* No monitor: what monitor_close accepts before monitor_check ran.  */
 #define MONITOR_NONE \
-  ((struct monitor) { .on = false, .file = SERIES_NONE })
+  ((struct monitor) { .on = false, .file = SERIES_NONE, .heat_known = false })
 
 /* Check cfg->monitor before the first step, on rank 0 (series_check):
    refused (HEATSIM_BAD_FILE) when it is a directory or not a regular
@@ -51,7 +56,11 @@ bool monitor_due (const struct monitor *m, const struct config *cfg,
                   size_t step, bool last);
 
 /* The row of step: u is this rank's part of the field, current on the
-   host, material its material (for the total heat); change is the largest change of a cell in the sweep that gave it
+   host, material its material (for the total heat and the heat
+   budget); the stored heat's rate is the total heat's change in the
+   step that ended at step, over dt (0 for steady runs; unknown where
+   the heat of the step before is not known); change is the largest
+   change of a cell in the sweep that gave it
    (Jacobi), residual the norm of the residual of the discrete steady
    equations (steady runs); either negative or NaN where there is none.
    Collective: every rank calls it, rank 0 writes.  Returns 0 or a
@@ -60,6 +69,14 @@ int monitor_write (struct monitor *m, const struct config *cfg,
                    const struct domain *d, const struct material *material,
                    const struct field *u, size_t step, double change,
                    double residual);
+
+/* Whether a row of a time-dependent run falls due after the step
+   that follows step (next_last: that step is the run's last), and the
+   total heat at step, which its stored heat's rate needs, is not known:
+   the caller then gives it by monitor_note_heat.  */
+bool monitor_wants_heat (const struct monitor *m, const struct config *cfg,
+                         size_t step, bool next_last);
+void monitor_note_heat (struct monitor *m, size_t step, double heat);
 
 /* Flush the file to disk and close it.  Returns 0 or a heatsim_status.  */
 int monitor_close (struct monitor *m);

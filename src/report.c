@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "edge_terms.h"
 #include "provenance.h"
 #include "run_config.h"
 #include "status.h"
@@ -72,7 +73,7 @@ implicit_scheme (const struct config *cfg)
 static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
-  const bool varying = cfg->material.variable;
+  const bool varying = edge_terms_operator (cfg);
   if (cfg->solver == SOLVER_MULTIGRID)
     fprintf (out,
              "  steady state  %s by multigrid after %zu %s (%u levels),"
@@ -140,22 +141,11 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
              cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
 }
 
-/* The sum of the edges' heat rates, in edge order (the same sum in the
-   text and in JSON).  */
-static double
-heat_rate_net (const struct run_report *r)
-{
-  double net = 0.0;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    net += r->heat_rate[e];
-  return net;
-}
-
 /* What the run solved with, for the report's title.  */
 static const char *
 method_name (const struct config *cfg)
 {
-  const bool varying = cfg->material.variable;
+  const bool varying = edge_terms_operator (cfg);
   if (cfg->steady)
     return cfg->solver != SOLVER_MULTIGRID
            ? "steady state by Jacobi sweeps, 5-point stencil"
@@ -171,9 +161,38 @@ method_name (const struct config *cfg)
       return varying ? "Crank-Nicolson finite volumes, black box multigrid"
                      : "Crank-Nicolson 5-point stencil, multigrid";
     default:
-      return varying ? "explicit finite volumes"
+      return cfg->material.variable ? "explicit finite volumes"
                      : "explicit 5-point stencil";
     }
+}
+
+/* The heat balance of the final field: what flows in through each
+   edge, the sources' power, the face cooling's loss, and the stored
+   heat's rate of change that they must add up to.  */
+static void
+print_budget (FILE *out, const struct heat_budget *b)
+{
+  fprintf (out,
+           "  heat rates    left %E  right %E  bottom %E  top %E\n"
+           "  net rate      %E (through the edges, into the domain)\n"
+           "  source power  %E\n"
+           "  face cooling  %E (lost through the plate's faces)\n"
+           "  heat balance  %E (net rate + source power - face cooling; 0 "
+           "at a steady state)\n",
+           b->rate[EDGE_LEFT], b->rate[EDGE_RIGHT], b->rate[EDGE_BOTTOM],
+           b->rate[EDGE_TOP], heat_budget_net (b), b->source, b->face_cooling,
+           heat_budget_balance (b));
+  /* A run stopped before its last step has no stored rate to close
+     the balance with.  */
+  if (isnan (b->stored))
+    return;
+  const double imbalance = heat_budget_imbalance (b);
+  fprintf (out,
+           "  stored heat   %E per unit time (its change in the last step "
+           "/ dt; 0 at a steady state)\n"
+           "  imbalance     %E (heat balance - stored heat), %.2E of the "
+           "largest term\n", b->stored, imbalance,
+           heat_budget_relative (b));
 }
 
 /* A condition's value: its number, or @FILE for a schedule.  */
@@ -271,23 +290,17 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  total heat    %.15E (initially %.15E)\n"
            "  range         %E to %E\n"
            "  peak          %E at (%g, %g)\n"
-           "  mean          %E\n"
-           "  heat rates    left %E  right %E  bottom %E  top %E\n"
-           "  net rate      %E (through the edges, into the domain)\n"
-           "  source power  %E\n"
-           "  heat balance  %E (net rate + source power; 0 at a steady "
-           "state)\n"
+           "  mean          %E\n",
+           r->heat, r->heat_initial, r->min, r->max, r->peak.value,
+           r->peak.x, r->peak.y, r->peak.mean);
+  print_budget (out, &r->budget);
+  fprintf (out,
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
            "  setup %.6f  transfer in %.6f  solve %.6f  output %.6f (%zu "
            "files%s)  transfer out %.6f  total %.6f\n",
-           r->heat, r->heat_initial, r->min, r->max, r->peak.value,
-           r->peak.x, r->peak.y, r->peak.mean, r->heat_rate[EDGE_LEFT],
-           r->heat_rate[EDGE_RIGHT], r->heat_rate[EDGE_BOTTOM],
-           r->heat_rate[EDGE_TOP], heat_rate_net (r), r->source_power,
-           heat_rate_net (r) + r->source_power, r->checksum, run->setup,
-           run->transfer_in,
-           run->solve, run->output, run->files,
+           r->checksum, run->setup, run->transfer_in, run->solve,
+           run->output, run->files,
            cfg->monitor != NULL ? ", --monitor rows" : "",
            run->transfer_out, run->total);
   /* A V-cycle is no single update of each cell: give the cost per
@@ -572,14 +585,18 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "peak_x", true, r->peak.x);
   json_number (out, "peak_y", true, r->peak.y);
   json_number (out, "mean", true, r->peak.mean);
-  json_number (out, "heat_rate_left", true, r->heat_rate[EDGE_LEFT]);
-  json_number (out, "heat_rate_right", true, r->heat_rate[EDGE_RIGHT]);
-  json_number (out, "heat_rate_bottom", true, r->heat_rate[EDGE_BOTTOM]);
-  json_number (out, "heat_rate_top", true, r->heat_rate[EDGE_TOP]);
-  json_number (out, "heat_rate_net", true, heat_rate_net (r));
-  json_number (out, "source_power", true, r->source_power);
-  json_number (out, "heat_balance", true,
-               heat_rate_net (r) + r->source_power);
+  const struct heat_budget *b = &r->budget;
+  json_number (out, "heat_rate_left", true, b->rate[EDGE_LEFT]);
+  json_number (out, "heat_rate_right", true, b->rate[EDGE_RIGHT]);
+  json_number (out, "heat_rate_bottom", true, b->rate[EDGE_BOTTOM]);
+  json_number (out, "heat_rate_top", true, b->rate[EDGE_TOP]);
+  json_number (out, "heat_rate_net", true, heat_budget_net (b));
+  json_number (out, "source_power", true, b->source);
+  json_number (out, "face_cooling", true, b->face_cooling);
+  json_number (out, "heat_balance", true, heat_budget_balance (b));
+  json_number (out, "stored_heat_rate", true, b->stored);
+  json_number (out, "imbalance", true, heat_budget_imbalance (b));
+  json_number (out, "imbalance_relative", true, heat_budget_relative (b));
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "heat_rates.h"
 #include "probes.h"
 #include "problem.h"
 #include "solver.h"
@@ -34,8 +35,9 @@ struct run_report {
   double heat;             /* the same at the end */
   double min, max;         /* range of the final field's interior */
   struct peak peak;        /* its largest value, where, and its mean */
-  double heat_rate[EDGE_COUNT];   /* into the domain through each edge */
-  double source_power;     /* of the heat sources, the same units */
+  struct heat_budget budget;   /* of the final field: the heat rates
+                                  through the edges, sources, face
+                                  cooling, the stored heat's rate */
   uint64_t checksum;
   size_t peak_memory;      /* largest resident set of the process, bytes */
   int ranks;               /* MPI ranks (1 without MPI) */

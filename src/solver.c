@@ -10,6 +10,7 @@
 
 #include "diagnostics.h"
 #include "domain.h"
+#include "heat_rates.h"
 #include "implicit.h"
 #include "monitor.h"
 #include "output.h"
@@ -402,6 +403,29 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
   return status;
 }
 
+/* Before step n + 1 of a time-dependent run, the total heat where the
+   stored heat's rate over that step is wanted: by the report if it is
+   the last of two or more, by a --monitor row due after it.  */
+static void
+note_heat (struct solver *s, const struct config *cfg, size_t n,
+           struct run_result *r)
+{
+  const bool last = n + 1 == cfg->steps;
+  const size_t step = cfg->start_step + n;
+  const bool row = s->monitor != NULL
+                   && monitor_wants_heat (s->monitor, cfg, step, last);
+  if (!row && !(last && n > 0))
+    return;
+  double t0 = omp_get_wtime ();
+  s->strategy->fetch (&s->work);
+  const double heat = total_heat (s->domain, cfg, &s->material, &s->work.u);
+  if (row)
+    monitor_note_heat (s->monitor, step, heat);
+  if (last)
+    r->heat_before_last = heat;
+  s->output_seconds += omp_get_wtime () - t0;
+}
+
 /* A time-dependent run: cfg->steps steps.  */
 static int
 run_steps (struct solver *s, const struct config *cfg, struct output *out,
@@ -417,6 +441,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
+      note_heat (s, cfg, n, r);
       /* The step from t_n takes the values at t_n.  */
       boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
       step (s, false, &r->exchange);
@@ -582,8 +607,11 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
   size_t n = 0;
   while (n < cfg->steps && status == HEATSIM_OK)
     {
+      note_heat (s, cfg, n, r);
       struct mg_report rep;
-      const enum mg_status mg = implicit_step (im, &w->u, &w->unew, &rep);
+      const enum mg_status mg = implicit_step (im, &w->u,
+                                                cfg->start_step + n,
+                                                &w->unew, &rep);
       /* A failed step leaves the last good field, that of step n: the
          report gives it and the cycles of the steps that led to it.  */
       if (mg != MG_OK)

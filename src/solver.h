@@ -48,6 +48,9 @@ struct run_result {
   size_t cycles;           /* V-cycles of this run (implicit: of the steps
                               it completed) */
   size_t cycles_max;       /* implicit: most V-cycles of one step */
+  double heat_before_last; /* time-dependent runs of 2 or more steps
+                              that took them all: the total heat before
+                              the last */
   double setup;            /* allocation (multigrid levels too) and
                               initial field */
   double transfer_in;      /* fields to the device */

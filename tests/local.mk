@@ -81,11 +81,13 @@ cli_tests = \
 	tests/monitor.sh \
 	tests/probes.sh \
 	tests/heat-rates.sh \
+	tests/heat-balance.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
 	tests/edge-explicit.sh \
 	tests/bc-options.sh \
+	tests/edge-steady.sh \
 	tests/bash-completion.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \

@@ -4,7 +4,7 @@
 # interface on a face) against its exact piecewise-linear profile to
 # round-off; a random material and source map against a sparse direct
 # solve that Python builds here from the documented discretisation
-# (Dirichlet edges, and insulated ones with a zero-mean source, where the
+# (Dirichlet edges, and insulated ones with a balanced source, where the
 # solution keeps the initial total heat), and cut for output as unbroken;
 # backward Euler and Crank-Nicolson with insulated edges and a source,
 # whose total heat grows by the source's power times the time to 1e-10;
@@ -24,7 +24,7 @@ done
 # first 97 columns, 3e4 beyond; its init file's outer ring holds the exact
 # profile on the top and bottom rows, so that every row is the 1-D wall.
 # random: 150 x 130 nodes, k log-uniform in [1, 1e4], rho c_p in [1, 3],
-# a source map, and a zero-mean source for insulated edges.
+# a source map, and a source balanced for insulated edges.
 "$PY" - <<'EOF' || exit 99
 import h5py, numpy as np
 nx, ny, m = 241, 100, 97
@@ -50,8 +50,13 @@ with h5py.File("random.h5", "w") as f:
 with h5py.File("source.h5", "w") as f:
     f["source"] = rng.uniform(-2e3, 5e3, (ny, nx))
 q = rng.uniform(0, 1e4, (ny, nx))
+# Balanced over the nodes' shares of a box (insulated edges: half on an
+# edge, a quarter at a corner), or there is no steady state.
+share = np.ones((ny, nx))
+share[[0, -1], :] *= 0.5
+share[:, [0, -1]] *= 0.5
 with h5py.File("balanced.h5", "w") as f:
-    f["source"] = q - q.mean()
+    f["source"] = q - np.sum(share * q) / np.sum(share)
 EOF
 
 # The discretisation of heatsim(1) and operator.h, written here: node P

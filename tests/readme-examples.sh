@@ -1,7 +1,9 @@
 #!/bin/sh
 # The README's worked examples ("Worked examples"), run as written: the
 # two-material wall against its exact piecewise-linear profile, the die
-# with hot spots against the power of its floorplan; and the report lines
+# with hot spots against the power of its floorplan, the fin against the
+# cosh solution and its heat balance, the die on a heat sink against its
+# source's power; and the report lines
 # that the README quotes found in the reports, so that a renamed option,
 # a changed figure or a lost picture makes this test fail.  heatsim(1)'s
 # examples of the two give the same figures.
@@ -75,6 +77,49 @@ if expect_status 0 sh die.sh; then
     || fail "die-film: not 6 frames: $(ls die-film)"
   [ -s die/heatsim-000001.png ] || fail "no picture of the die"
 fi
+# The fin: the base's rate equals the face cooling to the solver's
+# tolerance; the profile is the cosh solution to 5e-5 K; the base's rate
+# with its own half cell's cooling (2 H / D 80 K W dx / 2) is k m tanh(mL)
+# 80 K W to 1e-5.
+block fin >fin.sh
+grep -q 'surface-convection 25,20' fin.sh || fail "no fin found in README"
+if expect_status 0 sh fin.sh; then
+  cp out fin.out
+  quoted 'fin report' fin.out
+  awk -F, 'NR > 1 { m = sqrt(2 * 25 / (237 * 0.002)); a = m * (0.05 - $2)
+                    b = m * 0.05
+                    exact = 20 + 80 * (exp(a) + exp(-a)) / (exp(b) + exp(-b))
+                    d = $4 - exact; if (d < 0) d = -d; if (d > worst) worst = d; n++ }
+           END { if (n != 101 || worst > 5e-5) { print n, worst; exit 1 } }' \
+    fin/profile.csv >bad || fail "fin profile not the cosh one: $(cat bad)"
+  base=$(sed -n 's/^  heat rates *left \([^ ]*\) .*/\1/p' fin.out)
+  awk -v base="${base:-0}" 'BEGIN { m = sqrt(2 * 25 / (237 * 0.002)); b = m * 0.05
+      exact = 237 * m * (exp(b) - exp(-b)) / (exp(b) + exp(-b)) * 80 * 0.01
+      d = (base + 2 * 25 / 0.002 * 80 * 0.01 * 0.0005 / 2) / exact - 1
+      exit !(d < 1e-5 && d > -1e-5) }' \
+    || fail "fin: base rate $base and half cell not k m tanh(mL) (Tb - TINF) W"
+  grep -q '^  imbalance  .*, [0-9.]*E-1[0-9] of the largest term$' fin.out \
+    || fail "fin: $(grep '^  imbalance' fin.out)"
+fi
+
+# The die on a heat sink: the source's power is Q times 65 x 65 nodes'
+# area (dx = 0.01/128), and the face cooling carries it all (to the
+# report's seven digits).
+block heatsink >heatsink.sh
+grep -q 'surface-convection 5000,25' heatsink.sh || fail "no heat sink found in README"
+if expect_status 0 sh heatsink.sh; then
+  cp out heatsink.out
+  quoted 'heatsink report' heatsink.out
+  sed -n 's/^  source power *\([^ ]*\)$/\1/p; s/^  face cooling *\([^ ]*\) .*/\1/p' \
+    heatsink.out >figures
+  awk 'BEGIN { p = 1e9 * (65 * 0.01 / 128) ^ 2 }
+       { d = $1 / p - 1; if (d < -1e-6 || d > 1e-6) exit 1 }
+       END { if (NR != 2) exit 1 }' figures \
+    || fail "heat sink: source power and face cooling not 65^2 dx^2 Q: $(cat figures)"
+  grep -q '^  imbalance  .*, [0-9.]*E-1[0-9] of the largest term$' heatsink.out \
+    || fail "heat sink: $(grep '^  imbalance' heatsink.out)"
+fi
+
 # heatsim(1)'s EXAMPLES give the same two steady states in one command
 # each (the map from where it is installed): the same report lines.
 man_example () {

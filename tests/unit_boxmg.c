@@ -303,7 +303,7 @@ check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
   direct (&m, dx, dy, ins, c0, c1, &f, &u, heat, &ref);
 
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, c0, c1, coarsest) == MG_OK);
+  CHECK (boxmg_create (&bm, &op, NULL, c0, c1, coarsest) == MG_OK);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-14;
   struct mg_report report;
@@ -371,7 +371,7 @@ check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
                                             ? 0.0 : 1.0)
                                        : 1.0;
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, c0, 1.0, coarsest) == MG_OK);
+  CHECK (boxmg_create (&bm, &op, NULL, c0, 1.0, coarsest) == MG_OK);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-10;
   opt.max_cycles = 50;
@@ -438,7 +438,7 @@ check_placements (const bool ins[4], double c0, unsigned long long seed)
   for (size_t n = 0; n < field_cells (&f); ++n)
     f.data[n] -= mean / (double) field_cells (&f);
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, c0, 1.0, 4) == MG_OK);
+  CHECK (boxmg_create (&bm, &op, NULL, c0, 1.0, 4) == MG_OK);
   static const enum mg_placement where[3] = { MG_HOST, MG_MAP, MG_RESIDENT };
   struct mg_report report[3][2][2];
   for (int p = 0; p < 3; ++p)
@@ -485,6 +485,60 @@ check_placements (const bool ins[4], double c0, unsigned long long seed)
   map_free (&m);
 }
 
+/* Insulated edges and a sink on the left edge's nodes (a convection
+   edge) tie the temperature to an ambient one: A u = c0 rho c_p T
+   + c1 sink T has the solution u = T, which neither the singular
+   problem's mean nor the floating one's heat shift may move.  */
+static void
+check_sink (double c0, double c1, unsigned long long seed)
+{
+  const size_t nx = 40, ny = 27;
+  const double dx = 1.0 / (double) nx, dy = 1.0 / (double) ny;
+  const double ambient = 7.0;
+  static const bool insulated[4] = { true, true, true, true };
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, RANDOM, 1e3, seed);
+  struct heat_operator op;
+  operator_of (&op, &m, dx, dy, insulated);
+  struct field u, f, sink;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny)
+         && field_alloc (&sink, nx, ny));
+  unsigned long long state = seed;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t k = field_index (&u, i, j);
+        sink.data[k] = i == 1 ? 50.0 / dx : 0.0;
+        u.data[k] = 100.0 * uniform (&state);
+        f.data[k] = c0 * op.capacity[k] * ambient
+                    + c1 * sink.data[k] * ambient;
+      }
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, sink.data, c0, c1, 64) == MG_OK);
+  struct mg_options opt = mg_default_options ();
+  opt.rtol = 1e-13;
+  struct mg_report report;
+  CHECK (boxmg_solve (bm, &u, &f, &opt, &report) == MG_OK);
+  double error = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      error = fmax (error, fabs (u.data[field_index (&u, i, j)] - ambient));
+  printf ("sink c0 %g c1 %g: %u iterations, error %.3g\n", c0, c1,
+          report.cycles, error);
+  CHECK (error <= 1e-9 * ambient);
+  /* A negative sink is refused.  */
+  sink.data[field_index (&sink, 3, 3)] = -1.0;
+  struct boxmg_solver *bad;
+  CHECK (boxmg_create (&bad, &op, sink.data, c0, c1, 0) == MG_INVALID);
+  boxmg_destroy (bm);
+  field_free (&u);
+  field_free (&f);
+  field_free (&sink);
+  free (op.block);
+  map_free (&m);
+}
+
 int
 main (void)
 {
@@ -507,6 +561,8 @@ main (void)
       check_direct (nx, ny, coarsest, 1e3, insulated, 1.0, 1e-2, 51 + s);
       check_direct (nx, ny, coarsest, 1e3, dirichlet, 1.0, 0.3, 61 + s);
     }
+  check_sink (0.0, 1.0, 81);
+  check_sink (1.0, 0.5, 82);
   check_placements (insulated, 0.0, 71);
   check_placements (corner, 1.0, 72);
   /* The target of issue 23: zero Dirichlet edges, a uniform source,

@@ -1,0 +1,163 @@
+#include <config.h>
+
+#include "edge_terms.h"
+
+#include "domain.h"
+#include "schedule.h"
+
+bool
+edge_terms_sink (const struct config *cfg)
+{
+  bool sink = cfg->surface_given;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    sink |= cfg->bc[e].kind == BOUNDARY_ROBIN;
+  return sink;
+}
+
+bool
+edge_terms_needed (const struct config *cfg)
+{
+  bool needed = edge_terms_sink (cfg) || cfg->source_schedule.path != NULL;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    needed |= cfg->bc[e].kind == BOUNDARY_NEUMANN
+              && (cfg->bc[e].value.path != NULL
+                  || cfg->bc[e].value.value != 0.0);
+  return needed;
+}
+
+bool
+edge_terms_operator (const struct config *cfg)
+{
+  return cfg->material.variable || edge_terms_needed (cfg);
+}
+
+void
+edge_conductances_at (const struct config *cfg, double t,
+                      double h[EDGE_COUNT + 1])
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    h[e] = cfg->bc[e].kind == BOUNDARY_ROBIN
+           ? schedule_at (&cfg->bc[e].h, t) : 0.0;
+  h[EDGE_COUNT] = cfg->surface_given ? schedule_at (&cfg->surface_h, t)
+                  : 0.0;
+}
+
+bool
+edge_terms_alloc (struct edge_terms *et, const struct domain *d)
+{
+  *et = (struct edge_terms) { 0 };
+  if (field_alloc (&et->sink, d->local_nx, d->local_ny)
+      && field_alloc (&et->heat, d->local_nx, d->local_ny))
+    return true;
+  edge_terms_free (et);
+  return false;
+}
+
+void
+edge_terms_free (struct edge_terms *et)
+{
+  field_free (&et->sink);
+  field_free (&et->heat);
+}
+
+/* Edge e's heat per unit full volume of a node whose fraction along
+   the edge is 1: (Q + H TINF) / spacing into heat, H / spacing into
+   sink.  */
+static void
+edge_rates (const struct config *cfg, enum edge e, double t, double *heat,
+            double *sink)
+{
+  const struct edge_condition *bc = &cfg->bc[e];
+  const double spacing = e == EDGE_LEFT || e == EDGE_RIGHT
+                         ? config_dx (cfg) : config_dy (cfg);
+  double q = 0.0, h = 0.0;
+  if (bc->kind == BOUNDARY_NEUMANN)
+    q = schedule_at (&bc->value, t);
+  else if (bc->kind == BOUNDARY_ROBIN)
+    {
+      h = schedule_at (&bc->h, t);
+      q = h * schedule_at (&bc->ambient, t);
+    }
+  *heat = q / spacing;
+  *sink = h / spacing;
+}
+
+/* Add edge e's terms to its line of nodes in d's part, if it holds the
+   edge and the edge's nodes are unknowns.  */
+static void
+add_edge (struct edge_terms *et, const struct config *cfg,
+          const struct domain *d, enum edge e, double t)
+{
+  if (!config_edge_node (cfg, e) || !domain_holds_edge (d, e)
+      || (cfg->bc[e].kind != BOUNDARY_NEUMANN
+          && cfg->bc[e].kind != BOUNDARY_ROBIN))
+    return;
+  double heat, sink;
+  edge_rates (cfg, e, t, &heat, &sink);
+  const struct field *f = &et->heat;
+  const bool vertical = e == EDGE_LEFT || e == EDGE_RIGHT;
+  const size_t count = vertical ? f->ny : f->nx;
+  const size_t line = e == EDGE_LEFT || e == EDGE_BOTTOM ? 1
+                      : vertical ? f->nx : f->ny;
+  for (size_t a = 1; a <= count; ++a)
+    {
+      const size_t k = vertical ? field_index (f, line, a)
+                       : field_index (f, a, line);
+      const double along = vertical
+                           ? axis_fraction (d->y0 + a, d->ny,
+                                            cfg->bc[EDGE_BOTTOM].kind,
+                                            cfg->bc[EDGE_TOP].kind)
+                           : axis_fraction (d->x0 + a, d->nx,
+                                            cfg->bc[EDGE_LEFT].kind,
+                                            cfg->bc[EDGE_RIGHT].kind);
+      et->heat.data[k] += along * heat;
+      et->sink.data[k] += along * sink;
+    }
+}
+
+void
+edge_terms_at (struct edge_terms *et, const struct config *cfg,
+               const struct domain *d, const double *source, double t)
+{
+  const size_t nx = et->heat.nx, ny = et->heat.ny;
+  const double factor = schedule_at (&cfg->source_schedule, t);
+  double s = 0.0, ambient = 0.0;
+  if (cfg->surface_given)
+    {
+      s = 2.0 * schedule_at (&cfg->surface_h, t) / cfg->thickness;
+      ambient = schedule_at (&cfg->surface_ambient, t);
+    }
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const size_t k = field_index (&et->heat, i, j);
+        const double fraction = config_volume_fraction (cfg, d->x0 + i,
+                                                        d->y0 + j);
+        et->sink.data[k] = s * fraction;
+        et->heat.data[k] = (source != NULL ? source[k] * factor : 0.0)
+                           + s * fraction * ambient;
+      }
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    add_edge (et, cfg, d, (enum edge) e, t);
+}
+
+void
+edge_temperatures_at (const struct config *cfg, const struct domain *d,
+                      struct field *u, double t)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *bc = &cfg->bc[e];
+      if (bc->kind != BOUNDARY_DIRICHLET || bc->value.path == NULL
+          || !domain_holds_edge (d, (enum edge) e))
+        continue;
+      const double value = schedule_at (&bc->value, t);
+      const bool vertical = e == EDGE_LEFT || e == EDGE_RIGHT;
+      const size_t count = vertical ? u->ny : u->nx;
+      const size_t line = e == EDGE_LEFT || e == EDGE_BOTTOM ? 0
+                          : vertical ? u->nx + 1 : u->ny + 1;
+      for (size_t a = 1; a <= count; ++a)
+        u->data[vertical ? field_index (u, line, a)
+                : field_index (u, a, line)] = value;
+    }
+}

@@ -1,0 +1,210 @@
+#!/bin/sh
+# The heat budget of issue 24 (heat_rates.c, the report, --monitor): the
+# edge rates of exact steady states of every kind (a flux in and a fixed
+# temperature out; convection out), a fin's base rate against the cosh
+# solution (second order) and against its face cooling; the heat balance
+# closing at a steady state with a source, convection and face cooling;
+# the energy budget of transients (the --monitor rows' rates integrated
+# over every step against the stored heat's change) with schedules, for
+# explicit, Crank-Nicolson and backward Euler steps and every strategy;
+# and the same numbers on 1 to 4 MPI ranks in an MPI build.
+. "${srcdir:-.}/tests/testlib.sh"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: no jq"; exit 77; }
+
+# key NAME: the JSON report's NAME from $workdir/out.
+key () {
+  jq -r ".$1" "$workdir/out"
+}
+# near A B TOL WHAT: |A - B| <= TOL |B|.
+near () {
+  close_to "$1" "$2" "$3" || fail "$4: $1, not $2 (within $3 relative)"
+  checks=$((checks + 1))
+}
+# below A LIMIT WHAT: |A| <= LIMIT.
+below () {
+  awk -v a="$1" -v l="$2" 'BEGIN { a = a < 0 ? -a : a; exit !(a <= l) }' \
+    || fail "$3: $1, above $2"
+  checks=$((checks + 1))
+}
+
+# A steel plate 0.1 x 0.05 m, insulated top and bottom.
+steel='-L 0.1x0.05 --conductivity 50 --density 7800 --heat-capacity 500
+  --temperature-unit K --bc bottom=insulated --bc top=insulated'
+
+# A flux Q in at the left, 300 K at the right: u = 300 + Q (0.1 - x) / k,
+# linear, which the scheme holds exactly.  The left edge's nodes stand
+# for its whole length (halves at the insulated corners): Q Ly exactly;
+# the right edge's faces carry it out to the solver's tolerance.
+for grid in 31x15 40x9; do
+  if expect_status 0 "$HEATSIM" -q --json $steel -g $grid --steady \
+       --rtol 1e-12 --bc left=flux:2e4 --bc right=temperature:300; then
+    near "$(key heat_rate_left)" 1000 1e-13 "flux in ($grid): left rate"
+    near "$(key heat_rate_right)" -1000 1e-9 "flux in ($grid): right rate"
+    below "$(key heat_rate_bottom)" 0 "flux in ($grid): bottom rate"
+    near "$(key max)" 340 1e-12 "flux in ($grid): the edge node's temperature"
+    below "$(key imbalance_relative)" 1e-9 "flux in ($grid): imbalance"
+  fi
+done
+
+# Convection out: 400 K at the left, H = 100, TINF = 300 at the right:
+# linear with q = 100 / (0.1 / 50 + 1 / 100); the edge node is at
+# TINF + q / H.
+q=$(awk 'BEGIN { printf "%.17g", 100 / (0.1 / 50 + 1 / 100) }')
+if expect_status 0 "$HEATSIM" -q --json $steel -g 31x15 --steady \
+     --rtol 1e-12 --bc left=temperature:400 --bc right=convection:100,300; then
+  rate=$(awk -v q="$q" 'BEGIN { printf "%.17g", q * 0.05 }')
+  near "$(key heat_rate_left)" "$rate" 1e-9 "convection: left rate"
+  near "$(key heat_rate_right)" "-$rate" 1e-9 "convection: right rate"
+  near "$(key min)" "$(awk -v q="$q" 'BEGIN { printf "%.17g", 300 + q / 100 }')" \
+    1e-12 "convection: the edge node's temperature"
+fi
+
+# A fin: an aluminium strip 50 x 10 mm, 2 mm thick, its base (left) at
+# 100 degC, insulated tip and sides, cooled through its faces (H = 25,
+# TINF = 20).  The base's rate per metre of depth, k m tanh(mL) (Tb -
+# TINF) W, m^2 = 2 H / (k D).  The discrete rate through the base's faces
+# equals the face cooling of the nodes to the solver's tolerance; it is
+# the flow at x = dx/2, so that with the cooling of the base's own half
+# cell, 2 H / D (Tb - TINF) W dx / 2, it converges to the flow at x = 0
+# at second order.
+fin='-L 0.05x0.01 --conductivity 237 --density 2702 --heat-capacity 903
+  --temperature-unit degC --bc all=insulated --bc left=temperature:100
+  --thickness 0.002 --surface-convection 25,20 --steady --rtol 1e-12'
+exact=$(awk 'BEGIN { m = sqrt(2 * 25 / (237 * 0.002)); x = m * 0.05
+  t = (exp(x) - exp(-x)) / (exp(x) + exp(-x))
+  printf "%.17g", 237 * m * t * 80 * 0.01 }')
+: >fin-errors
+for nx in 25 50 100; do
+  if expect_status 0 "$HEATSIM" -q --json $fin -g ${nx}x5; then
+    base=$(key heat_rate_left)
+    near "$(key face_cooling)" "$base" 1e-9 "fin ($nx): face cooling against the base's rate"
+    below "$(key imbalance_relative)" 1e-9 "fin ($nx): imbalance"
+    awk -v b="$base" -v e="$exact" -v dx="$(key dx)" 'BEGIN {
+      d = (b + 2 * 25 / 0.002 * 80 * 0.01 * dx / 2) / e - 1
+      printf "%.17g\n", d < 0 ? -d : d }' >>fin-errors
+  fi
+done
+awk 'NR > 1 { r = prev / $1; if (r < 3.5 || r > 4.5) bad = 1 } { prev = $1 }
+     END { exit bad || NR != 3 || prev > 1e-5 }' fin-errors \
+  || fail "fin: base rate errors $(tr '\n' ' ' <fin-errors) not second order"
+
+# A die with a heat sink: a 1 GW/m^3 block in a 10 mm silicon die,
+# convection at the right edge, the rest insulated, face cooling: the
+# balance closes at the steady state to the solver's tolerance, and the
+# sinks carry the source's power.
+die='-g 65 -L 0.01 --conductivity 148 --density 2330 --heat-capacity 712
+  --temperature-unit degC --bc all=insulated --bc right=convection:2000,25
+  --thickness 0.0005 --surface-convection 5000,25
+  --source-rect 0.0025,0.0075,0.0025,0.0075,1e9'
+if expect_status 0 "$HEATSIM" -q --json $die --steady --rtol 1e-11; then
+  power=$(key source_power)
+  near "$power" "$(awk 'BEGIN { d = 0.01 / 64; printf "%.17g", 33 * 33 * d * d * 1e9 }')" \
+    1e-13 "die: source power (33 x 33 nodes)"
+  below "$(key imbalance_relative)" 1e-8 "die: imbalance"
+  near "$(awk -v c="$(key face_cooling)" -v r="$(key heat_rate_right)" \
+    'BEGIN { printf "%.17g", c - r }')" "$power" 1e-8 "die: face cooling and convection carry the power"
+  below "$(key stored_heat_rate)" 0 "die: stored heat rate of a steady state"
+fi
+
+# Energy budget of a transient: rows every step; the heat balances of the
+# rows, integrated as each scheme takes its step (explicit: at the step's
+# start; backward Euler: its end; Crank-Nicolson: the mean), against the
+# total heat's change.  A flux switched on over 5 s at the left, a fixed
+# temperature at the bottom, convection at the right, a source switched
+# off after 10 s, face cooling.
+printf 'time,value\n0,0\n5,3e4\n' >flux.csv
+printf 'time,value\n0,1\n10,1\n10.5,0\n' >switch.csv
+transient="$steel -g 24x12 --bc left=flux:@flux.csv --bc bottom=temperature:330
+  --bc right=convection:200,290 --initial-temperature 310
+  --source-rect 0.02,0.05,0.01,0.04,2e6 --source-schedule switch.csv
+  --thickness 0.003 --surface-convection 20,290"
+# budget CSV RULE: relative difference of the heat's change and the rows'
+# balances integrated by RULE (start, end or mean).
+budget () {
+  awk -F, -v rule="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    { t[NR] = $col["time"]; h[NR] = $col["total_heat"]
+      b[NR] = $col["heat_rate_left"] + $col["heat_rate_right"] \
+        + $col["heat_rate_bottom"] + $col["heat_rate_top"] \
+        + $col["source_power"] - $col["face_cooling"] }
+    END { for (n = 2; n < NR; ++n) {
+            dt = t[n + 1] - t[n]
+            w = rule == "start" ? b[n] : rule == "end" ? b[n + 1] \
+              : (b[n] + b[n + 1]) / 2
+            sum += dt * w }
+          change = h[NR] - h[2]; d = (sum - change) / change
+          printf "%.3g\n", d < 0 ? -d : d }' "$1"
+}
+for o in host map resident; do
+  rm -f "explicit-$o.csv"
+  if expect_status 0 "$HEATSIM" -q --json $transient -o $o -T 20 -n 400 \
+       --monitor "explicit-$o.csv" --monitor-every 1; then
+    below "$(budget "explicit-$o.csv" start)" 1e-10 "explicit ($o): energy budget"
+    key stored_heat_rate >"stored-$o"
+    key imbalance >>"stored-$o"
+    # The last row is the report.
+    [ "$(tail -n 1 "explicit-$o.csv" | cut -d, -f15,16)" \
+      = "$(jq -r '"\(.stored_heat_rate),\(.imbalance)"' "$workdir/out" \
+           | awk -F, '{ printf "%.17g,%.17g", $1, $2 }')" ] \
+      || fail "explicit ($o): the last row's stored rate and imbalance are not the report's"
+    checks=$((checks + 1))
+  fi
+done
+cmp -s stored-host stored-map && cmp -s stored-host stored-resident \
+  || fail "stored heat rate differs among strategies: $(cat stored-*)"
+# Without rows every step the heat a step before the report's, and before
+# each row, is fetched for them alone: the same numbers on every strategy
+# (in an x86_64 build map and resident hold the field in the plugin
+# device's memory).
+for o in host map resident; do
+  rm -f "every7-$o.csv"
+  if expect_status 0 "$HEATSIM" -q --json $transient -o $o -T 20 -n 400 \
+       --monitor "every7-$o.csv" --monitor-every 7; then
+    key stored_heat_rate >"stored7-$o"
+    cut -d, -f15,16 "every7-$o.csv" >>"stored7-$o"
+  fi
+done
+[ "$(grep -c '^-\{0,1\}[0-9]' stored7-host)" -eq 59 ] \
+  || fail "rows every 7 steps: stored rates $(tr '\n' ' ' <stored7-host)"
+cmp -s stored7-host stored7-map && cmp -s stored7-host stored7-resident \
+  || fail "stored heat rates of rows every 7 steps differ among strategies"
+checks=$((checks + 2))
+rm -f be.csv cn.csv
+expect_status 0 "$HEATSIM" -q $transient --scheme backward-euler --rtol 1e-13 \
+  -T 20 -n 40 --monitor be.csv --monitor-every 1 \
+  && below "$(budget be.csv end)" 1e-10 "backward Euler: energy budget"
+expect_status 0 "$HEATSIM" -q $transient --scheme crank-nicolson --rtol 1e-13 \
+  -T 20 -n 40 --monitor cn.csv --monitor-every 1 \
+  && below "$(budget cn.csv mean)" 1e-10 "Crank-Nicolson: energy budget"
+
+# MPI: the same field and budget on 1 to 4 ranks (sums along the edges
+# and over the nodes: close to 1e-12 of the largest term; the stored
+# heat's rate, a difference of two total heats summed in another order
+# over the ranks, to 1e-9 of itself).
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+  terms='heat_rate_left heat_rate_right heat_rate_bottom heat_rate_top
+    source_power face_cooling'
+  for n in 1 2 3 4; do
+    if "$MPIEXEC" -np $n "$HEATSIM" -q --json $transient -T 20 -n 400 \
+         >"$workdir/out" 2>"$workdir/err"; then
+      for t in $terms; do key "$t"; done >"mpi$n"
+      key checksum >"sum$n"
+      key stored_heat_rate >"stored$n"
+    else
+      fail "$n ranks: $(cat "$workdir/err")"
+    fi
+  done
+  for n in 2 3 4; do
+    cmp -s sum1 "sum$n" || fail "field on $n ranks differs from 1"
+    paste mpi1 "mpi$n" | awk '{ d = $1 - $2; d = d < 0 ? -d : d;
+      m = $1 < 0 ? -$1 : $1; if (m > big) big = m; if (d > worst) worst = d }
+      END { exit !(big > 0 && worst <= 1e-12 * big) }' \
+      || fail "budget on $n ranks: $(paste mpi1 "mpi$n" | tr '\n' ' ')"
+    near "$(cat "stored$n")" "$(cat stored1)" 1e-9 "stored heat rate on $n ranks"
+    checks=$((checks + 2))
+  done
+fi
+finish
