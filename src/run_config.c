@@ -7,7 +7,17 @@
 #include <stdlib.h>
 
 #include "names.h"
-#include "schedule.h"
+
+/* The largest value of a schedule (schedule_max's, which this type
+   layer cannot include: schedule.h includes it).  */
+static double
+largest_value (const struct schedule *s)
+{
+  double m = s->points == 0 ? s->value : s->values[0];
+  for (size_t k = 1; k < s->points; ++k)
+    m = fmax (m, s->values[k]);
+  return m;
+}
 
 /* The rates of decay that convection edges and face cooling add, per
    unit rho c_p: 2 H / spacing at an edge node (both edges' at a corner),
@@ -21,9 +31,9 @@ boundary_rate (const struct config *c)
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (c->bc[e].kind == BOUNDARY_ROBIN)
       edge[e / 2] = fmax (edge[e / 2],
-                          2.0 * schedule_max (&c->bc[e].h) / spacing[e]);
+                          2.0 * largest_value (&c->bc[e].h) / spacing[e]);
   const double face = c->surface_given
-                      ? 2.0 * schedule_max (&c->surface_h) / c->thickness
+                      ? 2.0 * largest_value (&c->surface_h) / c->thickness
                       : 0.0;
   return edge[0] + edge[1] + face;
 }
