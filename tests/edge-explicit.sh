@@ -23,11 +23,7 @@
 #     stops there and goes on without it.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  if "$py" -c 'import h5py, numpy' 2>/dev/null; then PY=$py; break; fi
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+python_with h5py numpy
 
 cat >"$workdir/check.py" <<'EOF'
 """Fixtures and exact answers of tests/edge-explicit.sh."""

@@ -20,11 +20,7 @@
 # inside the domain and the period was L nx / (nx + 1): orders near 1.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  if "$py" -c 'import h5py, numpy' 2>/dev/null; then PY=$py; break; fi
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+python_with h5py numpy
 
 cat >"$workdir/tool.py" <<'EOF'
 """Fixtures and errors of tests/edge-order.sh (numpy, h5py)."""

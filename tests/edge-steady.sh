@@ -21,11 +21,7 @@
 #   bitwise alike.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  if "$py" -c 'import h5py, numpy' 2>/dev/null; then PY=$py; break; fi
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+python_with h5py numpy
 
 # SI, rho c_p = 1 unless said: lengths in m, times in s.
 material () {

@@ -9,11 +9,7 @@
 # where an unbroken one ends.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  if "$py" -c 'import h5py, numpy' 2>/dev/null; then PY=$py; break; fi
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+python_with h5py numpy
 
 # mms on the unit square, alpha 0.1, to t = 0.5: the explicit limit is
 # dt <= 0.5 / (0.1 * 2 * 64^2) = 6.1e-4; these steps are 0.1 to 0.00156.

@@ -8,11 +8,7 @@
 # maps are written here with h5py and zlib, independently of heatsim.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  "$py" -c 'import h5py, numpy' 2>/dev/null && { PY=$py; break; }
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py and numpy"; exit 77; }
+python_with h5py numpy
 
 # close A B: |A - B| <= 1e-12 |B|.
 close () {

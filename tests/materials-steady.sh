@@ -13,12 +13,7 @@
 # periodic edges refused.
 . "${srcdir:-.}/tests/testlib.sh"
 
-PY=
-for py in /usr/bin/python3 python3; do
-  "$py" -c 'import h5py, numpy, scipy.sparse.linalg' 2>/dev/null \
-    && { PY=$py; break; }
-done
-[ -n "$PY" ] || { echo "SKIP: no python3 with h5py, numpy and scipy"; exit 77; }
+python_with h5py numpy scipy.sparse.linalg
 
 # The maps.  wall: 241 x 100 nodes (two multigrid levels), k = 3 on the
 # first 97 columns, 3e4 beyond; its init file's outer ring holds the exact

@@ -78,6 +78,19 @@ close_to () {
     d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= t * m) }'
 }
 
+# python_with MODULE...: PY, the first python3 that imports every MODULE;
+# without one the test is skipped (exit 77).
+python_with () {
+  for py in /usr/bin/python3 python3; do
+    if "$py" -c "import $(echo "$*" | tr ' ' ',')" 2>/dev/null; then
+      PY=$py
+      return 0
+    fi
+  done
+  echo "SKIP: no python3 with $*"
+  exit 77
+}
+
 # host_plugin: whether heatsim's device code is for LLVM's host plugin
 # (configure --with-offload-arch=x86_64): target regions then run on a
 # device with memory of its own, on this processor, so map and resident
