@@ -10,6 +10,7 @@
 
 #include "diagnostics.h"
 #include "domain.h"
+#include "edge_terms.h"
 #include "heat_rates.h"
 #include "implicit.h"
 #include "monitor.h"
@@ -123,14 +124,18 @@ static int
 prepare_material_step (struct solver *s, const struct config *cfg)
 {
   struct workspace *w = &s->work;
-  if (!s->material.variable)
-    return HEATSIM_OK;
-  if (cfg->steady && cfg->solver == SOLVER_JACOBI)
+  /* Jacobi sweeps are the constant stencil's: without the operator's
+     edge terms a convection edge diverges and a flux never balances.  */
+  if (cfg->steady && cfg->solver == SOLVER_JACOBI
+      && (s->material.variable || edge_terms_needed (cfg)))
     {
       heatsim_error ("--solver jacobi: Jacobi sweeps take no variable "
-                     "material or source; use --solver multigrid");
+                     "material, source, heat flux or convection edge; use "
+                     "--solver multigrid");
       return HEATSIM_USAGE;
     }
+  if (!s->material.variable)
+    return HEATSIM_OK;
   if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
     return HEATSIM_OK;
   bool edge_node[EDGE_COUNT];
