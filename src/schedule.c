@@ -75,21 +75,42 @@ field_number (const char *text, const char *end, double *v)
   return tail == end && errno != ERANGE && isfinite (*v);
 }
 
-/* One line of the file, its line break removed: a blank line is skipped,
-   a first line whose first field is not a number is the header, any
-   other line must be "time,value" with times strictly increasing and
-   values >= least.  */
+/* Whether text starts with what strtod reads as a number (nan and inf
+   included), blanks aside.  */
+static bool
+starts_number (const char *text)
+{
+  char *tail;
+  text += strspn (text, " \t");
+  (void) strtod (text, &tail);
+  return tail != text;
+}
+
+/* One line of the file, its line break (LF or CR LF) removed: a blank
+   line is skipped, a first line (after a UTF-8 byte order mark) whose
+   first field does not start as a number is the header, any other line
+   must be "time,value" with times strictly increasing and values >=
+   least.  A carriage return anywhere else makes the line no row, so
+   that rows are never lost to old Mac line ends.  */
 static bool
 read_line (struct parser *p, const char *where, size_t number, char *line,
            double least, struct rows *r)
 {
-  line[strcspn (line, "\r\n")] = '\0';
+  size_t length = strcspn (line, "\n");
+  if (length > 0 && line[length - 1] == '\r')
+    --length;
+  line[length] = '\0';
+  static const char bom[] = "\xef\xbb\xbf";
+  if (number == 1 && strncmp (line, bom, sizeof bom - 1) == 0)
+    line += sizeof bom - 1;
   if (line[strspn (line, " \t")] == '\0')
     return true;
+  if (strchr (line, '\r') != NULL)
+    return parse_fail (p, "%s:%zu: a carriage return inside a line (lines "
+                       "must end with LF or CR LF)", where, number);
   const char *comma = strchr (line, ',');
-  const char *first_end = comma != NULL ? comma : line + strlen (line);
   double t, v;
-  if (number == 1 && !field_number (line, first_end, &t))
+  if (number == 1 && !starts_number (line))
     return true;
   const bool row = comma != NULL && strchr (comma + 1, ',') == NULL
                    && field_number (line, comma, &t)

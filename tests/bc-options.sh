@@ -14,6 +14,9 @@ printf '0,25\n' >flat.csv
 printf 'time,value\n0,1\n2,-2\n' >negative.csv
 printf 'time,value\n0,1\n2,1\n1,1\n' >decreasing.csv
 printf 't,v\n0,1\n2,warm\n' >words.csv
+printf '0,5\r1,6\r' >oldmac.csv
+printf 'nan,1\n1,2\n' >nanfirst.csv
+printf '\357\273\2770,5\n1,7\n' >bom.csv
 
 # refused_clean WANT ARGS...: refused (testlib.sh), and no file written
 # although the run asks for every kind of output.
@@ -45,6 +48,21 @@ refused_clean "^heatsim: --bc left: decreasing.csv:4: time 1 does not follow 2" 
   $run --bc left=temperature:@decreasing.csv
 refused_clean "^heatsim: --bc right: words.csv:3: '2,warm' is not a row" $run \
   --bc right=flux:@words.csv
+# Rows are not lost to a carriage return inside a line (old Mac line
+# ends) or a first field that is a number but not finite (not a header).
+refused_clean "^heatsim: --bc left: oldmac.csv:1: a carriage return inside a line" $run \
+  --bc left=temperature:@oldmac.csv
+refused_clean "^heatsim: --bc left: nanfirst.csv:1: 'nan,1' is not a row" \
+  $run --bc left=temperature:@nanfirst.csv
+# A UTF-8 byte order mark (spreadsheets write one) is not a header: the
+# first row counts (5 at t = 0, 7 at t = 1: 6 at t = 0.5).
+expect_status 0 "$HEATSIM" -q --json -g 4 -L 1 -a 1 --dt 0.01 -n 50 \
+  --bc all=insulated --bc left=temperature:@bom.csv --bc right=temperature:6 \
+  --probe 0,0.5 --probe-file bom-probe.csv -o host
+[ "$(sed -n 2p bom-probe.csv)" = 0,0,5 ] \
+  || fail "BOM: left edge at t = 0: $(sed -n 2p bom-probe.csv)"
+[ "$(tail -n 1 bom-probe.csv)" = 50,0.5,6 ] \
+  || fail "BOM: left edge at t = 0.5: $(tail -n 1 bom-probe.csv)"
 refused_clean "^heatsim: --bc bottom: missing.csv: cannot open" $run \
   --bc bottom=convection:5,@missing.csv
 refused_clean "^heatsim: --bc left: 'temperature' needs a value" $run \
