@@ -183,13 +183,15 @@ check_axes (struct parser *p, const struct config *c)
   const size_t n[] = { c->nx, c->ny };
   for (int a = 0; a < 2; ++a)
     {
-      const enum boundary_kind lo = c->bc[2 * a].kind;
-      const enum boundary_kind hi = c->bc[2 * a + 1].kind;
-      if (axis_intervals (n[a], lo, hi) < 1)
+      const struct edge_condition *lo = &c->bc[2 * a], *hi = &c->bc[2 * a + 1];
+      if (axis_intervals (n[a], lo->kind, hi->kind) < 1)
         return parse_fail (p, "--grid: %zu node%s along %s cannot have "
-                           "nodes on both edges (--bc %s, %s): give at "
+                           "nodes on both edges (%s %s, %s %s): give at "
                            "least 2", n[a], n[a] == 1 ? "" : "s", names[a],
-                           boundary_name (lo), boundary_name (hi));
+                           edge_name ((enum edge) (2 * a)),
+                           edge_kind_name (lo),
+                           edge_name ((enum edge) (2 * a + 1)),
+                           edge_kind_name (hi));
     }
   return true;
 }

@@ -130,9 +130,11 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
     }
   fprintf (out,
            "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
-           "  stability     alpha*dt*(1/dx^2+1/dy^2) = %g (explicit limit "
+           "  stability     alpha*dt*(1/dx^2+1/dy^2)%s = %g (explicit limit "
            "%g)\n",
            cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
+           config_stability_has_terms (cfg)
+           ? " with convection and face cooling" : "",
            config_stability (cfg), STABILITY_LIMIT);
   if (implicit_scheme (cfg))
     fprintf (out,

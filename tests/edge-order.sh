@@ -140,5 +140,6 @@ done
 # An axis with no interval between two edges of edge nodes is refused.
 refused "--grid: 1 node along x cannot have nodes on both edges" \
   -g 1x5 -b neumann -n 1
-refused "--grid: 1 node along y" -g 5x1 -b neumann -n 1
+refused "--grid: 1 node along y cannot have nodes on both edges (bottom insulated, top flux)" \
+  -g 5x1 -b neumann --bc top=flux:2 -n 1
 finish
