@@ -37,6 +37,7 @@ parse (struct config *cfg, ...)
     struct config c_;                                                      \
     CHECK (parse (&c_, __VA_ARGS__, (char *) NULL) == OPTIONS_ERROR);      \
     CHECK (strstr (err, want) != NULL);                                    \
+    options_free (&c_);                                                    \
   } while (0)
 
 static void
@@ -395,6 +396,7 @@ test_conditions (void)
   CHECK (c.source_schedule.path == NULL && c.source_schedule.value == 1.0);
   CHECK (!c.surface_given);
   /* --force: the default steps are unstable with this convection.  */
+  options_free (&c);
   CHECK (parse (&c, "--bc", "left=temperature:-3.5", "--bc",
                 "right=flux:2e3", "--bc", "bottom=insulated", "--bc",
                 "top=convection:10,20", "--force", (char *) NULL)
@@ -405,42 +407,52 @@ test_conditions (void)
   CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_ROBIN, true, 10, 20));
   CHECK (!c.edges_given);
   /* A later --bc wins; all sets the four.  */
+  options_free (&c);
   CHECK (parse (&c, "--bc", "all=insulated", "--bc", "top=temperature:1",
                 (char *) NULL) == OPTIONS_RUN);
   CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_NEUMANN, true, 0, 0));
   CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_DIRICHLET, true, 1, 0));
+  options_free (&c);
   CHECK (parse (&c, "--bc", "top=temperature:1", "--bc", "all=insulated",
                 (char *) NULL) == OPTIONS_RUN);
   CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_NEUMANN, true, 0, 0));
   /* --bc overrides --edges, --edges --boundary dirichlet, in any
      order.  */
+  options_free (&c);
   CHECK (parse (&c, "--bc", "bottom=insulated", "--edges", "1,2,3,4", "-b",
                 "dirichlet", (char *) NULL) == OPTIONS_RUN);
   CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_DIRICHLET, true, 1, 0));
   CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_DIRICHLET, true, 4, 0));
   CHECK (edge_is (&c, EDGE_BOTTOM, BOUNDARY_NEUMANN, true, 0, 0));
   CHECK (c.edges_given && c.edges[EDGE_TOP] == 4.0);
+  options_free (&c);
   CHECK (parse (&c, "--edges", "1,2,3,4", "--bc", "top=temperature:9",
                 (char *) NULL) == OPTIONS_RUN);
   CHECK (c.edges[EDGE_TOP] == 9.0 && c.edges[EDGE_LEFT] == 1.0);
+  options_free (&c);
   CHECK (parse (&c, "--bc", "left=insulated", "-b", "periodic",
                 (char *) NULL) == OPTIONS_ERROR);
   CHECK (strstr (err, "--bc: the right edge is periodic but the left edge "
                  "is insulated") != NULL);
+  options_free (&c);
   CHECK (parse (&c, "--bc", "left=insulated", "--bc", "right=insulated",
                 "-b", "periodic", (char *) NULL) == OPTIONS_RUN);
   CHECK (edge_is (&c, EDGE_TOP, BOUNDARY_PERIODIC, true, 0, 0));
   CHECK (edge_is (&c, EDGE_LEFT, BOUNDARY_NEUMANN, true, 0, 0));
   /* The shorthands.  */
+  options_free (&c);
   CHECK (parse (&c, "-b", "neumann", (char *) NULL) == OPTIONS_RUN);
   for (int e = 0; e < EDGE_COUNT; ++e)
     CHECK (edge_is (&c, (enum edge) e, BOUNDARY_NEUMANN, true, 0, 0));
+  options_free (&c);
   CHECK (parse (&c, "-b", "dirichlet", (char *) NULL) == OPTIONS_RUN);
   CHECK (edge_is (&c, EDGE_RIGHT, BOUNDARY_DIRICHLET, false, 0, 0));
   /* Files are named, not read, until the options are complete.  */
+  options_free (&c);
   CHECK (parse (&c, "--bc", "left=convection:@h.csv,@t.csv", "--print-case",
                 (char *) NULL) == OPTIONS_ERROR);
   CHECK (strstr (err, "--bc left: h.csv: cannot open") != NULL);
+  options_free (&c);
   CHECK (parse (&c, "--thickness", "2e-3", "--surface-convection", "5,25",
                 "--force", (char *) NULL) == OPTIONS_RUN);
   CHECK (c.surface_given && c.thickness == 2e-3 && c.surface_h.value == 5.0
