@@ -2,6 +2,8 @@
 
 #include "kernels.h"
 
+#include "heat_cell.h"
+
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
@@ -28,18 +30,6 @@ kernel_fits (size_t nx, size_t ny)
      in 32 bits.  */
   return nx <= (size_t) INT_MAX / 4 && ny <= (size_t) INT_MAX / 4;
 }
-
-#pragma omp declare target
-/* One cell, at p.  The order of the additions is fixed so that every
-   strategy computes bitwise the same value on the same processor.  */
-static inline double
-heat_cell (const double *p, ptrdiff_t stride, double rx, double ry,
-           double rc)
-{
-  return rc * p[0] + rx * p[1] + rx * p[-1] + ry * p[stride]
-         + ry * p[-stride];
-}
-#pragma omp end declare target
 
 /* ---------------------------------------------------------------- update
    Host loops: rows to threads.  */
