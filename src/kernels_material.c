@@ -101,7 +101,6 @@ material_step_terms (const struct material_step *ms)
   return heated || ms->cooled;
 }
 
-
 /* ---------------------------------------------------------------- host
    kernels_host.c, on the path host_isa chose.  */
 
@@ -111,9 +110,10 @@ material_update_host (const struct stencil *s,
                       const double *restrict u, double *restrict unew,
                       struct rect r)
 {
-  host_kernels (HOST_KERNEL_MATERIAL)->material_update (
-    r.i0, r.i1, r.j0, r.j1, s->stride, ms->op.wx, ms->op.wy, ms->gain,
-    ms->rise, ms->factor, u, unew);
+  material_update_fn *update
+    = host_kernels (HOST_KERNEL_MATERIAL)->material_update;
+  update (r.i0, r.i1, r.j0, r.j1, s->stride, ms->op.wx, ms->op.wy, ms->gain,
+          ms->rise, ms->factor, u, unew);
 }
 
 void
@@ -121,9 +121,10 @@ material_update_frame_host (const struct stencil *s,
                             const struct material_step *ms,
                             const double *restrict u, double *restrict unew)
 {
-  host_kernels (HOST_KERNEL_MATERIAL)->material_frame (
-    s->nx, s->ny, s->stride, ms->op.wx, ms->op.wy, ms->gain, ms->rise,
-    ms->factor, u, unew);
+  material_frame_fn *update
+    = host_kernels (HOST_KERNEL_MATERIAL)->material_frame;
+  update (s->nx, s->ny, s->stride, ms->op.wx, ms->op.wy, ms->gain, ms->rise,
+          ms->factor, u, unew);
 }
 
 /* ---------------------------------------------------------------- target
