@@ -6,8 +6,9 @@
 # fused multiply-adds, and the reductions (largest change, residual
 # norms) are order-independent or summed in a fixed order.  Explicit
 # steps (whole field and largest change), a material run, a multigrid
-# steady plate and Crank-Nicolson steps.  Paths the processor (or the
-# build) lacks are refused with status 2, and skipped here.
+# steady plate and Crank-Nicolson steps; in an MPI build, explicit and
+# material steps on two ranks (the frame kernels).  Paths the processor
+# (or the build) lacks are refused with status 2, and skipped here.
 . "${srcdir:-.}/tests/testlib.sh"
 
 kernels="explicit material mg_smooth mg_residual mg_norms"
@@ -46,14 +47,16 @@ case $paths in
   *) fail "the baseline path does not run"; finish; exit ;;
 esac
 
-# run NAME ARGS...: heatsim -q --json ARGS on each path into
-# NAME-PATH.json; the JSON must name the path of every kernel.
+# run NAME ARGS...: heatsim -q --json ARGS on each path (through
+# $launch) into NAME-PATH.json; the JSON must name the path of every
+# kernel.
+launch=
 run () {
   _name=$1
   shift
   for p in $paths; do
-    expect_status 0 env HEATSIM_HOST_ISA=$p "$HEATSIM" -q --json "$@" \
-      || continue
+    expect_status 0 env HEATSIM_HOST_ISA=$p $launch "$HEATSIM" -q --json \
+      "$@" || continue
     cp "$workdir/out" "$workdir/$_name-$p.json"
     for k in $kernels; do
       [ "$(json_field "$k" "$workdir/out")" = "$p" ] \
@@ -96,4 +99,22 @@ run steady -p plate -s -g 127x95 -o host
 same steady checksum residual_norm_final cycles
 run cn -g 63x47 -n 4 --scheme crank-nicolson -o host
 same cn checksum l2_error
+
+# On two MPI ranks the cells next to the halo are updated after the
+# exchange, by the frame kernels.
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+  launch="$MPIEXEC -np 2"
+  run mpi-explicit -g 37x29 -n 21 -o host
+  same mpi-explicit checksum l2_error
+  run mpi-material --material-map "$srcdir/data/wall.png" \
+    --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
+    -L 0.4x8 --edges 20,-10,20,20 -n 30 -o host
+  same mpi-material checksum heat
+else
+  echo "heatsim built without MPI (or no mpiexec): frame kernels not compared"
+fi
 finish
