@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "field.h"
+#include "host_isa.h"
 #include "kernels.h"
 #include "multigrid.h"
 
@@ -212,6 +213,13 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
 int
 main (int argc, char **argv)
 {
+  /* The host paths as heatsim takes them (HEATSIM_HOST_ISA).  */
+  char err[256];
+  if (!host_isa_init (getenv (HOST_ISA_ENV), err, sizeof err))
+    {
+      fprintf (stderr, "mg_bench: %s\n", err);
+      return EXIT_FAILURE;
+    }
   bool all = false;
   int first = 1;
   for (; first < argc && argv[first][0] == '-'; ++first)

@@ -3,6 +3,7 @@
 #include "kernels.h"
 
 #include "heat_cell.h"
+#include "host_isa.h"
 
 #include <limits.h>
 #include <math.h>
@@ -32,48 +33,18 @@ kernel_fits (size_t nx, size_t ny)
 }
 
 /* ---------------------------------------------------------------- update
-   Host loops: rows to threads.  */
-
-static void
-update_host (size_t i0, size_t i1, size_t j0, size_t j1, size_t stride,
-             double rx, double ry, double rc, const double *restrict u,
-             double *restrict unew)
-{
-#pragma omp parallel for schedule(static)
-  for (size_t j = j0; j <= j1; ++j)
-    for (size_t i = i0; i <= i1; ++i)
-      unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
-                                        rx, ry, rc);
-}
-
-/* The update and, fused into the same pass over memory, the largest
-   change of a cell.  */
-static double
-update_residual_host (size_t i0, size_t i1, size_t j0, size_t j1,
-                      size_t stride, double rx, double ry, double rc,
-                      const double *restrict u, double *restrict unew)
-{
-  double change = 0.0;
-#pragma omp parallel for schedule(static) reduction(max: change)
-  for (size_t j = j0; j <= j1; ++j)
-    for (size_t i = i0; i <= i1; ++i)
-      {
-        const size_t c = j * stride + i;
-        unew[c] = heat_cell (u + c, stride, rx, ry, rc);
-        change = fmax (change, fabs (unew[c] - u[c]));
-      }
-  return change;
-}
+   Host loops: kernels_host.c, on the path host_isa chose.  */
 
 double
 heat_update_host (const struct stencil *s, double *restrict u,
                   double *restrict unew, struct rect r, bool residual)
 {
+  const struct host_kernels *k = host_kernels (HOST_KERNEL_EXPLICIT);
   if (residual)
-    return update_residual_host (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx,
-                                 s->ry, s->rc, u, unew);
-  update_host (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx, s->ry, s->rc, u,
-               unew);
+    return k->update_residual (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx,
+                               s->ry, s->rc, u, unew);
+  k->update (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx, s->ry, s->rc, u,
+             unew);
   return 0.0;
 }
 
@@ -230,45 +201,15 @@ heat_update_target (const struct stencil *s, double *u, double *unew,
 
 /* ---------------------------------------------------------------- frame  */
 
-static void
-update_frame_host (size_t nx, size_t ny, size_t stride, double rx,
-                   double ry, double rc, const double *restrict u,
-                   double *restrict unew)
-{
-  const size_t n = frame_length (nx, ny);
-#pragma omp parallel for schedule(static)
-  for (size_t k = 0; k < n; ++k)
-    {
-      const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
-    }
-}
-
-static double
-update_residual_frame_host (size_t nx, size_t ny, size_t stride, double rx,
-                            double ry, double rc, const double *restrict u,
-                            double *restrict unew)
-{
-  const size_t n = frame_length (nx, ny);
-  double change = 0.0;
-#pragma omp parallel for schedule(static) reduction(max: change)
-  for (size_t k = 0; k < n; ++k)
-    {
-      const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
-      change = fmax (change, fabs (unew[c] - u[c]));
-    }
-  return change;
-}
-
 double
 heat_update_frame_host (const struct stencil *s, const double *restrict u,
                         double *restrict unew, bool residual)
 {
+  const struct host_kernels *k = host_kernels (HOST_KERNEL_EXPLICIT);
   if (residual)
-    return update_residual_frame_host (s->nx, s->ny, s->stride, s->rx,
-                                       s->ry, s->rc, u, unew);
-  update_frame_host (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew);
+    return k->frame_residual (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc,
+                              u, unew);
+  k->frame (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew);
   return 0.0;
 }
 

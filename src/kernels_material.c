@@ -9,7 +9,9 @@
 # include <ompx.h>
 #endif
 
+#include "host_isa.h"
 #include "material.h"
+#include "material_cell.h"
 
 /* fraction[0 .. n + 1] of an axis of n nodes: 1/2 at an edge node.  */
 static void
@@ -99,21 +101,8 @@ material_step_terms (const struct material_step *ms)
   return heated || ms->cooled;
 }
 
-#pragma omp declare target
-/* The step of the node u points at: u + gain flow + factor rise.  The
-   order of the operations is fixed, so that every strategy computes
-   bitwise the same value on the same processor; without a source
-   schedule (factor exactly 1) it is bitwise u + gain flow + rise.  */
-static inline double
-material_cell (const double *u, const double *wx, const double *wy,
-               ptrdiff_t stride, double gain, double rise, double factor)
-{
-  return u[0] + gain * heat_flow_at (u, wx, wy, stride) + factor * rise;
-}
-#pragma omp end declare target
-
 /* ---------------------------------------------------------------- host
-   Rows to threads.  */
+   kernels_host.c, on the path host_isa chose.  */
 
 void
 material_update_host (const struct stencil *s,
@@ -121,19 +110,10 @@ material_update_host (const struct stencil *s,
                       const double *restrict u, double *restrict unew,
                       struct rect r)
 {
-  const size_t stride = s->stride;
-  const size_t i0 = r.i0, i1 = r.i1, j0 = r.j0, j1 = r.j1;
-  const double *restrict wx = ms->op.wx, *restrict wy = ms->op.wy;
-  const double *restrict gain = ms->gain, *restrict rise = ms->rise;
-  const double factor = ms->factor;
-#pragma omp parallel for schedule(static)
-  for (size_t j = j0; j <= j1; ++j)
-    for (size_t i = i0; i <= i1; ++i)
-      {
-        const size_t c = j * stride + i;
-        unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
-                                 gain[c], rise[c], factor);
-      }
+  material_update_fn *update
+    = host_kernels (HOST_KERNEL_MATERIAL)->material_update;
+  update (r.i0, r.i1, r.j0, r.j1, s->stride, ms->op.wx, ms->op.wy, ms->gain,
+          ms->rise, ms->factor, u, unew);
 }
 
 void
@@ -141,18 +121,10 @@ material_update_frame_host (const struct stencil *s,
                             const struct material_step *ms,
                             const double *restrict u, double *restrict unew)
 {
-  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
-  const size_t n = frame_length (nx, ny);
-  const double *restrict wx = ms->op.wx, *restrict wy = ms->op.wy;
-  const double *restrict gain = ms->gain, *restrict rise = ms->rise;
-  const double factor = ms->factor;
-#pragma omp parallel for schedule(static)
-  for (size_t k = 0; k < n; ++k)
-    {
-      const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
-                               gain[c], rise[c], factor);
-    }
+  material_frame_fn *update
+    = host_kernels (HOST_KERNEL_MATERIAL)->material_frame;
+  update (s->nx, s->ny, s->stride, ms->op.wx, ms->op.wy, ms->gain, ms->rise,
+          ms->factor, u, unew);
 }
 
 /* ---------------------------------------------------------------- target

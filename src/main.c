@@ -17,11 +17,13 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "heat_rates.h"
+#include "host_isa.h"
 #include "initial.h"
 #include "monitor.h"
 #include "options.h"
 #include "output.h"
 #include "placement.h"
+#include "host_isa.h"
 #include "probes.h"
 #include "problem.h"
 #include "report.h"
@@ -38,12 +40,18 @@ print_version (void)
   printf ("%s %s\n"
           "Device code: %s\n"
           "MPI: %s\n"
+          "Host paths:",
+          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH, domain_build ());
+  for (int k = 0; k < HOST_KERNEL_COUNT; ++k)
+    printf ("%s %s %s", k > 0 ? "," : "",
+            host_kernel_name ((enum host_kernel) k),
+            host_isa_name (host_isa_of ((enum host_kernel) k)));
+  printf ("\n"
           "Copyright (C) 2026 the heatsim developers.\n"
           "License GPLv3+: GNU GPL version 3 or later "
           "<https://gnu.org/licenses/gpl.html>.\n"
           "This is free software: you are free to change and redistribute it.\n"
-          "There is NO WARRANTY, to the extent permitted by law.\n",
-          PACKAGE, PACKAGE_VERSION, HEATSIM_OFFLOAD_ARCH, domain_build ());
+          "There is NO WARRANTY, to the extent permitted by law.\n");
 }
 
 /* The documented exit code of a status (see man/heatsim.1): 2 for what
@@ -310,6 +318,21 @@ run (int argc, char **argv)
     {
       heatsim_error ("out of memory");
       return HEATSIM_NO_MEMORY;
+    }
+
+  /* Before anything runs a kernel; a path forced by the environment
+     that cannot run here is refused like a bad option.  */
+  if (!host_isa_init (getenv (HOST_ISA_ENV), err, sizeof err))
+    {
+      heatsim_error ("%s", err);
+      if (speaks && options_json_requested (argc, argv))
+        {
+          const struct run_outcome end = outcome (HEATSIM_USAGE);
+          report_json_failure (stdout, &provenance, &end);
+          (void) flush_stdout ();
+        }
+      provenance_free (&provenance);
+      return HEATSIM_USAGE;
     }
 
   int status;

@@ -276,42 +276,11 @@ bool
 level_invert (struct level *level, double c0, bool closed,
               const struct axis *ax, const struct axis *ay);
 
-/* mg_host.c: host loops.  */
+/* mg_host.c: host loops (the others: mg_host_vector.c, through
+   host_kernels).  */
 void
 halo_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
            double *u);
-void
-row_runs (size_t nx, const double *axm, const double *axp,
-          struct row_runs *runs);
-void
-residual_row (const struct row_runs *runs, size_t stride,
-              const double *restrict u, const double *restrict f,
-              double *restrict out, const double *restrict axm,
-              const double *restrict axp, double ym, double yp, double c0,
-              size_t j);
-void
-smooth_host (size_t nx, size_t ny, size_t stride, double *restrict u,
-             const double *restrict f, const double *restrict axm,
-             const double *restrict axp, const double *restrict aym,
-             const double *restrict ayp, double c0, double omega,
-             unsigned color);
-void
-sweep_host (size_t nx, size_t ny, size_t stride, double *restrict u,
-            const double *restrict f, const double *restrict axm,
-            const double *restrict axp, const double *restrict aym,
-            const double *restrict ayp, double c0, double omega,
-            unsigned color);
-void
-residual_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
-               const double *restrict f, double *restrict r,
-               const double *restrict axm, const double *restrict axp,
-               const double *restrict aym, const double *restrict ayp,
-               double c0);
-void
-jacobi_host (size_t nx, size_t ny, size_t stride, double *restrict u,
-             const double *restrict r, const double *restrict axm,
-             const double *restrict axp, const double *restrict aym,
-             const double *restrict ayp, double c0, double omega);
 void
 coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
                double *restrict u, const double *restrict f,
@@ -319,12 +288,6 @@ coarsest_host (const struct halo_src *h, size_t nx, size_t ny, size_t stride,
                const double *restrict axp, const double *restrict aym,
                const double *restrict ayp, double c0,
                const double *restrict inverse);
-void
-bands_host (size_t nx, size_t ny, size_t stride, const double *restrict u,
-            const double *restrict f, bool zero_f, const double *restrict axm,
-            const double *restrict axp, const double *restrict aym,
-            const double *restrict ayp, double c0, double sr, double sm,
-            struct shares shares, double *restrict part);
 void
 totals_host (size_t nx, size_t nb, double *restrict part, double out[2]);
 void

@@ -1,4 +1,5 @@
-/* Where each multigrid kernel runs: the host loop (mg_host.c), or the
+/* Where each multigrid kernel runs: the host loop (mg_host.c, or
+   mg_host_vector.c on the path host_isa chose), or the
    target loop (mg_device.c) inside the sections a MG_MAP kernel maps, or
    on the hierarchy that MG_RESIDENT keeps on the device; and what each
    costs in launches and bytes moved.  */
@@ -8,6 +9,8 @@
 
 #include <omp.h>
 #include <stddef.h>
+
+#include "host_isa.h"
 
 /* Fill the halo lines of u that copy an interior line; nothing (and no
    launch) when every edge is Dirichlet.  */
@@ -52,9 +55,11 @@ k_sweep (struct exec *x, const struct level *level, double c0, double omega,
       return;
     }
   count_launches (x, 2);
-  sweep_host (level->nx, level->ny, level->stride, level->u, host_f (level),
-              level->axm, level->axp, level->aym, level->ayp, c0, omega,
-              color);
+  host_kernels (HOST_KERNEL_SMOOTH)->sweep (level->nx, level->ny,
+                                            level->stride, level->u,
+                                            host_f (level), level->axm,
+                                            level->axp, level->aym,
+                                            level->ayp, c0, omega, color);
 }
 
 void
@@ -70,8 +75,9 @@ k_smooth (struct exec *x, const struct level *level, double c0, double omega,
   switch (x->where)
     {
     case MG_HOST:
-      smooth_host (nx, ny, stride, u, host_f (level), axm, axp, aym, ayp, c0,
-                   omega, color);
+      host_kernels (HOST_KERNEL_SMOOTH)->smooth (nx, ny, stride, u,
+                                                 host_f (level), axm, axp,
+                                                 aym, ayp, c0, omega, color);
       break;
     case MG_MAP:
       {
@@ -107,8 +113,9 @@ k_residual (struct exec *x, const struct level *level, double c0)
   switch (x->where)
     {
     case MG_HOST:
-      residual_host (nx, ny, stride, u, host_f (level), r, axm, axp, aym, ayp,
-                     c0);
+      host_kernels (HOST_KERNEL_RESIDUAL)->residual (nx, ny, stride, u,
+                                                     host_f (level), r, axm,
+                                                     axp, aym, ayp, c0);
       break;
     case MG_MAP:
       {
@@ -144,7 +151,8 @@ k_jacobi (struct exec *x, const struct level *level, double c0, double omega)
   switch (x->where)
     {
     case MG_HOST:
-      jacobi_host (nx, ny, stride, u, r, axm, axp, aym, ayp, c0, omega);
+      host_kernels (HOST_KERNEL_SMOOTH)->jacobi (nx, ny, stride, u, r, axm,
+                                                 axp, aym, ayp, c0, omega);
       break;
     case MG_MAP:
       {
@@ -226,8 +234,11 @@ k_sums (struct exec *x, const struct level *level, const double *u,
   switch (x->where)
     {
     case MG_HOST:
-      bands_host (nx, ny, stride, u, f, level->zero_f && f == level->f, axm,
-                  axp, aym, ayp, c0, sr, sm, level->shares, part);
+      host_kernels (HOST_KERNEL_NORMS)->bands (nx, ny, stride, u, f,
+                                               level->zero_f
+                                               && f == level->f,
+                                               axm, axp, aym, ayp, c0, sr,
+                                               sm, level->shares, part);
       totals_host (nx, nb, part, out);
       break;
     case MG_MAP:

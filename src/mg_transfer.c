@@ -10,7 +10,9 @@
 
 #include "domain.h"
 
+#include "host_isa.h"
 #include "mg_cell.h"
+#include "mg_rows.h"
 
 /* ---- residual and restriction in one pass: fc = R (f - A u), uc = 0 */
 
@@ -239,8 +241,9 @@ k_restrict (struct exec *x, const struct mg_solver *mg,
                          ryw, x->mg->rows);
           break;
         }
-      residual_host (nx, ny, fine_stride, u, host_f (fine), fine->r, axm, axp,
-                     aym, ayp, c0);
+      host_kernels (HOST_KERNEL_RESIDUAL)->residual (nx, ny, fine_stride, u,
+                                                     host_f (fine), fine->r,
+                                                     axm, axp, aym, ayp, c0);
       if (fine->split)
         for (int axis = 0; axis < 2; ++axis)
           domain_trade_halo (mg->domain, fine->r, nx, ny, fine_stride, axis);

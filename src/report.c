@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "edge_terms.h"
+#include "host_isa.h"
 #include "provenance.h"
 #include "run_config.h"
 #include "status.h"
@@ -492,6 +493,18 @@ json_conditions (FILE *out, const struct config *cfg)
   fputs ("}, ", out);
 }
 
+/* ", "host_isa": {...}": the host path of each kernel (host_isa.h).  */
+static void
+json_host_isa (FILE *out)
+{
+  fputs (", \"host_isa\": {", out);
+  for (int k = 0; k < HOST_KERNEL_COUNT; ++k)
+    fprintf (out, "%s\"%s\": \"%s\"", k > 0 ? ", " : "",
+             host_kernel_name ((enum host_kernel) k),
+             host_isa_name (host_isa_of ((enum host_kernel) k)));
+  fputc ('}', out);
+}
+
 void
 report_json (FILE *out, const struct config *cfg, const struct run_report *r,
              const struct run_outcome *end)
@@ -500,6 +513,7 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   const struct placement *w = &r->where;
   const bool offload = cfg->strategy->offload;
   json_head (out, cfg->provenance, end);
+  json_host_isa (out);
   fprintf (out, ", \"problem\": \"%s\", \"boundary\": \"%s\", ",
            cfg->problem->name, config_boundary_summary (cfg));
   json_conditions (out, cfg);

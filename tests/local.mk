@@ -42,6 +42,7 @@ cli_tests = \
 	tests/case-files.sh \
 	tests/cli-info.sh \
 	tests/strategies-agree.sh \
+	tests/host-isa.sh \
 	tests/device-memory.sh \
 	tests/mms-error.sh \
 	tests/mms-convergence.sh \

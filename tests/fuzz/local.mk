@@ -20,19 +20,23 @@ EXTRA_DIST += tests/fuzz/fuzz_options.c tests/fuzz/fuzz_files.c \
 # API when configure embedded device code, so link its library.
 fuzz_libs = -L$(OMP_LIBDIR) -lomptarget
 # fuzz_link TARGET-SOURCE EXTRA-FLAGS: one instrumented program from the
-# target and every source of heatsim but main.c.
+# target and every source of heatsim but main.c, with the host kernels'
+# libraries as make builds them (one per host path, not instrumented).
 fuzz_link = srcs=; for f in $(heatsim_c_sources); do srcs="$$srcs $(srcdir)/$$f"; \
 	done; $(MKDIR_P) fuzz && $(CC) $(FUZZ_CFLAGS)
 
-fuzz/fuzz_options: $(srcdir)/tests/fuzz/fuzz_options.c $(src_libheatsim_a_SOURCES)
+fuzz/fuzz_options: $(srcdir)/tests/fuzz/fuzz_options.c $(src_libheatsim_a_SOURCES) \
+	  $(host_isa_libs)
 	$(fuzz_link) -o $@ $(srcdir)/tests/fuzz/fuzz_options.c $$srcs \
-	  $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
-fuzz/fuzz_h5: $(srcdir)/tests/fuzz/fuzz_files.c $(src_libheatsim_a_SOURCES)
+	  $(host_isa_libs) $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
+fuzz/fuzz_h5: $(srcdir)/tests/fuzz/fuzz_files.c $(src_libheatsim_a_SOURCES) \
+	  $(host_isa_libs)
 	$(fuzz_link) -DFUZZ_HDF5 -o $@ $(srcdir)/tests/fuzz/fuzz_files.c $$srcs \
-	  $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
-fuzz/fuzz_png: $(srcdir)/tests/fuzz/fuzz_files.c $(src_libheatsim_a_SOURCES)
+	  $(host_isa_libs) $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
+fuzz/fuzz_png: $(srcdir)/tests/fuzz/fuzz_files.c $(src_libheatsim_a_SOURCES) \
+	  $(host_isa_libs)
 	$(fuzz_link) -o $@ $(srcdir)/tests/fuzz/fuzz_files.c $$srcs \
-	  $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
+	  $(host_isa_libs) $(OMP_RPATH_LDFLAGS) $(fuzz_libs) $(PNG_LIBS) $(HDF5_LIBS) $(MPI_LIBS) $(LIBS)
 
 fuzz: $(fuzz_targets)
 	@for t in options h5 png; do \

@@ -1,0 +1,119 @@
+/* The host loops of the explicit steps, constant-coefficient
+   (kernels.c) and variable-coefficient (kernels_material.c): rows to
+   threads, the cells of a row to the vector lanes.  A variant file (see
+   host_isa.h): compiled once per host path, each copy's kernels named
+   by HOST_ISA_NAME; no target region here.  */
+#include <config.h>
+
+#include "host_isa.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "heat_cell.h"
+#include "kernels.h"
+#include "material_cell.h"
+
+void
+HOST_ISA_NAME (heat_update) (size_t i0, size_t i1, size_t j0, size_t j1,
+                             size_t stride, double rx, double ry, double rc,
+                             const double *restrict u, double *restrict unew)
+{
+#pragma omp parallel for schedule(static)
+  for (size_t j = j0; j <= j1; ++j)
+    for (size_t i = i0; i <= i1; ++i)
+      unew[j * stride + i] = heat_cell (u + j * stride + i,
+                                        (ptrdiff_t) stride, rx, ry, rc);
+}
+
+/* The update and, fused into the same pass over memory, the largest
+   change of a cell: a maximum, so the same whatever the order in which
+   the lanes and threads meet the cells.  */
+double
+HOST_ISA_NAME (heat_update_residual) (size_t i0, size_t i1, size_t j0,
+                                      size_t j1, size_t stride, double rx,
+                                      double ry, double rc,
+                                      const double *restrict u,
+                                      double *restrict unew)
+{
+  double change = 0.0;
+#pragma omp parallel for schedule(static) reduction(max: change)
+  for (size_t j = j0; j <= j1; ++j)
+    for (size_t i = i0; i <= i1; ++i)
+      {
+        const size_t c = j * stride + i;
+        unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+        change = fmax (change, fabs (unew[c] - u[c]));
+      }
+  return change;
+}
+
+void
+HOST_ISA_NAME (heat_frame) (size_t nx, size_t ny, size_t stride, double rx,
+                            double ry, double rc, const double *restrict u,
+                            double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+    }
+}
+
+double
+HOST_ISA_NAME (heat_frame_residual) (size_t nx, size_t ny, size_t stride,
+                                     double rx, double ry, double rc,
+                                     const double *restrict u,
+                                     double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+  double change = 0.0;
+#pragma omp parallel for schedule(static) reduction(max: change)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+      change = fmax (change, fabs (unew[c] - u[c]));
+    }
+  return change;
+}
+
+void
+HOST_ISA_NAME (material_update) (size_t i0, size_t i1, size_t j0, size_t j1,
+                                 size_t stride, const double *restrict wx,
+                                 const double *restrict wy,
+                                 const double *restrict gain,
+                                 const double *restrict rise, double factor,
+                                 const double *restrict u,
+                                 double *restrict unew)
+{
+#pragma omp parallel for schedule(static)
+  for (size_t j = j0; j <= j1; ++j)
+    for (size_t i = i0; i <= i1; ++i)
+      {
+        const size_t c = j * stride + i;
+        unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
+                                 gain[c], rise[c], factor);
+      }
+}
+
+void
+HOST_ISA_NAME (material_frame) (size_t nx, size_t ny, size_t stride,
+                                const double *restrict wx,
+                                const double *restrict wy,
+                                const double *restrict gain,
+                                const double *restrict rise, double factor,
+                                const double *restrict u,
+                                double *restrict unew)
+{
+  const size_t n = frame_length (nx, ny);
+#pragma omp parallel for schedule(static)
+  for (size_t k = 0; k < n; ++k)
+    {
+      const size_t c = frame_cell (k, nx, ny, stride);
+      unew[c] = material_cell (u + c, wx + c, wy + c, (ptrdiff_t) stride,
+                               gain[c], rise[c], factor);
+    }
+}
