@@ -286,7 +286,7 @@ halo_cell (double *u, size_t dst, size_t src, size_t node, unsigned bit,
   if (set & bit)
     u[dst] = a;
   else if (heat & bit)
-    u[dst] = u[src] + (a + b * (tinf - u[node]));
+    u[dst] = edge_halo_value (u[src], u[node], a, b, tinf);
   else if (copy & bit)
     u[dst] = u[src];
 }

@@ -382,6 +382,23 @@ set_nan_check_every (struct parser *p, struct config *c, const char *value)
                       &c->nan_check_every);
 }
 
+/* "auto": the solver picks where the run can fuse steps.  */
+static bool
+set_tile_steps (struct parser *p, struct config *c, const char *value)
+{
+  if (strcmp (value, "auto") == 0)
+    {
+      c->tile_steps = 0;
+      return true;
+    }
+  unsigned long long steps;
+  if (!parse_whole (p, "--tile-steps", value, NULL, 1, MAX_TILE_STEPS,
+                    &steps))
+    return false;
+  c->tile_steps = (size_t) steps;
+  return true;
+}
+
 static bool
 set_steady (struct parser *p, struct config *c, const char *value)
 {
@@ -930,6 +947,10 @@ static const struct option_spec option_table[] = {
   { "nan-check-every", 0, "K", "stop (status 5) if the field holds NaN or "
     "Inf,\nchecked every K steps (default 100)", GROUP_PROBLEM,
     set_nan_check_every, OPTIONS_RUN, false },
+  { "tile-steps", 0, "N", "explicit host steps fused per pass over the\n"
+    "field (temporal blocking; 1: none); auto\n"
+    "(default) fuses where the run allows it", GROUP_EXECUTION,
+    set_tile_steps, OPTIONS_RUN, false },
   { "steady", 's', NULL, "solve for the steady state (Laplace's equation)",
     GROUP_STEADY, set_steady, OPTIONS_RUN, false },
   { "solver", 0, "SOLVER", "multigrid (default) or jacobi", GROUP_STEADY,

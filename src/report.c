@@ -273,6 +273,8 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
     fprintf (out, " (auto: %s)", r->where.reason);
   if (cfg->strategy->offload)
     fprintf (out, ", kernel form %s", kernel_form_name (cfg->kernel));
+  if (run->tile_steps > 1)
+    fprintf (out, ", up to %zu steps fused per pass", run->tile_steps);
   fprintf (out,
            "\n"
            "  ran on        %s\n", where);
@@ -590,6 +592,9 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
            offload ? kernel_form_name (cfg->kernel) : "null", offload ? "\"" : "",
            w->on_device ? "true" : "false", w->device,
            w->num_devices, w->threads, HEATSIM_OFFLOAD_ARCH);
+  fprintf (out, "\"tile_steps\": %zu, \"tile_refusal\": ", run->tile_steps);
+  json_string (out, run->tile_refusal);
+  fputs (", ", out);
   json_number (out, "l2_error", r->has_exact, r->error.l2);
   json_number (out, "relative_error", r->has_exact, r->error.relative);
   json_number (out, "max_error", r->has_exact, r->error.max);

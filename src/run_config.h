@@ -133,6 +133,10 @@ enum temperature_unit {
   TEMPERATURE_CELSIUS        /* "degC" (UDUNITS, CF) */
 };
 
+/* --tile-steps: each fused step keeps three rows per thread in cache;
+   more than this would only spill them.  */
+enum { MAX_TILE_STEPS = 64 };
+
 /* Which options the user gave, where that changes what others mean.  */
 struct given_options {
   bool grid, length, alpha, steps, dt, end_time, force, disk, problem;
@@ -187,6 +191,9 @@ struct config {
                              fallen by this factor */
   size_t residual_every;  /* steady: read the largest change this often */
   size_t nan_check_every; /* look for NaN or Inf in the field this often */
+  size_t tile_steps;      /* explicit host steps fused per pass over the
+                             field, 1 .. MAX_TILE_STEPS; 0: auto (the
+                             solver picks) */
   bool quiet;             /* no progress on stderr */
   double progress_every;  /* seconds between progress lines, 0: none */
   const char *monitor;    /* CSV of diagnostics over time, or NULL */

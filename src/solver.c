@@ -13,6 +13,7 @@
 #include "edge_terms.h"
 #include "heat_rates.h"
 #include "implicit.h"
+#include "kernels_tiled.h"
 #include "monitor.h"
 #include "output.h"
 #include "problem.h"
@@ -431,15 +432,111 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
   s->output_seconds += omp_get_wtime () - t0;
 }
 
-/* A time-dependent run: cfg->steps steps.  */
+/* Steps fused per pass when --tile-steps is auto and the run can fuse
+   them: measured on the build machine (bench/RESULTS.md).  */
+enum { AUTO_TILE_STEPS = 8 };
+
+/* Whether the heat an edge takes in follows a schedule: boundary_at
+   changes it from step to step, which a fused pass cannot follow.  */
+static bool
+edge_heat_varies (const struct config *cfg, const struct workspace *w)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (w->stencil.halo.heat[e]
+        && (schedule_varies (&cfg->bc[e].value)
+            || schedule_varies (&cfg->bc[e].h)
+            || schedule_varies (&cfg->bc[e].ambient)))
+      return true;
+  return false;
+}
+
+/* The steps this run fuses per pass over the field (temporal blocking,
+   kernels_tiled.h): --tile-steps where every fused step is exactly a
+   plain one, else 1 with *refusal saying why.  Decided once per run.  */
+static size_t
+tile_steps (const struct solver *s, const struct config *cfg,
+            const char **refusal)
+{
+  const struct workspace *w = &s->work;
+  if (cfg->tile_steps == 1)
+    *refusal = "--tile-steps 1";
+  else if (s->strategy->offload)
+    *refusal = "the kernels run in target regions";
+  else if (w->variable)
+    *refusal = "a variable material";
+  else if (s->domain->ranks > 1)
+    /* Every rank decides alike, and the passes' ends, which are
+       collective, fall on the same steps.  */
+    *refusal = "MPI ranks exchange halos every step";
+  else if (edge_heat_varies (cfg, w))
+    *refusal = "an edge's heat follows a schedule";
+  else
+    *refusal = tiled_refusal (&w->stencil);
+  if (*refusal != NULL)
+    return 1;
+  return cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
+}
+
+/* Whether the time loop must stop after step n (< cfg->steps) of the
+   run, as after_step and note_heat would act there: to look for NaN,
+   to write, or to note the heat before the next step.  */
+static bool
+due_after (const struct solver *s, const struct config *cfg,
+           const struct output *out, size_t n)
+{
+  const size_t step = cfg->start_step + n;
+  const bool next_last = n + 1 == cfg->steps;
+  return n % cfg->nan_check_every == 0 || next_last
+         || output_due (out, step, false)
+         || (s->monitor != NULL
+             && (monitor_due (s->monitor, cfg, step, false)
+                 || monitor_wants_heat (s->monitor, cfg, step, next_last)))
+         || (s->sampling != NULL && sampling_due (cfg, step, false));
+}
+
+/* The steps from step n to fuse into one pass, at most limit: the pass
+   ends at the first step after which something is due.  */
+static size_t
+steps_until_due (const struct solver *s, const struct config *cfg,
+                 const struct output *out, size_t n, size_t limit)
+{
+  size_t steps = 1;
+  while (steps < limit && n + steps < cfg->steps
+         && !due_after (s, cfg, out, n + steps))
+    ++steps;
+  return steps;
+}
+
+/* steps (2 or more) steps, u -> unew, in one pass over the field.  */
+static void
+fused_steps (struct solver *s, size_t steps, struct tiled_scratch *tiles)
+{
+  struct workspace *w = &s->work;
+  if (w->stencil.halo.refresh)
+    s->strategy->refresh_halo (w);
+  heat_steps_tiled (&w->stencil, w->u.data, w->unew.data, (unsigned) steps,
+                    tiles);
+}
+
+/* A time-dependent run: cfg->steps steps, fused in passes of up to
+   tile_steps where that is exact.  */
 static int
 run_steps (struct solver *s, const struct config *cfg, struct output *out,
            struct run_result *r)
 {
+  struct workspace *w = &s->work;
+  r->tile_steps = tile_steps (s, cfg, &r->tile_refusal);
+  struct tiled_scratch tiles = { 0 };
+  if (r->tile_steps > 1
+      && !tiled_alloc (&tiles, &w->stencil, (unsigned) r->tile_steps))
+    {
+      heatsim_error ("--tile-steps: cannot allocate the rows of %zu fused "
+                     "steps", r->tile_steps);
+      return HEATSIM_NO_MEMORY;
+    }
   struct progress progress;
   int status = HEATSIM_OK;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
-  struct workspace *w = &s->work;
   bool scheduled = false;
   for (int e = 0; e < EDGE_COUNT; ++e)
     scheduled = scheduled || w->stencil.halo.scheduled[e];
@@ -447,11 +544,16 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       note_heat (s, cfg, n, r);
-      /* The step from t_n takes the values at t_n.  */
+      /* The step from t_n takes the values at t_n (constant over a
+         fused pass: tile_steps).  */
       boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
-      step (s, false, &r->exchange);
+      const size_t steps = steps_until_due (s, cfg, out, n, r->tile_steps);
+      if (steps > 1)
+        fused_steps (s, steps, &tiles);
+      else
+        step (s, false, &r->exchange);
       field_swap (&w->u, &w->unew);
-      ++n;
+      n += steps;
       /* The newest field's scheduled edges hold their temperatures at
          its time: the next step starts from them, and outputs and heat
          rates see them.  */
@@ -466,6 +568,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
                        config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
+  tiled_free (&tiles);
   r->steps = n;
   return status;
 }
@@ -709,6 +812,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   s->residual = NAN;
   r->levels = 0;
   r->cycles = r->cycles_max = 0;
+  r->tile_steps = 1;
+  r->tile_refusal = "only explicit time steps fuse";
   /* The first outputs, rows and profile: the initial field.  */
   int status = write_first (s, out);
   if (status == HEATSIM_OK && ((s->monitor != NULL && s->monitor->on)

@@ -60,6 +60,10 @@ struct run_result {
   double transfer_out;     /* newest field back to the host */
   double exchange;         /* MPI: packing, starting and finishing the
                               halo exchange (rank 0's share of solve) */
+  size_t tile_steps;       /* explicit host steps fused per pass over
+                              the field (1: none) */
+  const char *tile_refusal; /* why the run fuses none (tile_steps 1),
+                               else NULL */
   size_t bytes_per_update; /* an explicit update of a cell must move:
                               16, and 48 for a variable material */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */

@@ -87,6 +87,7 @@ cli_tests = \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
 	tests/edge-explicit.sh \
+	tests/temporal-blocking.sh \
 	tests/bc-options.sh \
 	tests/edge-steady.sh \
 	tests/bash-completion.sh

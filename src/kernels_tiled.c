@@ -1,0 +1,313 @@
+#include <config.h>
+
+#include "kernels_tiled.h"
+
+#include "heat_cell.h"
+
+#include <omp.h>
+#include <stdlib.h>
+
+/* Bit of edge e in a set of edges.  */
+#define EDGE_BIT(e) (1u << (e))
+
+/* Doubles per cache line: ring rows start on one.  */
+enum { LINE_DOUBLES = 8 };
+
+const char *
+tiled_refusal (const struct stencil *s)
+{
+  const struct halo *h = &s->halo;
+  const size_t nx = s->nx, ny = s->ny;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      if (h->exchange[e])
+        return "MPI neighbours exchange halos every step";
+      if (h->scheduled[e])
+        return "an edge temperature follows a schedule";
+    }
+  const size_t *src = h->source;
+  /* Side halos are filled per row from that row; the bottom one once
+     rows 1 and 2 of a step exist, the top one after row ny.  */
+  if ((h->copy[EDGE_LEFT] && (src[EDGE_LEFT] < 1 || src[EDGE_LEFT] > nx))
+      || (h->copy[EDGE_RIGHT]
+          && (src[EDGE_RIGHT] < 1 || src[EDGE_RIGHT] > nx)))
+    return "a grid one column wide between mirror edges";
+  if ((h->copy[EDGE_BOTTOM]
+       && (src[EDGE_BOTTOM] < 1 || src[EDGE_BOTTOM] > (ny < 2 ? ny : 2)))
+      || (h->copy[EDGE_TOP]
+          && (src[EDGE_TOP] < (ny > 1 ? ny - 1 : 1) || src[EDGE_TOP] > ny)))
+    return ny < 2 ? "a grid one row high between mirror edges"
+           : "periodic bottom and top edges";
+  return NULL;
+}
+
+static size_t
+strips_length (const struct stencil *s)
+{
+  return 2 * (s->nx + s->ny);
+}
+
+bool
+tiled_alloc (struct tiled_scratch *t, const struct stencil *s,
+             unsigned steps)
+{
+  *t = (struct tiled_scratch) { .steps = steps };
+  t->threads = omp_get_max_threads ();
+  t->ring_stride = (s->stride + LINE_DOUBLES - 1) / LINE_DOUBLES
+                   * LINE_DOUBLES;
+  t->per_thread = (size_t) (steps - 1) * 3 * t->ring_stride;
+  t->rings = aligned_alloc (LINE_DOUBLES * sizeof (double),
+                            (size_t) t->threads * t->per_thread
+                            * sizeof (double));
+  t->lines = malloc (2 * strips_length (s) * sizeof *t->lines);
+  if (t->rings != NULL && t->lines != NULL)
+    return true;
+  tiled_free (t);
+  return false;
+}
+
+void
+tiled_free (struct tiled_scratch *t)
+{
+  free (t->rings);
+  free (t->lines);
+  t->rings = t->lines = NULL;
+}
+
+/* One thread's share of a pass of steps steps: the rows b0..b1 of the
+   last step, and the rings of the steps in between.  Level 0 is u,
+   level L the field after L steps.  */
+struct pass {
+  const struct stencil *s;
+  const double *u;
+  double *unew;
+  double *ring;             /* this thread's rings: levels 1..steps-1 */
+  size_t ring_stride;
+  unsigned steps;
+  size_t b0, b1;
+  double *kept;             /* halo lines of levels steps-2, steps-1 */
+  /* The edges' halo rules: halo_refresh_host's.  */
+  unsigned copy, heat;
+  double a[EDGE_COUNT], b[EDGE_COUNT], tinf[EDGE_COUNT];
+};
+
+/* Rows of level that this band computes: those the rows b0..b1 of the
+   last level depend on.  */
+static size_t
+first_row (const struct pass *p, unsigned level)
+{
+  const size_t reach = p->steps - level;
+  return p->b0 > reach ? p->b0 - reach : 1;
+}
+
+static size_t
+last_row (const struct pass *p, unsigned level)
+{
+  const size_t row = p->b1 + (p->steps - level);
+  return row < p->s->ny ? row : p->s->ny;
+}
+
+/* Row j (0 .. ny + 1) of level 1 .. steps - 1, in its ring of three.  */
+static double *
+ring_row (const struct pass *p, unsigned level, size_t j)
+{
+  return p->ring + ((size_t) (level - 1) * 3 + j % 3) * p->ring_stride;
+}
+
+static const double *
+level_row (const struct pass *p, unsigned level, size_t j)
+{
+  return level == 0 ? p->u + j * p->s->stride : ring_row (p, level, j);
+}
+
+/* The halo value of edge e from its source line's src and its node's
+   value: halo_cell's (kernels.c).  */
+static double
+edge_value (const struct pass *p, enum edge e, double src, double node)
+{
+  if (p->heat & EDGE_BIT (e))
+    return edge_halo_value (src, node, p->a[e], p->b[e], p->tinf[e]);
+  return src;
+}
+
+/* Where the halo lines of level go after the pass (pack layout: left,
+   right, bottom, top), or NULL: only the last two but one are kept.  */
+static double *
+kept_lines (const struct pass *p, unsigned level)
+{
+  if (level + 2 == p->steps)
+    return p->kept;
+  if (level + 1 == p->steps)
+    return p->kept + strips_length (p->s);
+  return NULL;
+}
+
+/* The side halo cells of row j of level: a copying edge's from the
+   row, as the refresh before the next plain step would fill them; a
+   fixed edge's, which never change, from u.  */
+static void
+side_halos (const struct pass *p, unsigned level, size_t j, double *row)
+{
+  const size_t nx = p->s->nx, ny = p->s->ny, stride = p->s->stride;
+  const size_t *src = p->s->halo.source;
+  row[0] = p->copy & EDGE_BIT (EDGE_LEFT)
+           ? edge_value (p, EDGE_LEFT, row[src[EDGE_LEFT]], row[1])
+           : p->u[j * stride];
+  row[nx + 1] = p->copy & EDGE_BIT (EDGE_RIGHT)
+                ? edge_value (p, EDGE_RIGHT, row[src[EDGE_RIGHT]], row[nx])
+                : p->u[j * stride + nx + 1];
+  double *kept = kept_lines (p, level);
+  if (kept != NULL && j >= p->b0 && j <= p->b1)
+    {
+      kept[j - 1] = row[0];
+      kept[ny + j - 1] = row[nx + 1];
+    }
+}
+
+/* The bottom (end 0) or top (end ny + 1) halo row of level, once the
+   rows it copies exist.  The band that holds the end keeps it.  */
+static void
+end_halo (const struct pass *p, unsigned level, enum edge e)
+{
+  const size_t nx = p->s->nx, ny = p->s->ny, stride = p->s->stride;
+  const bool bottom = e == EDGE_BOTTOM;
+  const size_t end = bottom ? 0 : ny + 1;
+  double *halo = ring_row (p, level, end);
+  if (p->copy & EDGE_BIT (e))
+    {
+      const double *src = ring_row (p, level, p->s->halo.source[e]);
+      const double *node = ring_row (p, level, bottom ? 1 : ny);
+      for (size_t k = 1; k <= nx; ++k)
+        halo[k] = edge_value (p, e, src[k], node[k]);
+    }
+  else
+    for (size_t k = 1; k <= nx; ++k)
+      halo[k] = p->u[end * stride + k];
+  double *kept = kept_lines (p, level);
+  if (kept != NULL && (bottom ? p->b0 == 1 : p->b1 == ny))
+    for (size_t k = 1; k <= nx; ++k)
+      kept[2 * ny + (bottom ? 0 : nx) + k - 1] = halo[k];
+}
+
+static void
+row_update (size_t nx, double rx, double ry, double rc,
+            const double *restrict below, const double *restrict mid,
+            const double *restrict above, double *restrict out)
+{
+  for (size_t i = 1; i <= nx; ++i)
+    out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc);
+}
+
+/* Row j of level from rows j - 1 .. j + 1 of the level before; the last
+   level's goes to unew.  */
+static void
+compute_row (const struct pass *p, unsigned level, size_t j)
+{
+  const struct stencil *s = p->s;
+  double *out = level == p->steps ? p->unew + j * s->stride
+                : ring_row (p, level, j);
+  row_update (s->nx, s->rx, s->ry, s->rc, level_row (p, level - 1, j - 1),
+              level_row (p, level - 1, j), level_row (p, level - 1, j + 1),
+              out);
+  if (level < p->steps)
+    side_halos (p, level, j, out);
+}
+
+/* The wavefront: at stage j, level L computes its row j + 1 - L, which
+   needs rows j - L .. j + 2 - L of level L - 1, the last of them
+   computed at this stage just before.  A ring of three rows holds what
+   the next level still needs.  The top halo of a level takes the place
+   of its row ny + 1.  */
+static void
+sweep (const struct pass *p)
+{
+  const unsigned steps = p->steps;
+  const size_t ny = p->s->ny;
+  const size_t bottom_ready = ny < 2 ? ny : 2;
+  const size_t stages = last_row (p, steps) + steps - 1;
+  for (size_t j = first_row (p, 1); j <= stages; ++j)
+    for (unsigned level = 1; level <= steps && level <= j + 1; ++level)
+      {
+        const size_t r = j + 1 - level;
+        if (r >= first_row (p, level) && r <= last_row (p, level))
+          {
+            compute_row (p, level, r);
+            if (level < steps && r == bottom_ready
+                && first_row (p, level) == 1)
+              end_halo (p, level, EDGE_BOTTOM);
+          }
+        else if (level < steps && r == ny + 1 && last_row (p, level) == ny)
+          end_halo (p, level, EDGE_TOP);
+      }
+}
+
+/* Field cell f and line cell l: one to the other.  */
+static void
+move (double *u, size_t f, double *lines, size_t l, bool to_u)
+{
+  if (to_u)
+    u[f] = lines[l];
+  else
+    lines[l] = u[f];
+}
+
+/* The halo cells of u's copying edges to lines (pack layout), or
+   back.  */
+static void
+halo_lines (const struct stencil *s, double *u, double *lines, bool to_u)
+{
+  const size_t nx = s->nx, ny = s->ny, stride = s->stride;
+  const bool *copy = s->halo.copy;
+  for (size_t j = 1; j <= ny; ++j)
+    {
+      if (copy[EDGE_LEFT])
+        move (u, j * stride, lines, j - 1, to_u);
+      if (copy[EDGE_RIGHT])
+        move (u, j * stride + nx + 1, lines, ny + j - 1, to_u);
+    }
+  for (size_t k = 1; k <= nx; ++k)
+    {
+      if (copy[EDGE_BOTTOM])
+        move (u, k, lines, 2 * ny + k - 1, to_u);
+      if (copy[EDGE_TOP])
+        move (u, (ny + 1) * stride + k, lines, 2 * ny + nx + k - 1, to_u);
+    }
+}
+
+void
+heat_steps_tiled (const struct stencil *s, double *u, double *unew,
+                  unsigned steps, struct tiled_scratch *t)
+{
+  struct pass common = {
+    .s = s, .u = u, .unew = unew, .ring_stride = t->ring_stride,
+    .steps = steps, .kept = t->lines,
+  };
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      common.copy |= s->halo.copy[e] ? EDGE_BIT (e) : 0u;
+      common.heat |= s->halo.heat[e] ? EDGE_BIT (e) : 0u;
+      /* halo_fill's products (kernels.c), bitwise.  */
+      common.a[e] = s->halo.coef[e] * s->halo.in.flux[e];
+      common.b[e] = s->halo.coef[e] * s->halo.in.h[e];
+      common.tinf[e] = s->halo.in.ambient[e];
+    }
+  const size_t ny = s->ny;
+#pragma omp parallel num_threads(t->threads)
+  {
+    const size_t id = (size_t) omp_get_thread_num ();
+    const size_t n = (size_t) omp_get_num_threads ();
+    struct pass p = common;
+    p.ring = t->rings + id * t->per_thread;
+    p.b0 = 1 + ny * id / n;
+    p.b1 = ny * (id + 1) / n;
+    if (p.b0 <= p.b1)
+      sweep (&p);
+  }
+  /* The halo the plain steps would leave: unew's from level steps - 2
+     (u's own for two steps), u's from level steps - 1.  */
+  double *before_last = t->lines, *last = t->lines + strips_length (s);
+  if (steps == 2)
+    halo_lines (s, u, before_last, false);
+  halo_lines (s, unew, before_last, true);
+  halo_lines (s, u, last, true);
+}

@@ -1,0 +1,176 @@
+#!/bin/sh
+# Temporal blocking (--tile-steps, kernels_tiled.c): explicit host steps
+# fused into passes give bitwise the fields of plain steps (--tile-steps
+# 1), for every edge kind a pass computes, odd and tiny grids, step
+# counts that are no multiple of the pass; outputs, --monitor and probe
+# rows, the NaN check and signals fall on the same steps; runs a pass
+# cannot follow exactly fall back to plain steps and say why; MPI runs
+# on 1-4 ranks agree.
+. "${srcdir:-.}/tests/testlib.sh"
+
+run () { "$HEATSIM" -q --json -o host "$@"; }
+
+# agree T ARGS...: the final field of --tile-steps T and of plain steps
+# are bitwise the same, and the T run fused.
+agree () {
+  _t=$1
+  shift
+  expect_status 0 run --tile-steps 1 "$@" || return
+  cp "$workdir/out" "$workdir/plain.json"
+  expect_status 0 run --tile-steps "$_t" "$@" || return
+  [ "$(json_field checksum "$workdir/out")" = \
+    "$(json_field checksum "$workdir/plain.json")" ] \
+    || fail "--tile-steps $_t differs from plain steps ($*)"
+  [ "$(json_field tile_steps "$workdir/out")" = "$_t" ] \
+    || fail "--tile-steps $_t did not fuse ($*): $(json_field tile_refusal \
+"$workdir/out")"
+  # The field really changed: a run that did nothing would also agree.
+  [ "$(json_field min "$workdir/plain.json")" != \
+    "$(json_field max "$workdir/plain.json")" ] \
+    || fail "no change ($*)"
+}
+
+flux='--bc left=flux:1e3 --bc right=convection:10,20'
+for t in 2 3 5 8; do
+  agree $t -g 64 -n 37                                      # Dirichlet (mms)
+  agree $t -p plate -g 30x41 -n 61                          # Dirichlet edges
+  agree $t -p disk -g 61x45 -n 50 -b neumann                # insulated
+  agree $t -p disk -g 40x30 -L 1 -a 1 -T 1e-3 -n 40 \
+    --bc left=periodic --bc right=periodic                  # periodic x
+  agree $t -g 57x33 -n 45 $flux --bc bottom=insulated \
+    --bc top=convection:5,-3                                # heat in
+  agree $t -g 33x2 -n 29 -b neumann -T 1e-3                 # two rows
+  agree $t -g 2x9 -n 23 $flux                               # two columns
+  agree $t -g 3x1 -n 17 -T 1e-3                             # one row
+  agree $t -g 1x3 -n 19 --bc bottom=flux:2 --bc top=insulated  # one column
+done
+# More threads than rows; a pass longer than the run.
+OMP_NUM_THREADS=5 agree 4 -g 7x3 -n 13 $flux
+agree 16 -g 20x18 -n 9 $flux
+
+# Fallbacks: decided once, reported, and the field is still the same.
+# fallback WHY ARGS...
+fallback () {
+  _why=$1
+  shift
+  expect_status 0 run --tile-steps 4 "$@" || return
+  [ "$(json_field tile_steps "$workdir/out")" = 1 ] \
+    || fail "fused where it cannot ($*)"
+  json_field tile_refusal "$workdir/out" | grep -q -e "$_why" \
+    || fail "($*): refusal '$(json_field tile_refusal "$workdir/out")', \
+not '$_why'"
+}
+fallback 'periodic bottom and top' -p disk -b periodic -g 40x30 -L 1 -a 1 \
+  -T 1e-3 -n 20
+fallback 'one column wide' -g 1x9 -n 5 --bc left=flux:1
+printf 'time,value\n0,10\n1,20\n' >ramp.csv
+fallback 'schedule' -g 20 -n 5 --bc left=flux:@ramp.csv
+fallback 'schedule' -g 20 -n 5 --bc left=temperature:@ramp.csv
+fallback 'variable material' -g 20 -n 5 --source 1
+fallback 'target regions' -g 20 -n 5 -o resident
+expect_status 0 "$HEATSIM" -q --json -g 16 -n 3 --scheme backward-euler
+[ "$(json_field tile_steps "$workdir/out")" = 1 ] || fail "implicit fused"
+expect_status 0 run -g 300 -n 20
+[ "$(json_field tile_steps "$workdir/out")" -gt 1 ] \
+  || fail "auto did not fuse an eligible run"
+
+# Option errors.
+refused "tile-steps.*whole number" --tile-steps x
+refused "tile-steps.*at least 1" --tile-steps 0
+refused "tile-steps.*whole number" --tile-steps -3
+refused "tile-steps.*at most" --tile-steps 100000
+
+# Outputs at steps inside a pass: the same files, rows and fields.
+# files DIR: one line per output file with what it holds, provenance
+# (which names the options) left out.
+files () {
+  for f in $(ls "$1"); do
+    case $f in
+      *.h5)
+        if [ -n "${H5DUMP:-}" ]; then
+          echo "$f $("$H5DUMP" -d /field -g /boundary "$1/$f" | tail -n +2 \
+                     | cksum)"
+        else
+          echo "$f"
+        fi ;;
+      *.png) echo "$f $("$PNG_PROBE" "$1/$f" pixels)" ;;
+      *) echo "$f $(cksum <"$1/$f")" ;;
+    esac
+  done
+}
+outputs="-g 37x29 -n 30 $flux --bc bottom=insulated --checkpoint-every 7
+  --png-every 4 --monitor-every 3 --probe 300,400 --probe-every 5"
+for t in 1 6; do
+  mkdir "$workdir/o$t"
+  expect_status 0 run --tile-steps $t $outputs --output-dir "$workdir/o$t" \
+    --monitor "$workdir/o$t/monitor.csv"
+  files "$workdir/o$t" >"$workdir/files$t"
+done
+[ "$(wc -l <"$workdir/files1")" -ge 20 ] || fail "outputs: too few files"
+cmp -s "$workdir/files1" "$workdir/files6" \
+  || fail "outputs differ: $(diff "$workdir/files1" "$workdir/files6")"
+
+# An unstable step overflows mid-pass: the NaN check reports the same
+# step (the first multiple of 7 after the overflow).
+for t in 1 5; do
+  expect_status 5 run --tile-steps $t -g 64 -L 65 -a 1 --dt 1 --force \
+    -n 100000 --nan-check-every 7
+  sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err" \
+    >"$workdir/nan$t"
+done
+[ -s "$workdir/nan1" ] && cmp -s "$workdir/nan1" "$workdir/nan5" \
+  || fail "NaN reported after step $(cat "$workdir/nan5") fused, \
+$(cat "$workdir/nan1") plain"
+
+# SIGTERM mid-run: it stops after a pass with that pass's checkpoint, and
+# the restart ends with the field of an uninterrupted plain run.
+sig="-p disk -g 150x130 -L 1 -a 1 --dt 1e-6"
+mkdir "$workdir/sig"
+"$HEATSIM" -q -o host $sig --tile-steps 8 -n 100000000 \
+  --checkpoint-every 1000 --output-dir "$workdir/sig" \
+  >"$workdir/bg.out" 2>"$workdir/bg.err" &
+pid=$!
+second () { [ -f "$workdir/sig/heatsim-001000.h5" ]; }
+if wait_for $pid second; then
+  kill -TERM $pid
+  wait $pid
+  status=$?
+  [ "$status" -eq 143 ] || fail "SIGTERM: status $status"
+  at=$(sed -n 's/.*stopped after step \([0-9]*\); checkpoint.*/\1/p' \
+    "$workdir/bg.err")
+  ckpt="$workdir/sig/heatsim-$(printf %06d "$at").h5"
+  if [ -n "$at" ] && [ -f "$ckpt" ]; then
+    expect_status 0 run --tile-steps 8 --restart "$ckpt" -n 50
+    cp "$workdir/out" "$workdir/restarted.json"
+    expect_status 0 run $sig --tile-steps 1 -n $((at + 50))
+    [ "$(json_field checksum "$workdir/out")" = \
+      "$(json_field checksum "$workdir/restarted.json")" ] \
+      || fail "SIGTERM after step $at and restart differ from plain steps"
+  else
+    fail "SIGTERM: no checkpoint at the stop: $(cat "$workdir/bg.err")"
+  fi
+else
+  kill -9 $pid 2>/dev/null
+  fail "the run to stop never reached step 1000: $(cat "$workdir/bg.err")"
+fi
+
+# MPI: 1-4 ranks with fusing asked for agree with plain steps on 1.
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe
+  mpi_case="-g 61x47 -n 45 $flux --bc bottom=insulated"
+  expect_status 0 run --tile-steps 1 $mpi_case
+  want=$(json_field checksum "$workdir/out")
+  for n in 1 2 3 4; do
+    expect_status 0 env OMP_NUM_THREADS=1 "$MPIEXEC" -np $n "$HEATSIM" -q \
+      --json -o host --tile-steps 6 $mpi_case || continue
+    [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+      || fail "MPI $n ranks, --tile-steps 6, differ from plain steps"
+    fused=$(json_field tile_steps "$workdir/out")
+    [ $n -eq 1 ] && [ "$fused" != 6 ] && fail "1 rank did not fuse"
+    [ $n -gt 1 ] && [ "$fused" != 1 ] && fail "$n ranks fused"
+  done
+fi
+finish
