@@ -19,7 +19,8 @@ static const char *const isa_names[HOST_ISA_COUNT] = {
 };
 
 static const char *const kernel_names[HOST_KERNEL_COUNT] = {
-  [HOST_KERNEL_EXPLICIT] = "explicit", [HOST_KERNEL_MATERIAL] = "material",
+  [HOST_KERNEL_EXPLICIT] = "explicit",
+  [HOST_KERNEL_TILED] = "explicit_tiled", [HOST_KERNEL_MATERIAL] = "material",
   [HOST_KERNEL_SMOOTH] = "mg_smooth",
   [HOST_KERNEL_RESIDUAL] = "mg_residual", [HOST_KERNEL_NORMS] = "mg_norms",
 };
@@ -37,6 +38,7 @@ static const char *const kernel_names[HOST_KERNEL_COUNT] = {
    that a finer measurement can change one.  */
 static const enum host_isa preferred[HOST_KERNEL_COUNT] = {
   [HOST_KERNEL_EXPLICIT] = HOST_ISA_AVX2,
+  [HOST_KERNEL_TILED] = HOST_ISA_AVX2,
   [HOST_KERNEL_MATERIAL] = HOST_ISA_AVX2,
   [HOST_KERNEL_SMOOTH] = HOST_ISA_AVX2,
   [HOST_KERNEL_RESIDUAL] = HOST_ISA_AVX2,

@@ -29,10 +29,13 @@ enum host_isa { HOST_ISA_BASELINE, HOST_ISA_AVX2, HOST_ISA_AVX512,
 
 /* The kernels whose path is chosen, each a group of loops of one shape:
    the explicit constant-coefficient update (whole field and frame, with
-   and without the largest change), the variable-coefficient update,
+   and without the largest change), its rows in the temporally blocked
+   steps (kernels_tiled.h: in cache, so bound by arithmetic rather than
+   memory), the variable-coefficient update,
    the multigrid smoothers (red-black, both colours in one pass,
    weighted Jacobi), the multigrid residual and its norms.  */
-enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_MATERIAL,
+enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_TILED,
+                   HOST_KERNEL_MATERIAL,
                    HOST_KERNEL_SMOOTH, HOST_KERNEL_RESIDUAL,
                    HOST_KERNEL_NORMS, HOST_KERNEL_COUNT };
 
@@ -48,6 +51,12 @@ typedef double heat_update_residual_fn (size_t i0, size_t i1, size_t j0,
                                         double ry, double rc,
                                         const double *restrict u,
                                         double *restrict unew);
+/* One row, out[1..nx], from the rows below, mid and above.  */
+typedef void heat_row_fn (size_t nx, double rx, double ry, double rc,
+                          const double *restrict below,
+                          const double *restrict mid,
+                          const double *restrict above,
+                          double *restrict out);
 /* The same on the frame of nx x ny interior cells.  */
 typedef void heat_frame_fn (size_t nx, size_t ny, size_t stride, double rx,
                             double ry, double rc, const double *restrict u,
@@ -109,6 +118,7 @@ struct host_kernels {
   heat_update_residual_fn *update_residual;
   heat_frame_fn *frame;
   heat_frame_residual_fn *frame_residual;
+  heat_row_fn *row;
   material_update_fn *material_update;
   material_frame_fn *material_frame;
   mg_smooth_fn *smooth, *sweep;
@@ -125,6 +135,7 @@ struct host_kernels {
   heat_update_residual_fn heat_update_residual_##isa;                     \
   heat_frame_fn heat_frame_##isa;                                         \
   heat_frame_residual_fn heat_frame_residual_##isa;                       \
+  heat_row_fn heat_row_##isa;                                             \
   material_update_fn material_update_##isa;                               \
   material_frame_fn material_frame_##isa;                                 \
   mg_smooth_fn mg_smooth_##isa, mg_sweep_##isa;                           \
@@ -136,6 +147,7 @@ struct host_kernels {
     .update_residual = heat_update_residual_##isa,                        \
     .frame = heat_frame_##isa,                                            \
     .frame_residual = heat_frame_residual_##isa,                          \
+    .row = heat_row_##isa,                                                \
     .material_update = material_update_##isa,                             \
     .material_frame = material_frame_##isa,                               \
     .smooth = mg_smooth_##isa, .sweep = mg_sweep_##isa,                   \

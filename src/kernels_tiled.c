@@ -3,6 +3,7 @@
 #include "kernels_tiled.h"
 
 #include "heat_cell.h"
+#include "host_isa.h"
 
 #include <omp.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ struct pass {
   /* The edges' halo rules: halo_refresh_host's.  */
   unsigned copy, heat;
   double a[EDGE_COUNT], b[EDGE_COUNT], tinf[EDGE_COUNT];
+  heat_row_fn *row;         /* a row of cells, on the chosen host path */
 };
 
 /* Rows of level that this band computes: those the rows b0..b1 of the
@@ -189,15 +191,6 @@ end_halo (const struct pass *p, unsigned level, enum edge e)
       kept[2 * ny + (bottom ? 0 : nx) + k - 1] = halo[k];
 }
 
-static void
-row_update (size_t nx, double rx, double ry, double rc,
-            const double *restrict below, const double *restrict mid,
-            const double *restrict above, double *restrict out)
-{
-  for (size_t i = 1; i <= nx; ++i)
-    out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc);
-}
-
 /* Row j of level from rows j - 1 .. j + 1 of the level before; the last
    level's goes to unew.  */
 static void
@@ -206,9 +199,8 @@ compute_row (const struct pass *p, unsigned level, size_t j)
   const struct stencil *s = p->s;
   double *out = level == p->steps ? p->unew + j * s->stride
                 : ring_row (p, level, j);
-  row_update (s->nx, s->rx, s->ry, s->rc, level_row (p, level - 1, j - 1),
-              level_row (p, level - 1, j), level_row (p, level - 1, j + 1),
-              out);
+  p->row (s->nx, s->rx, s->ry, s->rc, level_row (p, level - 1, j - 1),
+          level_row (p, level - 1, j), level_row (p, level - 1, j + 1), out);
   if (level < p->steps)
     side_halos (p, level, j, out);
 }
@@ -281,6 +273,7 @@ heat_steps_tiled (const struct stencil *s, double *u, double *unew,
   struct pass common = {
     .s = s, .u = u, .unew = unew, .ring_stride = t->ring_stride,
     .steps = steps, .kept = t->lines,
+    .row = host_kernels (HOST_KERNEL_TILED)->row,
   };
   for (int e = 0; e < EDGE_COUNT; ++e)
     {

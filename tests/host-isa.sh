@@ -11,7 +11,7 @@
 # (or the build) lacks are refused with status 2, and skipped here.
 . "${srcdir:-.}/tests/testlib.sh"
 
-kernels="explicit material mg_smooth mg_residual mg_norms"
+kernels="explicit explicit_tiled material mg_smooth mg_residual mg_norms"
 
 # A name that is no path is refused before anything runs.
 export HEATSIM_HOST_ISA=sse9
@@ -84,8 +84,13 @@ same () {
 }
 
 # Odd sizes, so that every vector loop has a remainder.
-run explicit -g 37x29 -n 21 -o host
+run explicit -g 37x29 -n 21 -o host --tile-steps 1
 same explicit checksum l2_error
+# The same steps fused in passes of 8 (the rows of the temporally
+# blocked kernel), with insulated and convection edges.
+run tiled -g 37x29 -n 21 -o host --tile-steps 8 --bc left=insulated \
+  --bc top=convection:10,0.5
+same tiled checksum l2_error
 # Jacobi sweeps: the update fused with the largest change.
 run jacobi -p plate -s --solver jacobi -g 45x33 --tol 1e-2 -o host
 same jacobi checksum residual steps
