@@ -83,7 +83,7 @@ set_problem (struct parser *p, struct config *c, const char *value)
   c->problem = problem_find (value);
   return c->problem != NULL
          || parse_fail (p, "--problem: unknown problem '%s' (choose mms, "
-                        "plate, disk or file)", value);
+                        "plate, disk, uniform or file)", value);
 }
 
 /* A value read from a case file (or a part of a value), kept as long as
@@ -839,8 +839,9 @@ static bool set_case (struct parser *p, struct config *c, const char *value);
    them by group; this order is getopt_long's, which names the
    candidates of an ambiguous abbreviation in it.  */
 static const struct option_spec option_table[] = {
-  { "problem", 'p', "NAME", "mms (default), plate, disk, or file\n"
-    "(with --init FILE); see Problems below",
+  { "problem", 'p', "NAME", "mms (default), plate, disk, file (with --init\n"
+    "FILE) or uniform (the default with a material\n"
+    "or source); see Problems below",
     GROUP_PROBLEM, set_problem, OPTIONS_RUN, false },
   { "boundary", 'b', "KIND", "every edge: dirichlet (default: the\n"
     "problem's temperatures), neumann (--bc\n"
@@ -1292,7 +1293,11 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--checkpoint-name: '%s' can give the same file "
                        "names as --png-name '%s'", c->checkpoint_name,
                        c->png_name);
-  return check_conditions (p, c) && material_check_options (p, c);
+  if (!check_conditions (p, c) || !material_check_options (p, c))
+    return false;
+  if (!g.problem && c->init == NULL && c->restart == NULL)
+    c->problem = problem_default (c);
+  return true;
 }
 
 static void

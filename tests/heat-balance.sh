@@ -176,6 +176,34 @@ expect_status 0 "$HEATSIM" -q $transient --scheme crank-nicolson --rtol 1e-13 \
   -T 20 -n 40 --monitor cn.csv --monitor-every 1 \
   && below "$(budget cn.csv mean)" 1e-10 "Crank-Nicolson: energy budget"
 
+# A material run without --problem starts from the uniform field of
+# --initial-temperature, its fixed edges included (0 without it): without
+# a source nothing changes, and the report names the problem uniform and
+# no exact solution.  Before issue 23's cleanup it started from the mms
+# sine with 0 K edges.
+plain='-g 12x8 -L 0.1x0.05 --conductivity 50 --density 7800 --heat-capacity 500 -n 20'
+if expect_status 0 "$HEATSIM" -q --json $plain --initial-temperature 300; then
+  [ "$(key problem)" = uniform ] || fail "material run: problem $(key problem), not uniform"
+  # (To round-off: the kernel sums k (T_N - T_P) terms, not exactly 0.)
+  near "$(key min)" 300 1e-14 "material run at 300 K: lowest temperature"
+  near "$(key max)" 300 1e-14 "material run at 300 K: highest temperature"
+  [ "$(key l2_error)" = null ] || fail "material run: an error against an exact solution"
+  checks=$((checks + 2))
+fi
+if expect_status 0 "$HEATSIM" -q --json $plain --source 1e5; then
+  below "$(key heat_initial)" 0 "material run from 0 K: initial heat"
+  # All of the source's heat in the interior still: nodes of 0.1/13 x 0.05/9.
+  near "$(key source_power)" "$(awk 'BEGIN { printf "%.17g", 1e5 * 12 * 8 * 0.1 / 13 * 0.05 / 9 }')" \
+    1e-13 "material run: source power"
+fi
+if expect_status 0 "$HEATSIM" $plain; then
+  grep -q '^  problem       uniform, dirichlet boundaries$' "$workdir/out" \
+    || fail "material run: the text report's problem: $(grep problem "$workdir/out")"
+  grep -q 'no exact solution' "$workdir/out" \
+    || fail "material run: the text report gives an error"
+  checks=$((checks + 2))
+fi
+
 # MPI: the same field and budget on 1 to 4 ranks (sums along the edges
 # and over the nodes: close to 1e-12 of the largest term; the stored
 # heat's rate, a difference of two total heats summed in another order
