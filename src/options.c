@@ -210,42 +210,25 @@ static bool
 parse_condition (struct parser *p, struct config *c, const char *option,
                  const char *spec, struct edge_condition *b)
 {
-  static const char *const kinds[] = {
-    "temperature", "flux", "insulated", "convection", "periodic"
-  };
+  const struct edge_kind_word *w = edge_kind_word_find (spec);
   const size_t len = strcspn (spec, ":");
   const char *values = spec[len] == ':' ? spec + len + 1 : NULL;
-  size_t k = 0;
-  while (k < sizeof kinds / sizeof *kinds
-         && !(strlen (kinds[k]) == len && strncmp (kinds[k], spec, len) == 0))
-    ++k;
-  *b = (struct edge_condition) { .given = true };
-  switch (k)
-    {
-    case 0:
-    case 1:
-      b->kind = k == 0 ? BOUNDARY_DIRICHLET : BOUNDARY_NEUMANN;
-      if (values == NULL)
-        return parse_fail (p, "%s: '%s' needs a value (%s:%s)", option, spec,
-                           kinds[k], k == 0 ? "T" : "Q");
-      return schedule_parse (p, option, values, &b->value);
-    case 2:
-    case 4:
-      b->kind = k == 2 ? BOUNDARY_NEUMANN : BOUNDARY_PERIODIC;
-      return values == NULL
-             || parse_fail (p, "%s: '%s': %s takes no value", option, spec,
-                            kinds[k]);
-    case 3:
-      b->kind = BOUNDARY_ROBIN;
-      if (values == NULL)
-        return parse_fail (p, "%s: '%s' needs values (convection:H,TINF)",
-                           option, spec);
-      return parse_convection (p, c, option, values, &b->h, &b->ambient);
-    default:
-      return parse_fail (p, "%s: unknown kind '%.*s' (choose temperature:T, "
-                         "flux:Q, insulated, convection:H,TINF or periodic)",
-                         option, (int) len, spec);
-    }
+  if (w == NULL)
+    return parse_fail (p, "%s: unknown kind '%.*s' (choose temperature:T, "
+                       "flux:Q, insulated, convection:H,TINF or periodic)",
+                       option, (int) len, spec);
+  *b = (struct edge_condition) { .given = true, .kind = w->kind };
+  if (w->values == NULL)
+    return values == NULL
+           || parse_fail (p, "%s: '%s': %s takes no value", option, spec,
+                          w->word);
+  if (values == NULL)
+    return parse_fail (p, "%s: '%s' needs %s (%s:%s)", option, spec,
+                       w->kind == BOUNDARY_ROBIN ? "values" : "a value",
+                       w->word, w->values);
+  return w->kind == BOUNDARY_ROBIN
+         ? parse_convection (p, c, option, values, &b->h, &b->ambient)
+         : schedule_parse (p, option, values, &b->value);
 }
 
 /* --bc EDGE=SPEC, EDGE one of left, right, bottom, top or all.  */
