@@ -132,4 +132,20 @@ mkfifo "$d/fifo"
 expect_status 2 timeout 300 "$HEATSIM" -q --init "$d/fifo"
 grep -q "fifo: not a regular file" "$workdir/err" \
   || fail "--init FIFO: $(cat "$workdir/err")"
+
+# 13. Hexadecimal numbers, which strtod and strtoul would read, are
+# refused, naming the option; the decimal forms are taken.
+refused "^heatsim: --conductivity: '0x10' is not a number" -g 8 -n 1 \
+  --conductivity 0x10 --density 1 --heat-capacity 1
+refused "^heatsim: --alpha: '-0X1p-3' is not a number" -g 8 -n 1 --alpha -0X1p-3
+refused "^heatsim: --grid: '0x40'" -g 0x40 -n 1
+refused "^heatsim: --steps: '0x10' is not a whole number" -g 8 -n 0x10
+refused "^heatsim: --bc left: '0x1p3' is not a number" -g 8 -n 1 \
+  --bc left=flux:0x1p3
+refused "^heatsim: --bc left: '0x1' is not a number" -g 8 -n 1 \
+  --bc left=convection:10,0x1
+refused "^heatsim: --source-rect: '0x1' is not a number" -g 8 -n 1 \
+  --source-rect 0,0x1,0,1,1
+expect_status 0 "$HEATSIM" -q -g 8 -n 1 --conductivity 1e3 --density .5 \
+  --heat-capacity +2 --bc left=flux:-1.5E2 --steps auto -T 1e-3
 finish
