@@ -1409,9 +1409,28 @@ options_apply (struct config *c, const char *name, const char *value,
 
 /* One setting of a case file, by its exact long name: the messages speak
    of lines of the file (casefile.c adds its name and the line).  */
+/* Whether setting name of a case file names a file to read (whole),
+   or holds @FILE schedules: those names are relative to the case
+   file's directory, as its includes are; the files a run writes
+   (--output-dir, --monitor, --probe-file) are the current
+   directory's, as on the command line.  */
+static bool
+names_input (const char *name, bool *schedules)
+{
+  static const char *const whole[] = {
+    "init", "restart", "material-map", "source-map", "source-schedule"
+  };
+  *schedules = strcmp (name, "bc") == 0
+               || strcmp (name, "surface-convection") == 0;
+  for (size_t k = 0; k < sizeof whole / sizeof *whole; ++k)
+    if (strcmp (name, whole[k]) == 0)
+      return true;
+  return *schedules;
+}
+
 static bool
 apply_case_setting (void *context, const char *name, const char *value,
-                    char *err, size_t errlen)
+                    const char *path, char *err, size_t errlen)
 {
   struct config *c = context;
   struct parser p = { err, errlen };
@@ -1428,7 +1447,16 @@ apply_case_setting (void *context, const char *name, const char *value,
     return parse_fail (&p, "%s: a flag takes no value (write '%s' alone)",
                        name, name);
   const char *kept = value;
-  if (value != NULL && (kept = keep_value (c, value)) == NULL)
+  bool schedules;
+  if (value != NULL && names_input (name, &schedules))
+    {
+      char *resolved = case_file_resolve (path, value, schedules);
+      kept = resolved != NULL ? keep_value (c, resolved) : NULL;
+      free (resolved);
+    }
+  else if (value != NULL)
+    kept = keep_value (c, value);
+  if (value != NULL && kept == NULL)
     return parse_fail (&p, "%s: out of memory", name);
   return options_apply (c, name, kept, err, errlen);
 }
