@@ -204,6 +204,18 @@ if expect_status 0 "$HEATSIM" $plain; then
   checks=$((checks + 2))
 fi
 
+# Zero rates are 0 in --monitor's rows, not -0: a zero H times a
+# negative difference, a flux of -0 and zero face cooling.
+rm -f zero.csv
+if expect_status 0 "$HEATSIM" -q -g 8 -n 2 --bc left=convection:0,0 \
+     --bc right=flux:-0 --thickness 1 --surface-convection 0,5 \
+     --monitor zero.csv --monitor-every 1; then
+  [ "$(awk -F, 'NR > 1 { print $9, $10, $14 }' zero.csv | sort -u)" = "0 0 0" ] \
+    || fail "monitor: zero rates as $(awk -F, 'NR > 1 { print $9, $10, $14 }' zero.csv | tr '\n' ' ')"
+  tr ',' '\n' <zero.csv | grep -q -x -e '-0' && fail "monitor: a -0 in $(cat zero.csv)"
+  checks=$((checks + 2))
+fi
+
 # MPI: the same field and budget on 1 to 4 ranks (sums along the edges
 # and over the nodes: close to 1e-12 of the largest term; the stored
 # heat's rate, a difference of two total heats summed in another order
