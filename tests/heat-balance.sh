@@ -216,6 +216,27 @@ if expect_status 0 "$HEATSIM" -q -g 8 -n 2 --bc left=convection:0,0 \
   checks=$((checks + 2))
 fi
 
+# The relative imbalance of a budget whose terms are all round-off
+# (insulated edges, no source: the stored rate is the rounding of two
+# total heats) is 0, not 1; one above rounding is relative to the
+# largest term.
+if expect_status 0 "$HEATSIM" -q --json -p mms -g 8 -n 3 -b neumann; then
+  [ "$(key imbalance_relative)" = 0 ] \
+    || fail "round-off budget: imbalance_relative $(key imbalance_relative) (stored $(key stored_heat_rate))"
+  checks=$((checks + 1))
+fi
+if expect_status 0 "$HEATSIM" -q --json -p mms -g 8 -n 2 \
+     --bc left=convection:0,0 --bc right=flux:-0; then
+  want=$(awk -v i="$(key imbalance)" -v s="$(key stored_heat_rate)" \
+    -v r="$(key heat_rate_left) $(key heat_rate_right) $(key heat_rate_bottom) $(key heat_rate_top)" \
+    'function abs(x) { return x < 0 ? -x : x }
+     BEGIN { n = split(r, t, " "); m = abs(s)
+             for (k = 1; k <= n; ++k) if (abs(t[k]) > m) m = abs(t[k])
+             printf "%.17g", abs(i) / m }')
+  near "$(key imbalance_relative)" "$want" \
+    1e-12 "imbalance relative to the largest term"
+fi
+
 # MPI: the same field and budget on 1 to 4 ranks (sums along the edges
 # and over the nodes: close to 1e-12 of the largest term; the stored
 # heat's rate, a difference of two total heats summed in another order
