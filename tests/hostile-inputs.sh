@@ -148,4 +148,21 @@ refused "^heatsim: --source-rect: '0x1' is not a number" -g 8 -n 1 \
   --source-rect 0,0x1,0,1,1
 expect_status 0 "$HEATSIM" -q -g 8 -n 1 --conductivity 1e3 --density .5 \
   --heat-capacity +2 --bc left=flux:-1.5E2 --steps auto -T 1e-3
+
+# 14. A heat transfer coefficient that is not finite is refused with its
+# option, on the command line and in a schedule; one so large that the
+# stability number overflows too, rather than offering 'dt <= 0' (or,
+# with --force, running into NaN).
+refused "^heatsim: --bc left: 'inf' is out of range" -g 8 -n 1 \
+  --bc left=convection:inf,20
+refused "^heatsim: --bc left: 'nan' is out of range" -g 8 -n 1 \
+  --bc left=convection:10,nan
+refused "^heatsim: --surface-convection: 'inf' is out of range" -g 8 -n 1 \
+  --thickness 1 --surface-convection inf,2
+printf 'time,value\n0,1e308\n' >"$d/huge.csv"
+refused "^heatsim: --bc right: a heat transfer coefficient H so large" \
+  -g 8 -n 1 --bc right=convection:@"$d/huge.csv",20
+refused "^heatsim: --surface-convection: a heat transfer coefficient H so large" \
+  -g 8 -n 1 --force --bc left=convection:1,2 --thickness 1 \
+  --surface-convection 1e308,2
 finish
