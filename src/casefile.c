@@ -102,6 +102,60 @@ trim (char *s)
 static bool read_file (const struct case_reader *r, const char *path,
                        const struct case_frame *parent, const char *where);
 
+/* The length of the directory part of path, its final '/' included
+   (0 for a file in the current directory).  */
+static size_t
+directory_length (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  return slash == NULL ? 0 : (size_t) (slash - path) + 1;
+}
+
+/* Whether the file name at name (up to a ',' or the end) is relative
+   and not empty: one to resolve against a case file's directory.  */
+static bool
+relative_name (const char *name)
+{
+  return name[0] != '/' && name[0] != ',' && name[0] != '\0';
+}
+
+/* Whether value[k] starts a relative file name: the whole value's, or
+   (schedules) the name of an @FILE whose '@' starts the value or
+   follows a ':', ',' or '='.  */
+static bool
+name_starts (const char *value, size_t k, bool schedules)
+{
+  if (!schedules)
+    return k == 0 && relative_name (value);
+  return k > 0 && value[k - 1] == '@'
+         && (k == 1 || strchr (":,=", value[k - 2]) != NULL)
+         && relative_name (value + k);
+}
+
+char *
+case_file_resolve (const char *path, const char *value, bool schedules)
+{
+  const size_t dir = directory_length (path);
+  size_t names = 0;
+  for (size_t k = 0; value[k] != '\0'; ++k)
+    names += name_starts (value, k, schedules);
+  char *text = malloc (strlen (value) + names * dir + 1);
+  if (text == NULL)
+    return NULL;
+  size_t n = 0;
+  for (size_t k = 0; value[k] != '\0'; ++k)
+    {
+      if (name_starts (value, k, schedules))
+        {
+          memcpy (text + n, path, dir);
+          n += dir;
+        }
+      text[n++] = value[k];
+    }
+  text[n] = '\0';
+  return text;
+}
+
 /* "case = FILE" at line lineno of f: FILE relative to f's directory.  */
 static bool
 include (const struct case_reader *r, const struct case_frame *f,
@@ -110,14 +164,9 @@ include (const struct case_reader *r, const struct case_frame *f,
   if (value == NULL || value[0] == '\0')
     return fail (r, "%s:%zu: case: needs a file name (case = FILE)", f->path,
                  lineno);
-  const char *slash = strrchr (f->path, '/');
-  const size_t dir = value[0] == '/' || slash == NULL
-                     ? 0 : (size_t) (slash - f->path) + 1;
-  char *path = malloc (dir + strlen (value) + 1);
+  char *path = case_file_resolve (f->path, value, false);
   if (path == NULL)
     return fail (r, "%s:%zu: out of memory", f->path, lineno);
-  memcpy (path, f->path, dir);
-  strcpy (path + dir, value);
   char where[CASE_LINE_MAX + 32];
   snprintf (where, sizeof where, "%s:%zu", f->path, lineno);
   const bool ok = read_file (r, path, f, where);
@@ -152,7 +201,7 @@ read_setting (const struct case_reader *r, const struct case_frame *f,
   if (strcmp (name, "case") == 0)
     return include (r, f, lineno, value);
   char msg[512];
-  if (!r->apply (r->context, name, value, msg, sizeof msg))
+  if (!r->apply (r->context, name, value, f->path, msg, sizeof msg))
     return fail (r, "%s:%zu: %s", f->path, lineno, msg);
   return true;
 }

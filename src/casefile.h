@@ -3,7 +3,8 @@
    whose first non-blank character is '#', are skipped.  The value is the
    text after the first '=', blanks (spaces, tabs) at its ends removed; no
    quoting.  "case = FILE" includes another case file there, FILE
-   relative to the including file's directory.  This module reads the
+   relative to the including file's directory, as the files its caller
+   reads are (case_file_resolve).  This module reads the
    lines and follows the includes (no cycles, at most CASE_DEPTH_MAX
    deep); what a setting means is its caller's (options.c), which applies
    each one through a callback.  */
@@ -18,10 +19,20 @@
 #define CASE_DEPTH_MAX 16
 
 /* Apply one setting (value NULL for a bare name; it lives only during
-   the call).  False with a message in err (errlen bytes), which
-   case_file_read prefixes with the file and line.  */
+   the call) of the case file at path (a name relative to the current
+   directory, or absolute).  False with a message in err (errlen bytes),
+   which case_file_read prefixes with the file and line.  */
 typedef bool case_setting_fn (void *context, const char *name,
-                              const char *value, char *err, size_t errlen);
+                              const char *value, const char *path,
+                              char *err, size_t errlen);
+
+/* value, a setting of the case file at path, with its relative file
+   names made relative to that file's directory (absolute ones stay):
+   the whole value, or where schedules is true each @FILE that starts
+   it or follows a ':', ',' or '=' (--bc's SPEC, H,TINF).  Allocated;
+   NULL when memory is short.  */
+char *case_file_resolve (const char *path, const char *value,
+                         bool schedules);
 
 /* Read the case file at path and apply its settings in order.  False
    with a message in err naming the file, and the line where there is

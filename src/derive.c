@@ -9,6 +9,7 @@
 #include "material.h"
 #include "parse.h"
 #include "run_config.h"
+#include "schedule.h"
 
 /* What made dt, as the user gave it: the options, or the defaults the
    time step came from.  */
@@ -34,6 +35,21 @@ describe_dt (const struct config *c, char *text, size_t size)
               c->end_time, c->steps);
 }
 
+/* The option of the largest heat transfer coefficient H: a convection
+   edge's (--bc EDGE) or the face cooling's, into text.  */
+static void
+largest_h_option (const struct config *c, char *text, size_t size)
+{
+  double h = c->surface_given ? schedule_max (&c->surface_h) : -1.0;
+  snprintf (text, size, "--surface-convection");
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind == BOUNDARY_ROBIN && schedule_max (&c->bc[e].h) > h)
+      {
+        h = schedule_max (&c->bc[e].h);
+        snprintf (text, size, "--bc %s", edge_name ((enum edge) e));
+      }
+}
+
 /* The explicit scheme's stability rule.  Implicit schemes are stable for
    every dt: the message offers them, but a checkpoint fixes its scheme.  */
 static bool
@@ -42,9 +58,18 @@ check_stability (struct parser *p, const struct config *c)
   if (c->scheme != SCHEME_EXPLICIT)
     return true;
   const double r = config_stability (c);
+  char source[128];
+  /* Only an H near the doubles' limit makes it overflow: no dt is
+     stable then, and --force would run into NaN.  */
+  if (!isfinite (r))
+    {
+      largest_h_option (c, source, sizeof source);
+      return parse_fail (p, "%s: a heat transfer coefficient H so large "
+                         "that the explicit stability number overflows",
+                         source);
+    }
   if (r <= STABILITY_LIMIT || c->force)
     return true;
-  char source[128];
   describe_dt (c, source, sizeof source);
   const double dt_max = c->dt * STABILITY_LIMIT / r;
   /* Convection edges and face cooling add to the rate of decay.  */

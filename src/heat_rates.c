@@ -2,6 +2,7 @@
 
 #include "heat_rates.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "domain.h"
@@ -236,12 +237,23 @@ heat_budget_imbalance (const struct heat_budget *b)
 }
 
 double
-heat_budget_relative (const struct heat_budget *b)
+heat_rounding_rate (double heat, size_t nodes, double dt)
+{
+  return dt > 0.0 ? 2.0 * sqrt ((double) nodes) * DBL_EPSILON * fabs (heat)
+                    / dt
+         : 0.0;
+}
+
+double
+heat_budget_relative (const struct heat_budget *b, double rounding)
 {
   double scale = fmax (fabs (b->source), fabs (b->face_cooling));
   for (int e = 0; e < EDGE_COUNT; ++e)
     scale = fmax (scale, fabs (b->rate[e]));
   scale = fmax (scale, fabs (b->stored));
+  scale = fmax (scale, rounding);
   const double imbalance = fabs (heat_budget_imbalance (b));
+  if (imbalance <= rounding)
+    return 0.0;
   return scale > 0.0 ? imbalance / scale : imbalance;
 }

@@ -72,8 +72,19 @@ double heat_budget_balance (const struct heat_budget *b);
 /* balance - stored: how far the heat balance is from closing.  */
 double heat_budget_imbalance (const struct heat_budget *b);
 
+/* The rate of change of the total heat that rounding alone can show
+   in a step: the stored rate is the difference of two totals of the
+   nodes' heat over dt, and a total, a sum over the nodes (of magnitude
+   heat), is known to sqrt(nodes) DBL_EPSILON |heat| (the typical error
+   of a sum of that many terms of one sign), twice for the difference.
+   0 at a steady state (dt 0), whose stored rate is exactly 0.  */
+double heat_rounding_rate (double heat, size_t nodes, double dt);
+
 /* |imbalance| relative to the largest magnitude of the budget's terms
-   (the edge rates, source, face cooling, stored); 0 where all are 0.  */
-double heat_budget_relative (const struct heat_budget *b);
+   (the edge rates, source, face cooling, stored) and of rounding, the
+   stored rate's rounding (heat_rounding_rate); 0 where the imbalance
+   is no larger than that rounding, so that a budget whose every term
+   is round-off (insulated edges, no source) reads 0, not 1.  */
+double heat_budget_relative (const struct heat_budget *b, double rounding);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "boxmg.h"
@@ -142,6 +143,27 @@ check_balance (const struct implicit *im, const struct config *cfg)
   return HEATSIM_USAGE;
 }
 
+/* The outcome of building the multigrid hierarchy of an nx x ny grid
+   as a status for main, with a message where it failed: refusal where
+   the operator is refused.  */
+static int
+hierarchy_status (enum mg_status status, size_t nx, size_t ny,
+                  const char *refusal)
+{
+  switch (status)
+    {
+    case MG_OK:
+      return HEATSIM_OK;
+    case MG_NO_MEMORY:
+      heatsim_error ("cannot allocate the multigrid levels of a %zu x %zu "
+                     "grid", nx, ny);
+      return HEATSIM_NO_MEMORY;
+    default:
+      heatsim_error ("%s", refusal);
+      return HEATSIM_USAGE;
+    }
+}
+
 /* The operator side of implicit_init: the operator of m (a uniform one
    where m does not vary), its edge terms, the steady right-hand side,
    and the hierarchy of c0 rho c_p + c1 (sink - L_k).  */
@@ -200,20 +222,11 @@ material_init (struct implicit *im, const struct config *cfg,
       edge_terms_at (&im->terms, cfg, d, im->op.source, next);
       edge_conductances_at (cfg, next, im->built_h);
     }
-  switch (create_whole (im, c0, c1))
-    {
-    case MG_OK:
-      return HEATSIM_OK;
-    case MG_NO_MEMORY:
-      heatsim_error ("cannot allocate the multigrid levels of a %zu x %zu "
-                     "grid", d->nx, d->ny);
-      return HEATSIM_NO_MEMORY;
-    default:
-      heatsim_error ("multigrid cannot take this material (dt %g, dx %g, "
-                     "dy %g): a coefficient is not finite or positive",
-                     cfg->dt, im->dx, im->dy);
-      return HEATSIM_USAGE;
-    }
+  char refusal[160];
+  snprintf (refusal, sizeof refusal, "multigrid cannot take this material "
+            "(dt %g, dx %g, dy %g): a coefficient is not finite or positive",
+            cfg->dt, im->dx, im->dy);
+  return hierarchy_status (create_whole (im, c0, c1), d->nx, d->ny, refusal);
 }
 
 int
@@ -268,19 +281,11 @@ implicit_init (struct implicit *im, const struct config *cfg,
       im->explicit_weight = (1.0 - theta) * cfg->alpha * cfg->dt;
     }
   const struct mg_boundary bc = mg_boundary_of (cfg->bc);
-  switch (mg_create_part (&im->mg, d, &op, &bc))
-    {
-    case MG_OK:
-      return HEATSIM_OK;
-    case MG_NO_MEMORY:
-      heatsim_error ("cannot allocate the multigrid levels of a %zu x %zu "
-                     "grid", s->nx, s->ny);
-      return HEATSIM_NO_MEMORY;
-    default:
-      heatsim_error ("multigrid cannot take this problem (alpha dt %g, "
-                     "dx %g, dy %g)", op.c1, op.dx, op.dy);
-      return HEATSIM_USAGE;
-    }
+  char refusal[160];
+  snprintf (refusal, sizeof refusal, "multigrid cannot take this problem "
+            "(alpha dt %g, dx %g, dy %g)", op.c1, op.dx, op.dy);
+  return hierarchy_status (mg_create_part (&im->mg, d, &op, &bc), s->nx,
+                           s->ny, refusal);
 }
 
 void

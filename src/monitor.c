@@ -41,11 +41,14 @@ monitor_due (const struct monitor *m, const struct config *cfg, size_t step,
 }
 
 /* "%.17g," of v, or "," where it is unknown, infinite or NaN: an empty
-   CSV field, as the JSON report writes null for these.  */
+   CSV field, as the JSON report writes null for these.  A zero is "0":
+   the rate through an insulated edge, a sum of -0.0 terms, would read
+   "-0", a sign that means nothing.  */
 static int
 put_number (char *buf, size_t len, bool known, double v, char sep)
 {
-  return known && isfinite (v) ? snprintf (buf, len, "%.17g%c", v, sep)
+  return known && isfinite (v)
+         ? snprintf (buf, len, "%.17g%c", v == 0.0 ? 0.0 : v, sep)
          : snprintf (buf, len, "%c", sep);
 }
 

@@ -83,7 +83,7 @@ set_problem (struct parser *p, struct config *c, const char *value)
   c->problem = problem_find (value);
   return c->problem != NULL
          || parse_fail (p, "--problem: unknown problem '%s' (choose mms, "
-                        "plate, disk or file)", value);
+                        "plate, disk, uniform or file)", value);
 }
 
 /* A value read from a case file (or a part of a value), kept as long as
@@ -210,42 +210,25 @@ static bool
 parse_condition (struct parser *p, struct config *c, const char *option,
                  const char *spec, struct edge_condition *b)
 {
-  static const char *const kinds[] = {
-    "temperature", "flux", "insulated", "convection", "periodic"
-  };
+  const struct edge_kind_word *w = edge_kind_word_find (spec);
   const size_t len = strcspn (spec, ":");
   const char *values = spec[len] == ':' ? spec + len + 1 : NULL;
-  size_t k = 0;
-  while (k < sizeof kinds / sizeof *kinds
-         && !(strlen (kinds[k]) == len && strncmp (kinds[k], spec, len) == 0))
-    ++k;
-  *b = (struct edge_condition) { .given = true };
-  switch (k)
-    {
-    case 0:
-    case 1:
-      b->kind = k == 0 ? BOUNDARY_DIRICHLET : BOUNDARY_NEUMANN;
-      if (values == NULL)
-        return parse_fail (p, "%s: '%s' needs a value (%s:%s)", option, spec,
-                           kinds[k], k == 0 ? "T" : "Q");
-      return schedule_parse (p, option, values, &b->value);
-    case 2:
-    case 4:
-      b->kind = k == 2 ? BOUNDARY_NEUMANN : BOUNDARY_PERIODIC;
-      return values == NULL
-             || parse_fail (p, "%s: '%s': %s takes no value", option, spec,
-                            kinds[k]);
-    case 3:
-      b->kind = BOUNDARY_ROBIN;
-      if (values == NULL)
-        return parse_fail (p, "%s: '%s' needs values (convection:H,TINF)",
-                           option, spec);
-      return parse_convection (p, c, option, values, &b->h, &b->ambient);
-    default:
-      return parse_fail (p, "%s: unknown kind '%.*s' (choose temperature:T, "
-                         "flux:Q, insulated, convection:H,TINF or periodic)",
-                         option, (int) len, spec);
-    }
+  if (w == NULL)
+    return parse_fail (p, "%s: unknown kind '%.*s' (choose temperature:T, "
+                       "flux:Q, insulated, convection:H,TINF or periodic)",
+                       option, (int) len, spec);
+  *b = (struct edge_condition) { .given = true, .kind = w->kind };
+  if (w->values == NULL)
+    return values == NULL
+           || parse_fail (p, "%s: '%s': %s takes no value", option, spec,
+                          w->word);
+  if (values == NULL)
+    return parse_fail (p, "%s: '%s' needs %s (%s:%s)", option, spec,
+                       w->kind == BOUNDARY_ROBIN ? "values" : "a value",
+                       w->word, w->values);
+  return w->kind == BOUNDARY_ROBIN
+         ? parse_convection (p, c, option, values, &b->h, &b->ambient)
+         : schedule_parse (p, option, values, &b->value);
 }
 
 /* --bc EDGE=SPEC, EDGE one of left, right, bottom, top or all.  */
@@ -856,8 +839,9 @@ static bool set_case (struct parser *p, struct config *c, const char *value);
    them by group; this order is getopt_long's, which names the
    candidates of an ambiguous abbreviation in it.  */
 static const struct option_spec option_table[] = {
-  { "problem", 'p', "NAME", "mms (default), plate, disk, or file\n"
-    "(with --init FILE); see Problems below",
+  { "problem", 'p', "NAME", "mms (default), plate, disk, file (with --init\n"
+    "FILE) or uniform (the default with a material\n"
+    "or source); see Problems below",
     GROUP_PROBLEM, set_problem, OPTIONS_RUN, false },
   { "boundary", 'b', "KIND", "every edge: dirichlet (default: the\n"
     "problem's temperatures), neumann (--bc\n"
@@ -1313,7 +1297,11 @@ check_combinations (struct parser *p, struct config *c)
     return parse_fail (p, "--checkpoint-name: '%s' can give the same file "
                        "names as --png-name '%s'", c->checkpoint_name,
                        c->png_name);
-  return check_conditions (p, c) && material_check_options (p, c);
+  if (!check_conditions (p, c) || !material_check_options (p, c))
+    return false;
+  if (!g.problem && c->init == NULL && c->restart == NULL)
+    c->problem = problem_default (c);
+  return true;
 }
 
 static void
@@ -1442,9 +1430,28 @@ options_apply (struct config *c, const char *name, const char *value,
 
 /* One setting of a case file, by its exact long name: the messages speak
    of lines of the file (casefile.c adds its name and the line).  */
+/* Whether setting name of a case file names a file to read (whole),
+   or holds @FILE schedules: those names are relative to the case
+   file's directory, as its includes are; the files a run writes
+   (--output-dir, --monitor, --probe-file) are the current
+   directory's, as on the command line.  */
+static bool
+names_input (const char *name, bool *schedules)
+{
+  static const char *const whole[] = {
+    "init", "restart", "material-map", "source-map", "source-schedule"
+  };
+  *schedules = strcmp (name, "bc") == 0
+               || strcmp (name, "surface-convection") == 0;
+  for (size_t k = 0; k < sizeof whole / sizeof *whole; ++k)
+    if (strcmp (name, whole[k]) == 0)
+      return true;
+  return *schedules;
+}
+
 static bool
 apply_case_setting (void *context, const char *name, const char *value,
-                    char *err, size_t errlen)
+                    const char *path, char *err, size_t errlen)
 {
   struct config *c = context;
   struct parser p = { err, errlen };
@@ -1461,7 +1468,16 @@ apply_case_setting (void *context, const char *name, const char *value,
     return parse_fail (&p, "%s: a flag takes no value (write '%s' alone)",
                        name, name);
   const char *kept = value;
-  if (value != NULL && (kept = keep_value (c, value)) == NULL)
+  bool schedules;
+  if (value != NULL && names_input (name, &schedules))
+    {
+      char *resolved = case_file_resolve (path, value, schedules);
+      kept = resolved != NULL ? keep_value (c, resolved) : NULL;
+      free (resolved);
+    }
+  else if (value != NULL)
+    kept = keep_value (c, value);
+  if (value != NULL && kept == NULL)
     return parse_fail (&p, "%s: out of memory", name);
   return options_apply (c, name, kept, err, errlen);
 }

@@ -59,15 +59,27 @@ parse_count (struct parser *p, const char *opt, const char *text,
   return true;
 }
 
-/* A finite real number, read from text up to end (NULL: the whole
-   string).  Subnormal underflow is out of range too.  */
+/* Whether text, up to stop, is a hexadecimal number (0x10, -0X1p3),
+   which strtod reads but no one means by a physical value.  */
+static bool
+is_hexadecimal (const char *text, const char *stop)
+{
+  if (text < stop && (text[0] == '+' || text[0] == '-'))
+    ++text;
+  return stop - text >= 2 && text[0] == '0'
+         && (text[1] == 'x' || text[1] == 'X');
+}
+
+/* A finite real number in decimal, read from text up to end (NULL: the
+   whole string).  Subnormal underflow is out of range too.  */
 bool
 parse_real (struct parser *p, const char *opt, const char *text,
             const char *end, double *value)
 {
   const char *stop = end ? end : text + strlen (text);
   int len = (int) (stop - text);
-  if (stop == text || isspace ((unsigned char) text[0]))
+  if (stop == text || isspace ((unsigned char) text[0])
+      || is_hexadecimal (text, stop))
     return parse_fail (p, "%s: '%.*s' is not a number", opt, len, text);
   errno = 0;
   char *tail;

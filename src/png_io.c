@@ -413,121 +413,18 @@ skip_unused_chunks (png_structp png)
                                (int) (sizeof unused - 1) / 4);
 }
 
-/* Decode rows of a gray image (8 or 16 bits) into the padded field.  */
+/* Decode a whole image into u, y up (the top row of the image is the
+   highest row of u): with ring, the image is the field with its halo
+   ring (w - 2 x h - 2 interior nodes), else the interior alone (a map).
+   Each value is the pixel's key: a gray level as stored (8 or 16 bits,
+   *depth), or, for a colour image (*colour) that gray does not turn to
+   gray levels, 0xrrggbb of its 8-bit channels (16-bit channels cut to
+   their high bytes).  Alpha is ignored.  */
 static bool
-read_png_stream (FILE *fp, double lo, double hi, struct field *u, char *msg)
+read_png_image (FILE *fp, bool ring, bool gray, struct field *u,
+                bool *colour, int *depth, char *msg)
 {
-  struct stat st;
-  const double file_size = fstat (fileno (fp), &st) == 0 ? (double) st.st_size
-                           : 0.0;
-  size_t need, avail;
-  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, msg,
-                                            png_error_handler,
-                                            png_warning_handler);
-  png_infop info = png ? png_create_info_struct (png) : NULL;
-  unsigned char *volatile row = NULL;
-  bool ok = false;
-  u->data = NULL;
-  if (info == NULL)
-    snprintf (msg, 256, "out of memory");
-  else if (setjmp (png_jmpbuf (png)) == 0)
-    {
-      png_init_io (png, fp);
-      skip_unused_chunks (png);
-      png_read_info (png, info);
-      const png_uint_32 w = png_get_image_width (png, info);
-      const png_uint_32 h = png_get_image_height (png, info);
-      const int type = png_get_color_type (png, info);
-      if (png_get_bit_depth (png, info) < 8)
-        png_set_expand_gray_1_2_4_to_8 (png);
-      if (type == PNG_COLOR_TYPE_PALETTE)
-        png_set_palette_to_rgb (png);
-      if (type & PNG_COLOR_MASK_COLOR)
-        png_set_rgb_to_gray_fixed (png, 1, -1, -1);
-      png_set_strip_alpha (png);
-      /* An interlaced image comes in passes over the whole image: read
-         every row once per pass, and libpng fills the rows in.  */
-      const int passes = png_set_interlace_handling (png);
-      png_read_update_info (png, info);
-      const int depth = png_get_bit_depth (png, info);
-      /* A damaged or hostile file can claim any size: its pixels must fit
-         in its compressed bytes before memory is taken for them.  */
-      const double raw = (double) png_get_rowbytes (png, info) * (double) h;
-      if (w < 3 || h < 3)
-        snprintf (msg, 256, "image is %ux%u; an initial field needs at least "
-                  "3x3 pixels (one interior cell inside the boundary ring)",
-                  (unsigned) w, (unsigned) h);
-      else if (raw > file_size * MAX_INFLATION)
-        snprintf (msg, 256, "image claims %ux%u pixels, more than a %.0f-byte "
-                  "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
-                  file_size);
-      else if (!grids_fit_in_memory (w - 2, h - 2, &need, &avail))
-        snprintf (msg, 256, "a %ux%u field needs %zu bytes for two grids; "
-                  "only %zu are available", (unsigned) w - 2,
-                  (unsigned) h - 2, need, avail);
-      else if ((row = calloc (passes == 1 ? 1 : h,
-                              png_get_rowbytes (png, info))) == NULL
-               || !field_alloc (u, w - 2, h - 2))
-        snprintf (msg, 256, "out of memory for a %ux%u field", (unsigned) w,
-                  (unsigned) h);
-      else
-        {
-          const double top = depth == 16 ? 65535.0 : 255.0;
-          const size_t rowbytes = png_get_rowbytes (png, info);
-          /* Interlaced: the whole image first, then the rows from it.  */
-          for (int p = 1; p < passes; ++p)
-            for (png_uint_32 r = 0; r < h; ++r)
-              png_read_row (png, row + r * rowbytes, NULL);
-          for (png_uint_32 r = 0; r < h; ++r)
-            {
-              unsigned char *const pixels = passes == 1 ? row
-                                            : row + r * rowbytes;
-              png_read_row (png, pixels, NULL);
-              const size_t j = h - 1 - r;      /* y up */
-              for (png_uint_32 i = 0; i < w; ++i)
-                {
-                  unsigned g = depth == 16 ? (unsigned) pixels[2 * i] << 8
-                                             | pixels[2 * i + 1] : pixels[i];
-                  u->data[field_index (u, i, j)] = lo + (hi - lo) * (g / top);
-                }
-            }
-          png_read_end (png, NULL);
-          ok = true;
-        }
-    }
-  png_destroy_read_struct (&png, &info, NULL);
-  free (row);
-  if (!ok)
-    field_free (u);
-  return ok;
-}
-
-int
-png_read_field (const char *path, double lo, double hi, struct field *u)
-{
-  char msg[256] = "";
-  FILE *fp = fopen (path, "rb");
-  if (fp == NULL)
-    {
-      heatsim_error ("%s: cannot open: %s", path, strerror (errno));
-      return HEATSIM_BAD_FILE;
-    }
-  bool ok = read_png_stream (fp, lo, hi, u, msg);
-  fclose (fp);
-  if (ok)
-    return HEATSIM_OK;
-  heatsim_error ("%s: not a usable PNG image: %s", path, msg);
-  return HEATSIM_BAD_FILE;
-}
-
-/* Decode a whole image into the interior of u (y up: the top row of the
-   image is row ny), each pixel's key: a gray level as stored (8 or 16
-   bits, *depth), or for a colour image 0xrrggbb of its 8-bit channels
-   (16-bit channels cut to their high bytes).  Alpha is ignored.  */
-static bool
-read_png_keys (FILE *fp, struct field *u, bool *colour, int *depth,
-               char *msg)
-{
+  const char *what = ring ? "field" : "map";
   struct stat st;
   const double file_size = fstat (fileno (fp), &st) == 0 ? (double) st.st_size
                            : 0.0;
@@ -550,50 +447,64 @@ read_png_keys (FILE *fp, struct field *u, bool *colour, int *depth,
       const png_uint_32 h = png_get_image_height (png, info);
       const int type = png_get_color_type (png, info);
       *colour = (type & PNG_COLOR_MASK_COLOR) != 0;
+      const bool rgb = *colour && !gray;
       if (png_get_bit_depth (png, info) < 8)
         png_set_expand_gray_1_2_4_to_8 (png);
       if (type == PNG_COLOR_TYPE_PALETTE)
         png_set_palette_to_rgb (png);
-      if (*colour)
+      if (*colour && gray)
+        png_set_rgb_to_gray_fixed (png, 1, -1, -1);
+      if (rgb)
         png_set_strip_16 (png);
       png_set_strip_alpha (png);
+      /* An interlaced image comes in passes over the whole image: read
+         every row once per pass, and libpng fills the rows in.  */
       const int passes = png_set_interlace_handling (png);
       png_read_update_info (png, info);
       *depth = png_get_bit_depth (png, info);
       const size_t rowbytes = png_get_rowbytes (png, info);
+      /* A damaged or hostile file can claim any size: its pixels must fit
+         in its compressed bytes before memory is taken for them.  */
       const double raw = (double) rowbytes * (double) h;
-      if (raw > file_size * MAX_INFLATION)
+      const png_uint_32 nx = ring ? w - 2 : w, ny = ring ? h - 2 : h;
+      if (ring && (w < 3 || h < 3))
+        snprintf (msg, 256, "image is %ux%u; an initial field needs at least "
+                  "3x3 pixels (one interior cell inside the boundary ring)",
+                  (unsigned) w, (unsigned) h);
+      else if (raw > file_size * MAX_INFLATION)
         snprintf (msg, 256, "image claims %ux%u pixels, more than a %.0f-byte "
                   "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
                   file_size);
-      else if (!grids_fit_in_memory (w, h, &need, &avail))
-        snprintf (msg, 256, "a %ux%u map needs %zu bytes for two grids; "
-                  "only %zu are available", (unsigned) w, (unsigned) h, need,
-                  avail);
+      else if (!grids_fit_in_memory (nx, ny, &need, &avail))
+        snprintf (msg, 256, "a %ux%u %s needs %zu bytes for two grids; "
+                  "only %zu are available", (unsigned) nx, (unsigned) ny,
+                  what, need, avail);
       else if ((row = calloc (passes == 1 ? 1 : h, rowbytes)) == NULL
-               || !field_alloc (u, w, h))
-        snprintf (msg, 256, "out of memory for a %ux%u map", (unsigned) w,
-                  (unsigned) h);
+               || !field_alloc (u, nx, ny))
+        snprintf (msg, 256, "out of memory for a %ux%u %s", (unsigned) w,
+                  (unsigned) h, what);
       else
         {
+          /* Interlaced: the whole image first, then the rows from it.  */
           for (int p = 1; p < passes; ++p)
             for (png_uint_32 r = 0; r < h; ++r)
               png_read_row (png, row + r * rowbytes, NULL);
+          const size_t first = ring ? 0 : 1;
           for (png_uint_32 r = 0; r < h; ++r)
             {
               unsigned char *const px = passes == 1 ? row : row + r * rowbytes;
               png_read_row (png, px, NULL);
-              const size_t j = h - r;          /* y up */
+              const size_t j = first + h - 1 - r;          /* y up */
               for (png_uint_32 i = 0; i < w; ++i)
                 {
                   unsigned long key
-                    = *colour ? (unsigned long) px[3 * i] << 16
-                                | (unsigned long) px[3 * i + 1] << 8
-                                | px[3 * i + 2]
+                    = rgb ? (unsigned long) px[3 * i] << 16
+                            | (unsigned long) px[3 * i + 1] << 8
+                            | px[3 * i + 2]
                       : *depth == 16 ? (unsigned long) px[2 * i] << 8
                                        | px[2 * i + 1]
                       : px[i];
-                  u->data[field_index (u, i + 1, j)] = (double) key;
+                  u->data[field_index (u, first + i, j)] = (double) key;
                 }
             }
           png_read_end (png, NULL);
@@ -607,23 +518,70 @@ read_png_keys (FILE *fp, struct field *u, bool *colour, int *depth,
   return ok;
 }
 
-bool
-png_read_keys (const char *path, struct field *keys, bool *colour,
-               char *msg, size_t len)
+/* Gray levels of the cells of u from first to last (both 0 .. n + 1)
+   into lo + (hi - lo) level / top, top the largest level of depth.  */
+static void
+scale_levels (struct field *u, size_t first, size_t last_x, size_t last_y,
+              int depth, double lo, double hi)
+{
+  const double top = depth == 16 ? 65535.0 : 255.0;
+  for (size_t j = first; j <= last_y; ++j)
+    for (size_t i = first; i <= last_x; ++i)
+      {
+        double *v = &u->data[field_index (u, i, j)];
+        *v = lo + (hi - lo) * (*v / top);
+      }
+}
+
+int
+png_read_field (const char *path, double lo, double hi, struct field *u)
+{
+  char msg[256] = "";
+  bool colour;
+  int depth;
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    {
+      heatsim_error ("%s: cannot open: %s", path, strerror (errno));
+      return HEATSIM_BAD_FILE;
+    }
+  bool ok = read_png_image (fp, true, true, u, &colour, &depth, msg);
+  fclose (fp);
+  if (ok)
+    {
+      scale_levels (u, 0, u->nx + 1, u->ny + 1, depth, lo, hi);
+      return HEATSIM_OK;
+    }
+  heatsim_error ("%s: not a usable PNG image: %s", path, msg);
+  return HEATSIM_BAD_FILE;
+}
+
+/* read_png_image of the map at path, with a message in msg (len bytes)
+   where it fails.  */
+static bool
+read_png_map (const char *path, struct field *u, bool *colour, int *depth,
+              char *msg, size_t len)
 {
   char buf[256] = "";
-  int depth;
   FILE *fp = fopen (path, "rb");
   if (fp == NULL)
     {
       snprintf (msg, len, "cannot open: %s", strerror (errno));
       return false;
     }
-  const bool ok = read_png_keys (fp, keys, colour, &depth, buf);
+  const bool ok = read_png_image (fp, false, false, u, colour, depth, buf);
   fclose (fp);
   if (!ok)
     snprintf (msg, len, "not a usable PNG image: %s", buf);
   return ok;
+}
+
+bool
+png_read_keys (const char *path, struct field *keys, bool *colour,
+               char *msg, size_t len)
+{
+  int depth;
+  return read_png_map (path, keys, colour, &depth, msg, len);
 }
 
 bool
@@ -632,32 +590,14 @@ png_read_gray (const char *path, double lo, double hi, struct field *u,
 {
   bool colour;
   int depth;
-  char buf[256] = "";
-  FILE *fp = fopen (path, "rb");
-  if (fp == NULL)
-    {
-      snprintf (msg, len, "cannot open: %s", strerror (errno));
-      return false;
-    }
-  bool ok = read_png_keys (fp, u, &colour, &depth, buf);
-  fclose (fp);
-  if (!ok)
-    {
-      snprintf (msg, len, "not a usable PNG image: %s", buf);
-      return false;
-    }
+  if (!read_png_map (path, u, &colour, &depth, msg, len))
+    return false;
   if (colour)
     {
       field_free (u);
       snprintf (msg, len, "a colour image; a map of values must be gray");
       return false;
     }
-  const double top = depth == 16 ? 65535.0 : 255.0;
-  for (size_t j = 1; j <= u->ny; ++j)
-    for (size_t i = 1; i <= u->nx; ++i)
-      {
-        double *v = &u->data[field_index (u, i, j)];
-        *v = lo + (hi - lo) * (*v / top);
-      }
+  scale_levels (u, 1, u->nx, u->ny, depth, lo, hi);
   return true;
 }

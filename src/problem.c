@@ -116,6 +116,18 @@ no_exact (const struct config *c)
   return false;
 }
 
+/* uniform: the whole field, fixed edges included, at
+   --initial-temperature (0 without it): a material run's start, whose
+   sources and edge conditions then drive it.  */
+
+static double
+uniform_initial (const struct config *c, size_t i, size_t j)
+{
+  (void) i;
+  (void) j;
+  return c->material.initial_temperature;
+}
+
 static const struct problem mms_problem = {
   .name = "mms",
   .summary = "sin(pi x/Lx) sin(pi y/Ly), zero edges; exact solution known",
@@ -134,6 +146,12 @@ static const struct problem disk_problem = {
   .initial = disk_initial, .exact = NULL, .has_exact = no_exact,
 };
 
+static const struct problem uniform_problem = {
+  .name = "uniform",
+  .summary = "field and fixed edges at --initial-temperature (default 0)",
+  .initial = uniform_initial, .exact = NULL, .has_exact = no_exact,
+};
+
 /* file: the initial field, halo included, is read from --init FILE.  */
 static const struct problem file_problem = {
   .name = "file",
@@ -142,8 +160,17 @@ static const struct problem file_problem = {
 };
 
 const struct problem *const heatsim_problems[] = {
-  &mms_problem, &plate_problem, &disk_problem, &file_problem, NULL
+  &mms_problem, &plate_problem, &disk_problem, &uniform_problem,
+  &file_problem, NULL
 };
+
+const struct problem *
+problem_default (const struct config *c)
+{
+  const bool material = c->material.given
+                        || c->material.initial_temperature_given;
+  return material ? &uniform_problem : heatsim_problems[0];
+}
 
 const struct problem *
 problem_find (const char *name)

@@ -34,9 +34,16 @@ struct problem {
   bool (*has_exact) (const struct config *cfg);
 };
 
-/* All problems, NULL-terminated; the first is the default.  */
+/* All problems, NULL-terminated; the first is the default of a run
+   without a material (problem_default).  */
 extern const struct problem *const heatsim_problems[];
 const struct problem *problem_find (const char *name);
+
+/* The problem of a run that names none (and has no --init or --restart):
+   mms, or uniform where a material, a source or --initial-temperature
+   is given (material_check_options has run), so that a material run
+   starts from its own temperature, not the mms sine.  */
+const struct problem *problem_default (const struct config *c);
 
 /* Distance between the computed field and the exact solution.  */
 struct error_norms {

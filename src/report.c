@@ -169,11 +169,20 @@ method_name (const struct config *cfg)
     }
 }
 
+/* The rate of change of r's total heat that its rounding can show in
+   the last step (heat_rounding_rate).  */
+static double
+budget_rounding (const struct config *cfg, const struct run_report *r)
+{
+  return heat_rounding_rate (r->heat, cfg->nx * cfg->ny,
+                             cfg->steady ? 0.0 : cfg->dt);
+}
+
 /* The heat balance of the final field: what flows in through each
    edge, the sources' power, the face cooling's loss, and the stored
-   heat's rate of change that they must add up to.  */
+   heat's rate of change that they must add up to, to rounding.  */
 static void
-print_budget (FILE *out, const struct heat_budget *b)
+print_budget (FILE *out, const struct heat_budget *b, double rounding)
 {
   fprintf (out,
            "  heat rates    left %E  right %E  bottom %E  top %E\n"
@@ -195,7 +204,7 @@ print_budget (FILE *out, const struct heat_budget *b)
            "/ dt; 0 at a steady state)\n"
            "  imbalance     %E (heat balance - stored heat), %.2E of the "
            "largest term\n", b->stored, imbalance,
-           heat_budget_relative (b));
+           heat_budget_relative (b, rounding));
 }
 
 /* A condition's value: its number, or @FILE for a schedule.  */
@@ -298,7 +307,7 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  mean          %E\n",
            r->heat, r->heat_initial, r->min, r->max, r->peak.value,
            r->peak.x, r->peak.y, r->peak.mean);
-  print_budget (out, &r->budget);
+  print_budget (out, &r->budget, budget_rounding (cfg, r));
   fprintf (out,
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
@@ -617,7 +626,8 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "heat_balance", true, heat_budget_balance (b));
   json_number (out, "stored_heat_rate", true, b->stored);
   json_number (out, "imbalance", true, heat_budget_imbalance (b));
-  json_number (out, "imbalance_relative", true, heat_budget_relative (b));
+  json_number (out, "imbalance_relative", true,
+               heat_budget_relative (b, budget_rounding (cfg, r)));
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

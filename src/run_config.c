@@ -118,33 +118,47 @@ insulated (const struct edge_condition *b)
          && b->value.value == 0.0;
 }
 
+static const struct edge_kind_word edge_kind_words[] = {
+  { "temperature", BOUNDARY_DIRICHLET, "T" },
+  { "flux", BOUNDARY_NEUMANN, "Q" },
+  { "insulated", BOUNDARY_NEUMANN, NULL },
+  { "convection", BOUNDARY_ROBIN, "H,TINF" },
+  { "periodic", BOUNDARY_PERIODIC, NULL },
+};
+
+#define EDGE_KIND_WORDS (sizeof edge_kind_words / sizeof *edge_kind_words)
+
+const struct edge_kind_word *
+edge_kind_word_find (const char *spec)
+{
+  const size_t length = strcspn (spec, ":");
+  for (size_t k = 0; k < EDGE_KIND_WORDS; ++k)
+    if (strlen (edge_kind_words[k].word) == length
+        && strncmp (spec, edge_kind_words[k].word, length) == 0)
+      return &edge_kind_words[k];
+  return NULL;
+}
+
 const char *
 edge_kind_name (const struct edge_condition *b)
 {
-  static const char *const names[] = {
-    [BOUNDARY_DIRICHLET] = "temperature", [BOUNDARY_NEUMANN] = "flux",
-    [BOUNDARY_PERIODIC] = "periodic", [BOUNDARY_ROBIN] = "convection",
-  };
-  return insulated (b) ? "insulated" : names[b->kind];
+  if (insulated (b))
+    return "insulated";
+  /* The first word of each kind is its general one (flux, not
+     insulated).  */
+  size_t k = 0;
+  while (edge_kind_words[k].kind != b->kind)
+    ++k;
+  return edge_kind_words[k].word;
 }
 
 bool
 edge_spec_kind (const char *spec, enum boundary_kind *kind)
 {
-  static const struct { const char *name; enum boundary_kind kind; } kinds[] = {
-    { "temperature", BOUNDARY_DIRICHLET }, { "flux", BOUNDARY_NEUMANN },
-    { "insulated", BOUNDARY_NEUMANN }, { "convection", BOUNDARY_ROBIN },
-    { "periodic", BOUNDARY_PERIODIC },
-  };
-  const size_t length = strcspn (spec, ":");
-  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
-    if (strlen (kinds[k].name) == length
-        && strncmp (spec, kinds[k].name, length) == 0)
-      {
-        *kind = kinds[k].kind;
-        return true;
-      }
-  return false;
+  const struct edge_kind_word *w = edge_kind_word_find (spec);
+  if (w != NULL)
+    *kind = w->kind;
+  return w != NULL;
 }
 
 /* A value as --bc takes it: @FILE, or the shortest number that reads

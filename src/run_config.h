@@ -406,6 +406,17 @@ const char *config_boundary_summary (const struct config *c);
 bool boundary_find (const char *name, enum boundary_kind *kind);
 const char *edge_name (enum edge e);
 bool edge_find (const char *name, enum edge *e);
+/* The words that start a --bc SPEC: temperature, flux, insulated (a
+   zero flux), convection and periodic.  */
+struct edge_kind_word {
+  const char *word;
+  enum boundary_kind kind;
+  const char *values;     /* what follows "WORD:" ("T", "Q", "H,TINF"),
+                             or NULL: the word takes no value */
+};
+/* The word that spec starts with (up to a ':' or its end), or NULL if
+   it names no kind.  */
+const struct edge_kind_word *edge_kind_word_find (const char *spec);
 /* What --bc calls b's kind: temperature, flux, insulated (a constant
    zero flux), convection or periodic.  */
 const char *edge_kind_name (const struct edge_condition *b);

@@ -142,6 +142,52 @@ refused "^heatsim: --solver: only with --steady" --solver jacobi --print-case
 refused "^heatsim: --print-case: --output-dir: ' run' cannot be written in a case file" \
   --output-dir ' run' --print-case
 
+# The files a case file names are relative to its directory, as its
+# includes are (absolute ones stay): schedules (@FILE in --bc and
+# --surface-convection, --source-schedule) and maps; what the run writes
+# stays in the current directory.  --print-case names them from here.
+mkdir -p cases/data
+printf 'time,value\n0,300\n1,320\n' >cases/data/t.csv
+printf 'time,value\n0,1\n' >cases/data/on.csv
+printf 'time,value\n0,5\n' >"$workdir/h.csv"
+cat >cases/wall.case <<EOF
+grid = 8
+length = 0.1
+conductivity = 50
+density = 7800
+heat-capacity = 500
+steps = 2
+source = 1e3
+bc = left=temperature:@data/t.csv
+bc = right=convection:@$workdir/h.csv,@data/t.csv
+thickness = 0.01
+surface-convection = @data/t.csv,@data/t.csv
+source-schedule = data/on.csv
+monitor = wall.csv
+EOF
+if expect_status 0 "$HEATSIM" -q --case cases/wall.case --print-case; then
+  for want in 'bc = left=temperature:@cases/data/t.csv' \
+      "bc = right=convection:@$workdir/h.csv,@cases/data/t.csv" \
+      'surface-convection = @cases/data/t.csv,@cases/data/t.csv' \
+      'source-schedule = cases/data/on.csv' 'monitor = wall.csv'; do
+    grep -q -x -e "$want" "$workdir/out" \
+      || fail "case file's relative names: no '$want' in $(cat "$workdir/out")"
+  done
+fi
+expect_status 0 "$HEATSIM" -q --case cases/wall.case \
+  && { [ -s wall.csv ] || fail "the case file's --monitor is not ./wall.csv"; }
+# A map too; and a missing file is named from the current directory.
+cp "$srcdir/data/wall.png" cases/data/map.png || fail "no data/wall.png"
+cat >cases/map.case <<'EOF'
+material-map = data/map.png
+material = #b22222=brick
+material = #ffd700=k=0.04,rho=30,cp=840
+steps = 1
+EOF
+expect_status 0 "$HEATSIM" -q --case cases/map.case
+printf 'source-map = data/missing.h5\n' >cases/missing.case
+refused "cases/data/missing.h5" -g 8 -n 1 --case cases/missing.case
+
 # The records of a run: JSON, checkpoint attribute and PNG text chunk all
 # hold what --print-case prints.
 expect_status 0 "$HEATSIM" $args --json --print-case

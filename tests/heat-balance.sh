@@ -176,6 +176,67 @@ expect_status 0 "$HEATSIM" -q $transient --scheme crank-nicolson --rtol 1e-13 \
   -T 20 -n 40 --monitor cn.csv --monitor-every 1 \
   && below "$(budget cn.csv mean)" 1e-10 "Crank-Nicolson: energy budget"
 
+# A material run without --problem starts from the uniform field of
+# --initial-temperature, its fixed edges included (0 without it): without
+# a source nothing changes, and the report names the problem uniform and
+# no exact solution.  Before issue 23's cleanup it started from the mms
+# sine with 0 K edges.
+plain='-g 12x8 -L 0.1x0.05 --conductivity 50 --density 7800 --heat-capacity 500 -n 20'
+if expect_status 0 "$HEATSIM" -q --json $plain --initial-temperature 300; then
+  [ "$(key problem)" = uniform ] || fail "material run: problem $(key problem), not uniform"
+  # (To round-off: the kernel sums k (T_N - T_P) terms, not exactly 0.)
+  near "$(key min)" 300 1e-14 "material run at 300 K: lowest temperature"
+  near "$(key max)" 300 1e-14 "material run at 300 K: highest temperature"
+  [ "$(key l2_error)" = null ] || fail "material run: an error against an exact solution"
+  checks=$((checks + 2))
+fi
+if expect_status 0 "$HEATSIM" -q --json $plain --source 1e5; then
+  below "$(key heat_initial)" 0 "material run from 0 K: initial heat"
+  # All of the source's heat in the interior still: nodes of 0.1/13 x 0.05/9.
+  near "$(key source_power)" "$(awk 'BEGIN { printf "%.17g", 1e5 * 12 * 8 * 0.1 / 13 * 0.05 / 9 }')" \
+    1e-13 "material run: source power"
+fi
+if expect_status 0 "$HEATSIM" $plain; then
+  grep -q '^  problem       uniform, dirichlet boundaries$' "$workdir/out" \
+    || fail "material run: the text report's problem: $(grep problem "$workdir/out")"
+  grep -q 'no exact solution' "$workdir/out" \
+    || fail "material run: the text report gives an error"
+  checks=$((checks + 2))
+fi
+
+# Zero rates are 0 in --monitor's rows, not -0: a zero H times a
+# negative difference, a flux of -0 and zero face cooling.
+rm -f zero.csv
+if expect_status 0 "$HEATSIM" -q -g 8 -n 2 --bc left=convection:0,0 \
+     --bc right=flux:-0 --thickness 1 --surface-convection 0,5 \
+     --monitor zero.csv --monitor-every 1; then
+  [ "$(awk -F, 'NR > 1 { print $9, $10, $14 }' zero.csv | sort -u)" = "0 0 0" ] \
+    || fail "monitor: zero rates as $(awk -F, 'NR > 1 { print $9, $10, $14 }' zero.csv | tr '\n' ' ')"
+  tr ',' '\n' <zero.csv | grep -q -x -e '-0' && fail "monitor: a -0 in $(cat zero.csv)"
+  checks=$((checks + 2))
+fi
+
+# The relative imbalance of a budget whose terms are all round-off
+# (insulated edges, no source: the stored rate is the rounding of two
+# total heats) is 0, not 1; one above rounding is relative to the
+# largest term.
+if expect_status 0 "$HEATSIM" -q --json -p mms -g 8 -n 3 -b neumann; then
+  [ "$(key imbalance_relative)" = 0 ] \
+    || fail "round-off budget: imbalance_relative $(key imbalance_relative) (stored $(key stored_heat_rate))"
+  checks=$((checks + 1))
+fi
+if expect_status 0 "$HEATSIM" -q --json -p mms -g 8 -n 2 \
+     --bc left=convection:0,0 --bc right=flux:-0; then
+  want=$(awk -v i="$(key imbalance)" -v s="$(key stored_heat_rate)" \
+    -v r="$(key heat_rate_left) $(key heat_rate_right) $(key heat_rate_bottom) $(key heat_rate_top)" \
+    'function abs(x) { return x < 0 ? -x : x }
+     BEGIN { n = split(r, t, " "); m = abs(s)
+             for (k = 1; k <= n; ++k) if (abs(t[k]) > m) m = abs(t[k])
+             printf "%.17g", abs(i) / m }')
+  near "$(key imbalance_relative)" "$want" \
+    1e-12 "imbalance relative to the largest term"
+fi
+
 # MPI: the same field and budget on 1 to 4 ranks (sums along the edges
 # and over the nodes: close to 1e-12 of the largest term; the stored
 # heat's rate, a difference of two total heats summed in another order

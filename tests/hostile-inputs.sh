@@ -132,4 +132,37 @@ mkfifo "$d/fifo"
 expect_status 2 timeout 300 "$HEATSIM" -q --init "$d/fifo"
 grep -q "fifo: not a regular file" "$workdir/err" \
   || fail "--init FIFO: $(cat "$workdir/err")"
+
+# 13. Hexadecimal numbers, which strtod and strtoul would read, are
+# refused, naming the option; the decimal forms are taken.
+refused "^heatsim: --conductivity: '0x10' is not a number" -g 8 -n 1 \
+  --conductivity 0x10 --density 1 --heat-capacity 1
+refused "^heatsim: --alpha: '-0X1p-3' is not a number" -g 8 -n 1 --alpha -0X1p-3
+refused "^heatsim: --grid: '0x40'" -g 0x40 -n 1
+refused "^heatsim: --steps: '0x10' is not a whole number" -g 8 -n 0x10
+refused "^heatsim: --bc left: '0x1p3' is not a number" -g 8 -n 1 \
+  --bc left=flux:0x1p3
+refused "^heatsim: --bc left: '0x1' is not a number" -g 8 -n 1 \
+  --bc left=convection:10,0x1
+refused "^heatsim: --source-rect: '0x1' is not a number" -g 8 -n 1 \
+  --source-rect 0,0x1,0,1,1
+expect_status 0 "$HEATSIM" -q -g 8 -n 1 --conductivity 1e3 --density .5 \
+  --heat-capacity +2 --bc left=flux:-1.5E2 --steps auto -T 1e-3
+
+# 14. A heat transfer coefficient that is not finite is refused with its
+# option, on the command line and in a schedule; one so large that the
+# stability number overflows too, rather than offering 'dt <= 0' (or,
+# with --force, running into NaN).
+refused "^heatsim: --bc left: 'inf' is out of range" -g 8 -n 1 \
+  --bc left=convection:inf,20
+refused "^heatsim: --bc left: 'nan' is out of range" -g 8 -n 1 \
+  --bc left=convection:10,nan
+refused "^heatsim: --surface-convection: 'inf' is out of range" -g 8 -n 1 \
+  --thickness 1 --surface-convection inf,2
+printf 'time,value\n0,1e308\n' >"$d/huge.csv"
+refused "^heatsim: --bc right: a heat transfer coefficient H so large" \
+  -g 8 -n 1 --bc right=convection:@"$d/huge.csv",20
+refused "^heatsim: --surface-convection: a heat transfer coefficient H so large" \
+  -g 8 -n 1 --force --bc left=convection:1,2 --thickness 1 \
+  --surface-convection 1e308,2
 finish
