@@ -26,16 +26,39 @@ expect_status 0 "$HEATSIM" -q --json -g 64
 
 # bench/run, on small grids: one row per strategy and kernel form and grid,
 # each with a copy bandwidth and a ratio that agrees with it.
-BENCH_GRIDS="32 48" BENCH_UPDATES=20000 BENCH_PLATE=24 \
+BENCH_GRIDS="32 48" BENCH_UPDATES=20000 BENCH_PLATE=24 BENCH_HOST=40 \
   BENCH_VARIANTS="host map resident map-split resident-split" \
   expect_status 0 "$srcdir/bench/run" "$HEATSIM"
 rows=$(grep -c '^| [a-z]* | [a-z-]* | [0-9]*^2 |' "$workdir/out")
 [ "$rows" = 10 ] || fail "bench/run: $rows rows, not 5 variants x 2 grids"
-awk -F ' [|] ' '/\^2 \|/ { q = $8 > 0 ? $7 / $8 : -1; d = q - $9
+awk -F ' [|] ' '/^\| [a-z]* \| [a-z-]* \| [0-9]*\^2 \|/ {
+  q = $8 > 0 ? $7 / $8 : -1; d = q - $9
   if (q < 0 || d * d > (0.002 * q + 0.0006) ^ 2) bad = 1 } END { exit bad }' \
   "$workdir/out" || fail "bench/run: GB/s, copy, ratio disagree"
 plate=$(grep -c '^| [a-z]* | [a-z-]* | [0-9]* | [0-9.]* |' "$workdir/out")
 [ "$plate" = 3 ] || fail "bench/run: $plate plate rows, not 3 (map skipped)"
+
+# The host kernels' table: three kinds of steps on every path the
+# processor has, each ratio the GB/s over the copy of its run; the
+# multigrid plate and Crank-Nicolson steps on each path.
+paths=0
+for p in baseline avx2 avx512; do
+  HEATSIM_HOST_ISA=$p "$HEATSIM" --version >/dev/null 2>&1 \
+    && paths=$((paths + 1))
+done
+rows=$(grep -c '^| \(explicit, \|varying material\)' "$workdir/out")
+[ "$rows" = $((3 * paths)) ] \
+  || fail "bench/run: $rows host kernel rows, not 3 x $paths paths"
+grep -q '^| explicit, 8 steps a pass | baseline | 40^2 |' "$workdir/out" \
+  || fail "bench/run: no fused row on the baseline path"
+awk -F ' [|] ' '/^\| (explicit, |varying material)/ { n++
+  q = $7 > 0 ? $6 / $7 : -1; d = q - $8
+  if (q < 0 || d * d > (0.002 * q + 0.0006) ^ 2) bad = 1 }
+  END { exit bad || n == 0 }' "$workdir/out" \
+  || fail "bench/run: host kernels' GB/s, copy, ratio disagree"
+rows=$(grep -c '^| \(steady plate, multigrid\|Crank-Nicolson steps\) | [a-z0-9]* | 10^2 | [0-9]* | [0-9.]* |$' "$workdir/out")
+[ "$rows" = $((2 * paths)) ] \
+  || fail "bench/run: $rows multigrid rows, not 2 x $paths paths"
 
 # Memory: what a 2048^2 run holds beyond a 16^2 run (the program and its
 # libraries) is the two grids, within 10 %, and not much less than them (the
