@@ -1,6 +1,7 @@
-/* boxmg_bench [N ...]: the black box multigrid (boxmg.h) on material maps
-   of N x N nodes (default 256 1024), as a Markdown table: for layered
-   (8 layers across x), checkerboard (32 x 32 blocks) and random-disk
+/* boxmg_bench [-m MAP] [-c CONTRAST] [-n NODES] [-1] [-v] [N ...]: the
+   black box multigrid (boxmg.h) on material maps of N x N nodes
+   (default 256 1024), as a Markdown table: for layered (8 layers across
+   x), checkerboard (32 x 32 blocks) and random-disk
    (150 disks) maps of k = 1 and k = contrast (1, 1e2, 1e4, 1e6), zero
    Dirichlet edges and a uniform source (the maps of issue 23's hypre
    figures), the levels, PCG iterations to rtol 1e-10 (or the round-off
@@ -10,13 +11,19 @@
    coefficient multigrid (multigrid.h) on the plate of the same size to
    rtol 1e-10, its time per unknown and the ratio, by wall clock and by
    processor time (the machine may be shared).  Times are the best of
-   three solves; the operator is heat_operator_build's.  */
+   three solves; the operator is heat_operator_build's.  -m (layered,
+   checkerboard or disks) and -c run one map or one contrast only (a
+   large grid takes minutes per row), -n coarsens to at most NODES
+   nodes (boxmg_create's coarsest; default its own), -1 times one solve
+   instead of three, -v prints each solve's residual history (relative
+   to the initial residual) on stderr.  */
 #include <config.h>
 
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "boxmg.h"
@@ -28,6 +35,8 @@
 enum kind { LAYERED, CHECKERBOARD, DISKS, KINDS };
 static const char *const kind_names[] = { "layered", "checkerboard 32x32",
                                           "150 disks" };
+static const char *const kind_flags[] = { "layered", "checkerboard",
+                                          "disks" };
 
 /* A deterministic generator (xorshift64*), uniform in [0, 1).  */
 static double
@@ -156,9 +165,19 @@ constant_solver (size_t n)
 }
 
 /* One row: false if something failed.  */
+struct choice {
+  int repeats;        /* solves timed, 1 to 3 */
+  size_t coarsest;    /* boxmg_create's, 0 for its default */
+  bool history;
+};
+
 static bool
-bench (size_t n, enum kind kind, double contrast, struct cost constant)
+bench (size_t n, enum kind kind, double contrast, struct cost constant,
+       const struct choice *choice)
 {
+  const int repeats = choice->repeats;
+  const size_t coarsest = choice->coarsest;
+  const bool history = choice->history;
   const double h = 1.0 / (double) (n + 1);
   struct material m = {
     .variable = true, .capacity_uniform = 1.0, .conductivity_uniform = 1.0,
@@ -177,7 +196,7 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant)
       f.data[field_index (&f, i, j)] = 1.0;
   struct boxmg_solver *bm;
   double t0 = omp_get_wtime ();
-  if (boxmg_create (&bm, &op, NULL, 0.0, 1.0, 0) != MG_OK)
+  if (boxmg_create (&bm, &op, NULL, 0.0, 1.0, coarsest) != MG_OK)
     return false;
   const double setup = omp_get_wtime () - t0;
   struct mg_options o = mg_default_options ();
@@ -185,7 +204,7 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant)
   double t[3], cpu[3];
   struct mg_report rep;
   enum mg_status status = MG_OK;
-  for (int r = 0; r < 3; ++r)
+  for (int r = 0; r < repeats; ++r)
     {
       for (size_t c = 0; c < field_cells (&u); ++c)
         u.data[c] = 0.0;
@@ -195,13 +214,16 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant)
       t[r] = omp_get_wtime () - t0;
       cpu[r] = cpu_seconds () - c0;
     }
+  for (unsigned c = 0; history && c <= rep.cycles; ++c)
+    fprintf (stderr, "%s %g %zu^2: %u %.3e\n", kind_flags[kind], contrast,
+             n, c, rep.history[c] / rep.initial);
   const double unknowns = (double) n * (double) n;
-  const struct cost cost = { best_of (t, 3) / unknowns,
-                             best_of (cpu, 3) / unknowns };
+  const struct cost cost = { best_of (t, repeats) / unknowns,
+                             best_of (cpu, repeats) / unknowns };
   printf ("| %zu^2 | %s | %.0e | %u | %u | %.1e | %.3f | %.4f | %.1f "
           "| %.1f | %.1f | %.1f |\n", n, kind_names[kind], contrast,
           rep.levels, rep.cycles, rep.final / rep.initial, setup,
-          best_of (t, 3), cost.wall * 1e9, cost.wall / constant.wall,
+          best_of (t, repeats), cost.wall * 1e9, cost.wall / constant.wall,
           cost.cpu * 1e9, cost.cpu / constant.cpu);
   fflush (stdout);
   boxmg_destroy (bm);
@@ -217,6 +239,39 @@ main (int argc, char **argv)
 {
   static const size_t default_sizes[] = { 256, 1024 };
   static const double contrasts[] = { 1.0, 1e2, 1e4, 1e6 };
+  int only_kind = -1;
+  double only_contrast = 0.0;
+  struct choice choice = { .repeats = 3 };
+  int a = 1;
+  for (; a < argc && argv[a][0] == '-'; ++a)
+    if (strcmp (argv[a], "-v") == 0)
+      choice.history = true;
+    else if (strcmp (argv[a], "-1") == 0)
+      choice.repeats = 1;
+    else if (strcmp (argv[a], "-n") == 0 && a + 1 < argc)
+      choice.coarsest = strtoul (argv[++a], NULL, 10);
+    else if (strcmp (argv[a], "-c") == 0 && a + 1 < argc)
+      only_contrast = strtod (argv[++a], NULL);
+    else if (strcmp (argv[a], "-m") == 0 && a + 1 < argc)
+      {
+        ++a;
+        for (int k = 0; k < KINDS; ++k)
+          if (strcmp (argv[a], kind_flags[k]) == 0)
+            only_kind = k;
+        if (only_kind < 0)
+          {
+            fprintf (stderr, "boxmg_bench: -m: no map '%s' (layered, "
+                     "checkerboard, disks)\n", argv[a]);
+            return 2;
+          }
+      }
+    else
+      {
+        fprintf (stderr, "boxmg_bench: unknown option '%s'\n", argv[a]);
+        return 2;
+      }
+  argc -= a - 1;
+  argv += a - 1;
   const size_t count = argc > 1 ? (size_t) (argc - 1) : 2;
   printf ("| grid | map | contrast | levels | iterations | residual "
           "| setup (s) | solve (s) | ns/unknown | / constant k "
@@ -236,7 +291,10 @@ main (int argc, char **argv)
         }
       for (int kind = 0; kind < KINDS; ++kind)
         for (size_t c = 0; c < sizeof contrasts / sizeof *contrasts; ++c)
-          if (!bench (n, (enum kind) kind, contrasts[c], constant))
+          if ((only_kind < 0 || kind == only_kind)
+              && (only_contrast == 0.0 || contrasts[c] == only_contrast)
+              && !bench (n, (enum kind) kind, contrasts[c], constant,
+                         &choice))
             {
               fprintf (stderr, "boxmg_bench: %s, contrast %g, on %zu^2 "
                        "failed\n", kind_names[kind], contrasts[c], n);
