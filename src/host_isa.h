@@ -33,11 +33,14 @@ enum host_isa { HOST_ISA_BASELINE, HOST_ISA_AVX2, HOST_ISA_AVX512,
    steps (kernels_tiled.h: in cache, so bound by arithmetic rather than
    memory), the variable-coefficient update,
    the multigrid smoothers (red-black, both colours in one pass,
-   weighted Jacobi), the multigrid residual and its norms.  */
+   weighted Jacobi), the multigrid residual and its norms, and the
+   multigrid transfers (the residual restricted in the same pass, the
+   correction prolonged).  */
 enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_TILED,
                    HOST_KERNEL_MATERIAL,
                    HOST_KERNEL_SMOOTH, HOST_KERNEL_RESIDUAL,
-                   HOST_KERNEL_NORMS, HOST_KERNEL_COUNT };
+                   HOST_KERNEL_NORMS, HOST_KERNEL_TRANSFER,
+                   HOST_KERNEL_COUNT };
 
 struct shares;
 
@@ -112,6 +115,42 @@ typedef void mg_bands_fn (size_t nx, size_t ny, size_t stride,
                           double sm, struct shares shares,
                           double *restrict part);
 
+/* The multigrid transfers (mg_transfer_host.c): fc = R (f - A u) and
+   uc = 0 on the coarse window, computing each fine residual row once
+   into rows (three per thread); the same from a level-sized residual
+   r; uf += P uc, rows being a row per thread (per_thread) or one per
+   fine row.  */
+typedef void mg_restrict_fn (size_t nxc, size_t nyc, size_t coarse_stride,
+                             double *restrict fc, double *restrict uc,
+                             size_t nx, size_t fine_stride,
+                             const double *restrict u,
+                             const double *restrict f,
+                             const double *restrict axm,
+                             const double *restrict axp,
+                             const double *restrict aym,
+                             const double *restrict ayp, double c0,
+                             const size_t *restrict rxi,
+                             const double *restrict rxw,
+                             const size_t *restrict ryi,
+                             const double *restrict ryw, double *rows);
+typedef void mg_restrict_stored_fn (size_t nxc, size_t nyc,
+                                    size_t coarse_stride,
+                                    double *restrict fc, double *restrict uc,
+                                    size_t fine_stride,
+                                    const double *restrict r,
+                                    const size_t *restrict rxi,
+                                    const double *restrict rxw,
+                                    const size_t *restrict ryi,
+                                    const double *restrict ryw);
+typedef void mg_prolong_fn (size_t nxf, size_t nyf, size_t fine_stride,
+                            double *restrict uf, size_t nxc,
+                            size_t coarse_stride, const double *restrict uc,
+                            double *restrict rows, bool per_thread,
+                            const size_t *restrict pxi,
+                            const double *restrict pxw,
+                            const size_t *restrict pyi,
+                            const double *restrict pyw);
+
 /* The kernels of one path.  */
 struct host_kernels {
   heat_update_fn *update;
@@ -125,6 +164,9 @@ struct host_kernels {
   mg_residual_fn *residual;
   mg_jacobi_fn *jacobi;
   mg_bands_fn *bands;
+  mg_restrict_fn *restriction;
+  mg_restrict_stored_fn *restriction_stored;
+  mg_prolong_fn *prolongation;
 };
 
 /* The kernels of path ISA (one token: baseline, avx2, avx512), as the
@@ -141,7 +183,10 @@ struct host_kernels {
   mg_smooth_fn mg_smooth_##isa, mg_sweep_##isa;                           \
   mg_residual_fn mg_residual_##isa;                                       \
   mg_jacobi_fn mg_jacobi_##isa;                                           \
-  mg_bands_fn mg_bands_##isa
+  mg_bands_fn mg_bands_##isa;                                             \
+  mg_restrict_fn mg_restrict_##isa;                                       \
+  mg_restrict_stored_fn mg_restrict_stored_##isa;                         \
+  mg_prolong_fn mg_prolong_##isa
 #define HOST_ISA_KERNELS(isa)                                             \
   { .update = heat_update_##isa,                                          \
     .update_residual = heat_update_residual_##isa,                        \
@@ -152,7 +197,9 @@ struct host_kernels {
     .material_frame = material_frame_##isa,                               \
     .smooth = mg_smooth_##isa, .sweep = mg_sweep_##isa,                   \
     .residual = mg_residual_##isa, .jacobi = mg_jacobi_##isa,             \
-    .bands = mg_bands_##isa }
+    .bands = mg_bands_##isa, .restriction = mg_restrict_##isa,            \
+    .restriction_stored = mg_restrict_stored_##isa,                       \
+    .prolongation = mg_prolong_##isa }
 
 HOST_ISA_PROTOTYPES (baseline);
 #ifdef HEATSIM_HOST_DISPATCH

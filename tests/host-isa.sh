@@ -11,7 +11,8 @@
 # (or the build) lacks are refused with status 2, and skipped here.
 . "${srcdir:-.}/tests/testlib.sh"
 
-kernels="explicit explicit_tiled material mg_smooth mg_residual mg_norms"
+kernels="explicit explicit_tiled material mg_smooth mg_residual mg_norms
+  mg_transfer"
 
 # A name that is no path is refused before anything runs.
 export HEATSIM_HOST_ISA=sse9
