@@ -59,9 +59,7 @@ parse_count (struct parser *p, const char *opt, const char *text,
   return true;
 }
 
-/* Whether text, up to stop, is a hexadecimal number (0x10, -0X1p3),
-   which strtod reads but no one means by a physical value.  */
-static bool
+bool
 is_hexadecimal (const char *text, const char *stop)
 {
   if (text < stop && (text[0] == '+' || text[0] == '-'))

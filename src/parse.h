@@ -31,6 +31,11 @@ bool parse_whole (struct parser *p, const char *opt, const char *text,
 bool parse_count (struct parser *p, const char *opt, const char *text,
                   const char *end, size_t *value);
 
+/* Whether text, up to stop, is a hexadecimal number (0x10, -0X1p3),
+   which strtod reads but no one means by a physical value: the number
+   readers below and schedule files refuse it.  */
+bool is_hexadecimal (const char *text, const char *stop);
+
 /* A finite real number (subnormal underflow is out of range too), and one
    greater than zero.  */
 bool parse_real (struct parser *p, const char *opt, const char *text,

@@ -67,7 +67,7 @@ field_number (const char *text, const char *end, double *v)
     ++text;
   while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
     --end;
-  if (text == end)
+  if (text == end || is_hexadecimal (text, end))
     return false;
   errno = 0;
   char *tail;

@@ -122,6 +122,9 @@ test_refusals (void)
   refused ("sched-first.csv", "0,hot\n1,1\n", -INFINITY, ":1:", "numbers");
   refused ("sched-three.csv", "0,1,2\n", -INFINITY, ":1:", "numbers");
   refused ("sched-nan.csv", "0,1\n1,nan\n", -INFINITY, ":2:", "numbers");
+  /* Hexadecimal, as the options refuse it (parse_real).  */
+  refused ("sched-hex.csv", "0,1\n1,0x10\n", -INFINITY, ":2:", "numbers");
+  refused ("sched-hext.csv", "0,1\n0X1p1,1\n", -INFINITY, ":2:", "numbers");
   refused ("sched-neg.csv", "0,1\n1,-0.5\n", 0.0, ":2:", "below 0");
   refused ("sched-empty.csv", "time,value\n", -INFINITY, "no", "rows");
   struct schedule s = { .path = NULL };
