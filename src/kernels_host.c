@@ -33,8 +33,7 @@ void
 HOST_ISA_NAME (heat_row) (size_t nx, double rx, double ry, double rc,
                           const double *restrict below,
                           const double *restrict mid,
-                          const double *restrict above,
-                          double *restrict out)
+                          const double *restrict above, double *restrict out)
 {
   for (size_t i = 1; i <= nx; ++i)
     out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc);

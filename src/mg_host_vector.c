@@ -133,11 +133,13 @@ norm_row (const struct row_runs *runs, size_t stride, const double *restrict u,
 /* ---- red-black smoothing, one colour */
 
 void
-HOST_ISA_NAME (mg_smooth) (size_t nx, size_t ny, size_t stride, double *restrict u,
-             const double *restrict f, const double *restrict axm,
-             const double *restrict axp, const double *restrict aym,
-             const double *restrict ayp, double c0, double omega,
-             unsigned color)
+HOST_ISA_NAME (mg_smooth) (size_t nx, size_t ny, size_t stride,
+                           double *restrict u, const double *restrict f,
+                           const double *restrict axm,
+                           const double *restrict axp,
+                           const double *restrict aym,
+                           const double *restrict ayp, double c0, double omega,
+                           unsigned color)
 {
   struct row_runs runs;
   row_runs (nx, axm, axp, &runs);
@@ -155,11 +157,13 @@ HOST_ISA_NAME (mg_smooth) (size_t nx, size_t ny, size_t stride, double *restrict
    sees the values the two passes of smooth_host give it, so the result
    is bitwise theirs, from one read of the level instead of two.  */
 void
-HOST_ISA_NAME (mg_sweep) (size_t nx, size_t ny, size_t stride, double *restrict u,
-            const double *restrict f, const double *restrict axm,
-            const double *restrict axp, const double *restrict aym,
-            const double *restrict ayp, double c0, double omega,
-            unsigned color)
+HOST_ISA_NAME (mg_sweep) (size_t nx, size_t ny, size_t stride,
+                          double *restrict u, const double *restrict f,
+                          const double *restrict axm,
+                          const double *restrict axp,
+                          const double *restrict aym,
+                          const double *restrict ayp, double c0, double omega,
+                          unsigned color)
 {
   const unsigned other = color ^ 1;
   struct row_runs runs;
@@ -190,11 +194,13 @@ HOST_ISA_NAME (mg_sweep) (size_t nx, size_t ny, size_t stride, double *restrict 
 /* ---- residual r = f - A u, and the weighted Jacobi update from it */
 
 void
-HOST_ISA_NAME (mg_residual) (size_t nx, size_t ny, size_t stride, const double *restrict u,
-               const double *restrict f, double *restrict r,
-               const double *restrict axm, const double *restrict axp,
-               const double *restrict aym, const double *restrict ayp,
-               double c0)
+HOST_ISA_NAME (mg_residual) (size_t nx, size_t ny, size_t stride,
+                             const double *restrict u,
+                             const double *restrict f, double *restrict r,
+                             const double *restrict axm,
+                             const double *restrict axp,
+                             const double *restrict aym,
+                             const double *restrict ayp, double c0)
 {
   struct row_runs runs;
   row_runs (nx, axm, axp, &runs);
@@ -205,10 +211,12 @@ HOST_ISA_NAME (mg_residual) (size_t nx, size_t ny, size_t stride, const double *
 }
 
 void
-HOST_ISA_NAME (mg_jacobi) (size_t nx, size_t ny, size_t stride, double *restrict u,
-             const double *restrict r, const double *restrict axm,
-             const double *restrict axp, const double *restrict aym,
-             const double *restrict ayp, double c0, double omega)
+HOST_ISA_NAME (mg_jacobi) (size_t nx, size_t ny, size_t stride,
+                           double *restrict u, const double *restrict r,
+                           const double *restrict axm,
+                           const double *restrict axp,
+                           const double *restrict aym,
+                           const double *restrict ayp, double c0, double omega)
 {
 #pragma omp parallel for schedule(static) if (nx * ny >= PARALLEL_MIN)
   for (size_t j = 1; j <= ny; ++j)
@@ -224,11 +232,14 @@ HOST_ISA_NAME (mg_jacobi) (size_t nx, size_t ny, size_t stride, double *restrict
    stride, vectorised) rather than down a column.  zero_f: f is zero
    and not read.  */
 void
-HOST_ISA_NAME (mg_bands) (size_t nx, size_t ny, size_t stride, const double *restrict u,
-            const double *restrict f, bool zero_f, const double *restrict axm,
-            const double *restrict axp, const double *restrict aym,
-            const double *restrict ayp, double c0, double sr, double sm,
-            struct shares shares, double *restrict part)
+HOST_ISA_NAME (mg_bands) (size_t nx, size_t ny, size_t stride,
+                          const double *restrict u, const double *restrict f,
+                          bool zero_f, const double *restrict axm,
+                          const double *restrict axp,
+                          const double *restrict aym,
+                          const double *restrict ayp, double c0, double sr,
+                          double sm, struct shares shares,
+                          double *restrict part)
 {
   const size_t nb = norm_bands (ny);
   struct row_runs runs;

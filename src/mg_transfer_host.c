@@ -116,14 +116,18 @@ restrict_row (const struct regular_runs *runs, size_t nxc,
    whole level, so it marks an empty slot.  */
 void
 HOST_ISA_NAME (mg_restrict) (size_t nxc, size_t nyc, size_t coarse_stride,
-               double *restrict fc, double *restrict uc, size_t nx,
-               size_t fine_stride, const double *restrict u,
-               const double *restrict f, const double *restrict axm,
-               const double *restrict axp, const double *restrict aym,
-               const double *restrict ayp, double c0,
-               const size_t *restrict rxi, const double *restrict rxw,
-               const size_t *restrict ryi, const double *restrict ryw,
-               double *rows)
+                             double *restrict fc, double *restrict uc,
+                             size_t nx, size_t fine_stride,
+                             const double *restrict u,
+                             const double *restrict f,
+                             const double *restrict axm,
+                             const double *restrict axp,
+                             const double *restrict aym,
+                             const double *restrict ayp, double c0,
+                             const size_t *restrict rxi,
+                             const double *restrict rxw,
+                             const size_t *restrict ryi,
+                             const double *restrict ryw, double *rows)
 {
   struct row_runs runs;
   row_runs (nx, axm, axp, &runs);
@@ -169,11 +173,14 @@ HOST_ISA_NAME (mg_restrict) (size_t nxc, size_t nyc, size_t coarse_stride,
    halo lines with the neighbours first, or where the rows are too few
    for the threads.  */
 void
-HOST_ISA_NAME (mg_restrict_stored) (size_t nxc, size_t nyc, size_t coarse_stride,
-                      double *restrict fc, double *restrict uc,
-                      size_t fine_stride, const double *restrict r,
-                      const size_t *restrict rxi, const double *restrict rxw,
-                      const size_t *restrict ryi, const double *restrict ryw)
+HOST_ISA_NAME (mg_restrict_stored) (size_t nxc, size_t nyc,
+                                    size_t coarse_stride, double *restrict fc,
+                                    double *restrict uc, size_t fine_stride,
+                                    const double *restrict r,
+                                    const size_t *restrict rxi,
+                                    const double *restrict rxw,
+                                    const size_t *restrict ryi,
+                                    const double *restrict ryw)
 {
   struct regular_runs coarse;
   restrict_runs (nxc, rxi, rxw, &coarse);
@@ -257,11 +264,14 @@ prolong_row (const struct regular_runs *runs, size_t nxf, double *restrict out,
    thread, rows (of stride tn) where x->mg gives them, else row j of a
    level-sized array.  */
 void
-HOST_ISA_NAME (mg_prolong) (size_t nxf, size_t nyf, size_t fine_stride, double *restrict uf,
-              size_t nxc, size_t coarse_stride, const double *restrict uc,
-              double *restrict rows, bool per_thread,
-              const size_t *restrict pxi, const double *restrict pxw,
-              const size_t *restrict pyi, const double *restrict pyw)
+HOST_ISA_NAME (mg_prolong) (size_t nxf, size_t nyf, size_t fine_stride,
+                            double *restrict uf, size_t nxc,
+                            size_t coarse_stride, const double *restrict uc,
+                            double *restrict rows, bool per_thread,
+                            const size_t *restrict pxi,
+                            const double *restrict pxw,
+                            const size_t *restrict pyi,
+                            const double *restrict pyw)
 {
   const size_t tn = nxc + 2;
   struct regular_runs runs;
