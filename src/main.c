@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "agree.h"
 #include "diagnostics.h"
 #include "domain.h"
+#include "footprint.h"
 #include "heat_rates.h"
 #include "host_isa.h"
 #include "initial.h"
@@ -72,19 +74,27 @@ exit_code (int status)
     }
 }
 
-/* Refuse a grid that cannot fit before touching any memory.  */
+/* Refuse a run whose full-size arrays (footprint.c counts them) cannot
+   fit, before touching any memory: past the check, Linux's overcommit
+   would let the OOM killer end it instead.  */
 static int
-check_memory (const struct domain *d)
+check_memory (const struct config *cfg, const struct domain *d)
 {
-  size_t need, available;
-  if (!grids_fit_in_memory (d->local_nx, d->local_ny, &need, &available))
-    {
-      heatsim_error ("--grid: %zux%zu needs %zu bytes for two grids; only %zu "
-                     "are available", d->local_nx, d->local_ny, need,
-                     available);
-      return HEATSIM_TOO_LARGE;
-    }
-  return HEATSIM_OK;
+  const struct footprint need = run_footprint (cfg, d);
+  size_t available;
+  if (fits_in_memory (need.bytes, &available))
+    return HEATSIM_OK;
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  if (need.bytes == SIZE_MAX)
+    heatsim_error ("--grid: %zux%zu needs more bytes than memory can hold "
+                   "for %s (%s)", d->local_nx, d->local_ny, need.kind,
+                   need.counted);
+  else
+    heatsim_error ("--grid: %zux%zu needs %.2f GiB for %s (%s); only %.2f "
+                   "GiB are available", d->local_nx, d->local_ny,
+                   (double) need.bytes / gib, need.kind, need.counted,
+                   (double) available / gib);
+  return HEATSIM_TOO_LARGE;
 }
 
 /* Split the grid over the ranks of an MPI run (one rank: all of it).  */
@@ -150,7 +160,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   if (status == HEATSIM_OK)
     status = split_grid (cfg, d);
   if (status == HEATSIM_OK)
-    status = domain_agree (check_memory (d));
+    status = domain_agree (check_memory (cfg, d));
   if (status == HEATSIM_OK)
     status = domain_agree (place_kernels (cfg, d, &report->where));
   struct solver solver = { .domain = NULL };

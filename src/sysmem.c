@@ -37,17 +37,20 @@ host_memory_available (size_t *bytes)
 }
 
 bool
+fits_in_memory (size_t need, size_t *avail)
+{
+  *avail = 0;
+  return need != SIZE_MAX
+         && (!host_memory_available (avail) || need <= *avail);
+}
+
+bool
 grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail)
 {
   size_t bytes;
-  *avail = 0;
-  if (!field_bytes (nx, ny, &bytes) || bytes > SIZE_MAX / 2)
-    {
-      *need = SIZE_MAX;
-      return false;
-    }
-  *need = 2 * bytes;
-  return !host_memory_available (avail) || *need <= *avail;
+  *need = !field_bytes (nx, ny, &bytes) || bytes > SIZE_MAX / 2 ? SIZE_MAX
+          : 2 * bytes;
+  return fits_in_memory (*need, avail);
 }
 
 size_t

@@ -9,6 +9,11 @@
    the system does not say, in which case no limit is assumed.  */
 bool host_memory_available (size_t *bytes);
 
+/* Whether need bytes fit in the memory available now (true when the
+   system does not say; false for SIZE_MAX, a count that overflowed);
+   avail receives the bytes available (0 if unknown).  */
+bool fits_in_memory (size_t need, size_t *avail);
+
 /* Whether two padded nx x ny grids fit in the memory available now (true
    when the system does not say); need and avail receive the byte counts. */
 bool grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail);

@@ -39,6 +39,7 @@ noinst_HEADERS = tests/unit.h
 cli_tests = \
 	tests/include-graph.sh \
 	tests/cli-errors.sh \
+	tests/memory-check.sh \
 	tests/case-files.sh \
 	tests/cli-info.sh \
 	tests/strategies-agree.sh \

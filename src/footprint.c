@@ -1,0 +1,151 @@
+/* The arrays each kind of run allocates, in padded grids of this rank's
+   part (G) unless said otherwise, read from their allocators:
+     every run: u, unew (solver.c): 2 G;
+     a varying material (material.c, material_build): k and rho c_p, and
+       the source where one is given: 2 or 3 G;
+     its explicit step (kernels_material.c, material_step_build): the
+       operator's wx, wy, capacity, source and the step's gain, rise: 6 G;
+     an implicit step: the last step's field (implicit.c): 1 G;
+     the constant-coefficient multigrid (mg_level.c, level_alloc): f, r on
+       the finest level, u, f, r on each coarser one, a quarter the size
+       of the one above: at most 2 G + 3 G / 3 = 3 G;
+     the black box multigrid (implicit.c, material_init; boxmg_setup.c):
+       the operator (4 G), edge_terms' sink and heat (2 G), a steady run's
+       right-hand side (1 G), and on the whole grid its levels: the finest
+       9 arrays and the solver's 6, each coarser one 13 (8 the coarsest);
+       split over ranks, every rank also holds the whole grid's u and f
+       and, while the hierarchy is built, four whole operator arrays;
+     LLVM's x86_64 host plugin keeps an offloading strategy's device
+       copies in host memory: u, unew, the explicit step's wx, wy, gain and
+       rise, and a resident multigrid's levels.
+   Arrays of a row or a column, halo strips and the coarsest level's
+   dense inverse or band factor are small beside these and left out;
+   so are the whole-grid maps read while the material is set up, freed
+   before the fields are allocated.  */
+#include <config.h>
+
+#include "footprint.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "boxmg.h"
+#include "edge_terms.h"
+#include "field.h"
+#include "strategy.h"
+
+/* *total += count grids of nx x ny, saturating at SIZE_MAX.  */
+static void
+add_grids (size_t *total, size_t count, size_t nx, size_t ny)
+{
+  size_t bytes;
+  if (*total == SIZE_MAX)
+    return;
+  if (!field_bytes (nx, ny, &bytes)
+      || (count > 0 && bytes > (SIZE_MAX - *total) / count))
+    *total = SIZE_MAX;
+  else
+    *total += count * bytes;
+}
+
+/* The black box hierarchy of an nx x ny grid (boxmg_setup.c: the level
+   count of count_levels, the arrays of boxmg_level_alloc and
+   solver_arrays).  */
+static void
+add_boxmg_levels (size_t *total, size_t nx, size_t ny)
+{
+  for (bool finest = true;; finest = false, nx /= 2, ny /= 2)
+    {
+      const bool coarsest = !(nx * ny > BOXMG_COARSEST_NODES && nx >= 3
+                              && ny >= 3);
+      /* c, w, s, 1 / c; the solver's 6 on the finest, u, f and the
+         9-point sw, se below it; the transfers and residual.  */
+      const size_t arrays = 4 + (finest ? 6 : 4) + (coarsest ? 0 : 5);
+      add_grids (total, arrays, nx, ny);
+      if (coarsest)
+        return;
+    }
+}
+
+/* Append part to the list of what was counted.  */
+static void
+counted (struct footprint *f, const char *part)
+{
+  const size_t used = strlen (f->counted);
+  snprintf (f->counted + used, sizeof f->counted - used, "%s%s",
+            used > 0 ? ", " : "", part);
+}
+
+/* Whether an offloading strategy's device copies live in host memory:
+   the device code is LLVM's x86_64 host plugin only.  */
+static bool
+copies_in_host_memory (const struct config *cfg)
+{
+#if defined HEATSIM_OFFLOAD && !defined HEATSIM_OFFLOAD_GPU
+  return cfg->strategy != NULL && cfg->strategy->offload;
+#else
+  (void) cfg;
+  return false;
+#endif
+}
+
+struct footprint
+run_footprint (const struct config *cfg, const struct domain *d)
+{
+  const size_t nx = d->local_nx, ny = d->local_ny;
+  const bool variable = cfg->material.variable;
+  const bool multigrid = config_uses_multigrid (cfg);
+  const bool boxmg = multigrid && edge_terms_operator (cfg);
+  const bool copies = copies_in_host_memory (cfg);
+  struct footprint f = {
+    .kind = !multigrid ? (cfg->steady ? "a steady Jacobi run"
+                          : "an explicit run")
+            : boxmg ? (cfg->steady ? "a steady black box multigrid run"
+                       : "an implicit black box multigrid run")
+            : cfg->steady ? "a steady multigrid run"
+            : "an implicit multigrid run",
+  };
+  add_grids (&f.bytes, 2, nx, ny);
+  counted (&f, "fields");
+  if (variable)
+    {
+      const bool source = cfg->material.source_given
+                          || cfg->material.source_map != NULL
+                          || cfg->material.rects > 0;
+      add_grids (&f.bytes, source ? 3 : 2, nx, ny);
+      counted (&f, "material");
+    }
+  if (variable && !multigrid && !cfg->steady)
+    {
+      add_grids (&f.bytes, 6, nx, ny);
+      counted (&f, "material step");
+    }
+  if (multigrid && !cfg->steady)
+    add_grids (&f.bytes, 1, nx, ny);
+  if (boxmg)
+    {
+      add_grids (&f.bytes, 6 + (cfg->steady ? 1 : 0), nx, ny);
+      if (d->ranks > 1)
+        add_grids (&f.bytes, 6, d->nx, d->ny);
+      add_boxmg_levels (&f.bytes, d->nx, d->ny);
+      counted (&f, d->ranks > 1 ? "operator, whole grid, levels"
+                   : "operator, levels");
+    }
+  else if (multigrid)
+    {
+      add_grids (&f.bytes, 3, nx, ny);
+      counted (&f, "levels");
+    }
+  if (copies)
+    {
+      add_grids (&f.bytes, 2 + (variable && !multigrid ? 4 : 0), nx, ny);
+      if (boxmg && d->ranks == 1 && cfg->strategy->multigrid == MG_RESIDENT)
+        add_boxmg_levels (&f.bytes, d->nx, d->ny);
+      else if (multigrid && d->ranks == 1
+               && cfg->strategy->multigrid == MG_RESIDENT)
+        add_grids (&f.bytes, 3, nx, ny);
+      counted (&f, "device copies");
+    }
+  return f;
+}
