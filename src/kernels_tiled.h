@@ -29,7 +29,7 @@
    1 MiB L2.  The environment variable overrides it (for tests and
    tuning); a tile never spans more than the grid, and spans all of it
    where a periodic side's halo needs the far end's column.  */
-enum { TILED_COLUMNS = 512 };
+enum { TILED_COLUMNS = 1024 };
 #define TILED_COLUMNS_ENV "HEATSIM_TILE_COLUMNS"
 
 /* Each thread's rings and the halo lines the pass leaves in the fields.  */

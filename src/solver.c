@@ -434,7 +434,7 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
 
 /* Steps fused per pass when --tile-steps is auto and the run can fuse
    them: measured on the build machine (bench/RESULTS.md).  */
-enum { AUTO_TILE_STEPS = 8 };
+enum { AUTO_TILE_STEPS = 16 };
 
 /* Whether the heat an edge takes in follows a schedule: boundary_at
    changes it from step to step, which a fused pass cannot follow.  */
