@@ -54,8 +54,10 @@ typedef double heat_update_residual_fn (size_t i0, size_t i1, size_t j0,
                                         double ry, double rc,
                                         const double *restrict u,
                                         double *restrict unew);
-/* One row, out[1..nx], from the rows below, mid and above.  */
-typedef void heat_row_fn (size_t nx, double rx, double ry, double rc,
+/* n cells of a row, out[0..n-1], from the rows below, mid and above,
+   each pointing at its first cell's column (mid[-1] and mid[n] are the
+   neighbours left and right).  */
+typedef void heat_row_fn (size_t n, double rx, double ry, double rc,
                           const double *restrict below,
                           const double *restrict mid,
                           const double *restrict above,

@@ -26,16 +26,17 @@ HOST_ISA_NAME (heat_update) (size_t i0, size_t i1, size_t j0, size_t j1,
                                         (ptrdiff_t) stride, rx, ry, rc);
 }
 
-/* One row of nx cells, out[1..nx], from the rows below, mid and above,
-   which may lie anywhere (the temporally blocked steps keep them in
-   rings, kernels_tiled.c); the caller's thread computes it.  */
+/* n cells of a row, out[0..n-1], from the rows below, mid and above,
+   which may lie anywhere (the temporally blocked steps keep a column
+   tile of them in rings, kernels_tiled.c); the caller's thread computes
+   it.  */
 void
-HOST_ISA_NAME (heat_row) (size_t nx, double rx, double ry, double rc,
+HOST_ISA_NAME (heat_row) (size_t n, double rx, double ry, double rc,
                           const double *restrict below,
                           const double *restrict mid,
                           const double *restrict above, double *restrict out)
 {
-  for (size_t i = 1; i <= nx; ++i)
+  for (size_t i = 0; i < n; ++i)
     out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc);
 }
 

@@ -2,10 +2,13 @@
 
 #include "kernels_tiled.h"
 
+#include "diagnostics.h"
 #include "heat_cell.h"
 #include "host_isa.h"
 
+#include <errno.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Bit of edge e in a set of edges.  */
@@ -48,23 +51,71 @@ strips_length (const struct stencil *s)
   return 2 * (s->nx + s->ny);
 }
 
-bool
+/* Whether the side halos of every tile that reaches an edge can be
+   computed from the columns that tile computes: a mirror's source
+   column lies next to its edge, a periodic one's at the far end, which
+   only a tile as wide as the grid holds.  */
+static bool
+sides_allow_tiles (const struct stencil *s)
+{
+  const bool *copy = s->halo.copy;
+  const size_t *src = s->halo.source;
+  return (!copy[EDGE_LEFT] || src[EDGE_LEFT] <= 2)
+         && (!copy[EDGE_RIGHT] || src[EDGE_RIGHT] + 1 >= s->nx);
+}
+
+/* The width of the column tiles: TILED_COLUMNS_ENV's, else
+   TILED_COLUMNS; the whole width where the side halos need it.  false,
+   with a message, for a setting that is no whole number >= 1.  */
+static bool
+tile_columns (const struct stencil *s, size_t *columns)
+{
+  *columns = TILED_COLUMNS;
+  const char *text = getenv (TILED_COLUMNS_ENV);
+  if (text != NULL)
+    {
+      char *end;
+      errno = 0;
+      const unsigned long long value = strtoull (text, &end, 10);
+      if (*text < '0' || *text > '9' || *end != '\0' || errno != 0
+          || value < 1 || value > SIZE_MAX / 4)
+        {
+          heatsim_error ("%s=%s: not a whole number of columns of at least 1",
+                         TILED_COLUMNS_ENV, text);
+          return false;
+        }
+      *columns = (size_t) value;
+    }
+  if (*columns > s->nx || !sides_allow_tiles (s))
+    *columns = s->nx;
+  return true;
+}
+
+enum heatsim_status
 tiled_alloc (struct tiled_scratch *t, const struct stencil *s,
              unsigned steps)
 {
   *t = (struct tiled_scratch) { .steps = steps };
+  if (!tile_columns (s, &t->columns))
+    return HEATSIM_USAGE;
   t->threads = omp_get_max_threads ();
-  t->ring_stride = (s->stride + LINE_DOUBLES - 1) / LINE_DOUBLES
-                   * LINE_DOUBLES;
+  /* A tile's widest level, the first, reaches steps - 1 columns beyond
+     the tile on each side, plus a halo column.  */
+  size_t width = t->columns + 2 * (size_t) steps;
+  if (width > s->nx + 2)
+    width = s->nx + 2;
+  t->ring_stride = (width + LINE_DOUBLES - 1) / LINE_DOUBLES * LINE_DOUBLES;
   t->per_thread = (size_t) (steps - 1) * 3 * t->ring_stride;
   t->rings = aligned_alloc (LINE_DOUBLES * sizeof (double),
                             (size_t) t->threads * t->per_thread
                             * sizeof (double));
   t->lines = malloc (2 * strips_length (s) * sizeof *t->lines);
   if (t->rings != NULL && t->lines != NULL)
-    return true;
+    return HEATSIM_OK;
   tiled_free (t);
-  return false;
+  heatsim_error ("--tile-steps: cannot allocate the rows of %u fused steps",
+                 steps);
+  return HEATSIM_NO_MEMORY;
 }
 
 void
@@ -75,9 +126,10 @@ tiled_free (struct tiled_scratch *t)
   t->rings = t->lines = NULL;
 }
 
-/* One thread's share of a pass of steps steps: the rows b0..b1 of the
-   last step, and the rings of the steps in between.  Level 0 is u,
-   level L the field after L steps.  */
+/* One thread's share of a pass of steps steps: the rows b0..b1 and,
+   one tile at a time, the columns c0..c1 of the last step, and the
+   rings of the steps in between.  Level 0 is u, level L the field after
+   L steps.  */
 struct pass {
   const struct stencil *s;
   const double *u;
@@ -86,6 +138,8 @@ struct pass {
   size_t ring_stride;
   unsigned steps;
   size_t b0, b1;
+  size_t c0, c1;
+  size_t origin;            /* the column in the rings' first place */
   double *kept;             /* halo lines of levels steps-2, steps-1 */
   /* The edges' halo rules: halo_refresh_host's.  */
   unsigned copy, heat;
@@ -109,17 +163,36 @@ last_row (const struct pass *p, unsigned level)
   return row < p->s->ny ? row : p->s->ny;
 }
 
-/* Row j (0 .. ny + 1) of level 1 .. steps - 1, in its ring of three.  */
-static double *
-ring_row (const struct pass *p, unsigned level, size_t j)
+/* The same for the columns of the tile: a trapezoid, one column
+   narrower on each side per level, that the domain's edges cut.  */
+static size_t
+first_column (const struct pass *p, unsigned level)
 {
-  return p->ring + ((size_t) (level - 1) * 3 + j % 3) * p->ring_stride;
+  const size_t reach = p->steps - level;
+  return p->c0 > reach ? p->c0 - reach : 1;
+}
+
+static size_t
+last_column (const struct pass *p, unsigned level)
+{
+  const size_t column = p->c1 + (p->steps - level);
+  return column < p->s->nx ? column : p->s->nx;
+}
+
+/* Cell (k, j) (k 0 .. nx + 1, j 0 .. ny + 1) of level 1 .. steps - 1,
+   in its ring of three rows, which hold the tile's columns.  */
+static double *
+ring_cell (const struct pass *p, unsigned level, size_t j, size_t k)
+{
+  return p->ring + ((size_t) (level - 1) * 3 + j % 3) * p->ring_stride
+         + (k - p->origin);
 }
 
 static const double *
-level_row (const struct pass *p, unsigned level, size_t j)
+level_cell (const struct pass *p, unsigned level, size_t j, size_t k)
 {
-  return level == 0 ? p->u + j * p->s->stride : ring_row (p, level, j);
+  return level == 0 ? p->u + j * p->s->stride + k
+         : ring_cell (p, level, j, k);
 }
 
 /* The halo value of edge e from its source line's src and its node's
@@ -144,72 +217,126 @@ kept_lines (const struct pass *p, unsigned level)
   return NULL;
 }
 
-/* The side halo cells of row j of level: a copying edge's from the
-   row, as the refresh before the next plain step would fill them; a
-   fixed edge's, which never change, from u.  */
+/* The halo cell of side e (left or right) of row j of level, in a tile
+   that reaches that side: a copying edge's from the row, as the refresh
+   before the next plain step would fill it (its source column is in the
+   tile: tile_columns); a fixed edge's, which never changes, from u.  */
 static void
-side_halos (const struct pass *p, unsigned level, size_t j, double *row)
+side_halo (const struct pass *p, unsigned level, size_t j, enum edge e)
 {
-  const size_t nx = p->s->nx, ny = p->s->ny, stride = p->s->stride;
-  const size_t *src = p->s->halo.source;
-  row[0] = p->copy & EDGE_BIT (EDGE_LEFT)
-           ? edge_value (p, EDGE_LEFT, row[src[EDGE_LEFT]], row[1])
-           : p->u[j * stride];
-  row[nx + 1] = p->copy & EDGE_BIT (EDGE_RIGHT)
-                ? edge_value (p, EDGE_RIGHT, row[src[EDGE_RIGHT]], row[nx])
-                : p->u[j * stride + nx + 1];
+  const size_t nx = p->s->nx, ny = p->s->ny;
+  const bool left = e == EDGE_LEFT;
+  const size_t halo = left ? 0 : nx + 1;
+  double *cell = ring_cell (p, level, j, halo);
+  *cell = p->copy & EDGE_BIT (e)
+          ? edge_value (p, e, *ring_cell (p, level, j, p->s->halo.source[e]),
+                        *ring_cell (p, level, j, left ? 1 : nx))
+          : p->u[j * p->s->stride + halo];
   double *kept = kept_lines (p, level);
   if (kept != NULL && j >= p->b0 && j <= p->b1)
-    {
-      kept[j - 1] = row[0];
-      kept[ny + j - 1] = row[nx + 1];
-    }
+    kept[(left ? 0 : ny) + j - 1] = *cell;
 }
 
-/* The bottom (end 0) or top (end ny + 1) halo row of level, once the
-   rows it copies exist.  The band that holds the end keeps it.  */
+/* The bottom (end 0) or top (end ny + 1) halo row of level in the
+   tile's columns, once the rows it copies exist.  The band that holds
+   the end keeps the tile's own columns.  */
 static void
 end_halo (const struct pass *p, unsigned level, enum edge e)
 {
   const size_t nx = p->s->nx, ny = p->s->ny, stride = p->s->stride;
   const bool bottom = e == EDGE_BOTTOM;
   const size_t end = bottom ? 0 : ny + 1;
-  double *halo = ring_row (p, level, end);
+  const size_t k0 = first_column (p, level), k1 = last_column (p, level);
   if (p->copy & EDGE_BIT (e))
     {
-      const double *src = ring_row (p, level, p->s->halo.source[e]);
-      const double *node = ring_row (p, level, bottom ? 1 : ny);
-      for (size_t k = 1; k <= nx; ++k)
-        halo[k] = edge_value (p, e, src[k], node[k]);
+      const size_t src = p->s->halo.source[e], node = bottom ? 1 : ny;
+      for (size_t k = k0; k <= k1; ++k)
+        *ring_cell (p, level, end, k)
+          = edge_value (p, e, *ring_cell (p, level, src, k),
+                        *ring_cell (p, level, node, k));
     }
   else
-    for (size_t k = 1; k <= nx; ++k)
-      halo[k] = p->u[end * stride + k];
+    for (size_t k = k0; k <= k1; ++k)
+      *ring_cell (p, level, end, k) = p->u[end * stride + k];
   double *kept = kept_lines (p, level);
   if (kept != NULL && (bottom ? p->b0 == 1 : p->b1 == ny))
-    for (size_t k = 1; k <= nx; ++k)
-      kept[2 * ny + (bottom ? 0 : nx) + k - 1] = halo[k];
+    for (size_t k = p->c0; k <= p->c1; ++k)
+      kept[2 * ny + (bottom ? 0 : nx) + k - 1] = *ring_cell (p, level, end, k);
 }
 
-/* Row j of level from rows j - 1 .. j + 1 of the level before; the last
-   level's goes to unew.  */
+/* Row j of level, in the tile's columns, from rows j - 1 .. j + 1 of
+   the level before; the last level's goes to unew.  */
 static void
 compute_row (const struct pass *p, unsigned level, size_t j)
 {
-  const struct stencil *s = p->s;
-  double *out = level == p->steps ? p->unew + j * s->stride
-                : ring_row (p, level, j);
-  p->row (s->nx, s->rx, s->ry, s->rc, level_row (p, level - 1, j - 1),
-          level_row (p, level - 1, j), level_row (p, level - 1, j + 1), out);
-  if (level < p->steps)
-    side_halos (p, level, j, out);
+  const size_t k0 = first_column (p, level), k1 = last_column (p, level);
+  double *out = level == p->steps ? p->unew + j * p->s->stride + k0
+                : ring_cell (p, level, j, k0);
+  p->row (k1 - k0 + 1, p->s->rx, p->s->ry, p->s->rc,
+          level_cell (p, level - 1, j - 1, k0),
+          level_cell (p, level - 1, j, k0),
+          level_cell (p, level - 1, j + 1, k0), out);
+  if (level < p->steps && k0 == 1)
+    side_halo (p, level, j, EDGE_LEFT);
+  if (level < p->steps && k1 == p->s->nx)
+    side_halo (p, level, j, EDGE_RIGHT);
 }
 
-/* The wavefront: at stage j, level L computes its row j + 1 - L, which
-   needs rows j - L .. j + 2 - L of level L - 1, the last of them
-   computed at this stage just before.  A ring of three rows holds what
-   the next level still needs.  The top halo of a level takes the place
-   of its row ny + 1.  */
+/* Stages ahead that the memory the sweep streams through is asked
+   for: a tile's row of u or unew is too short for the processor's own
+   prefetcher to find the stream before the row is over.  */
+enum { PREFETCH_STAGES = 2 };
+
+/* Ask for the cache lines of u that stage j reads first (level 1's row
+   j + 1) and of unew that it writes (the last level's row).  */
+static void
+prefetch_rows (const struct pass *p, size_t j)
+{
+  const size_t stride = p->s->stride;
+  if (j + 1 <= p->s->ny + 1)
+    {
+      const double *row = p->u + (j + 1) * stride;
+      const size_t k1 = last_column (p, 1) + 1;
+      for (size_t k = first_column (p, 1) - 1; k <= k1; k += LINE_DOUBLES)
+        __builtin_prefetch (row + k, 0);
+      __builtin_prefetch (row + k1, 0);
+    }
+  const size_t r = j + 1 - p->steps;
+  if (j + 1 >= p->steps && r >= p->b0 && r <= p->b1)
+    {
+      double *row = p->unew + r * stride;
+      for (size_t k = p->c0; k <= p->c1; k += LINE_DOUBLES)
+        __builtin_prefetch (row + k, 1);
+      __builtin_prefetch (row + p->c1, 1);
+    }
+}
+
+/* Stage j of the wavefront.  */
+static void
+stage (const struct pass *p, size_t j, size_t bottom_ready)
+{
+  const unsigned steps = p->steps;
+  const size_t ny = p->s->ny;
+  for (unsigned level = 1; level <= steps && level <= j + 1; ++level)
+    {
+      const size_t r = j + 1 - level;
+      if (r >= first_row (p, level) && r <= last_row (p, level))
+        {
+          compute_row (p, level, r);
+          if (level < steps && r == bottom_ready
+              && first_row (p, level) == 1)
+            end_halo (p, level, EDGE_BOTTOM);
+        }
+      else if (level < steps && r == ny + 1 && last_row (p, level) == ny)
+        end_halo (p, level, EDGE_TOP);
+    }
+}
+
+/* The wavefront over one tile: at stage j, level L computes its row
+   j + 1 - L, which needs rows j - L .. j + 2 - L of level L - 1, the
+   last of them computed at this stage just before.  A ring of three
+   rows holds what the next level still needs.  The top halo of a level
+   takes the place of its row ny + 1.  */
 static void
 sweep (const struct pass *p)
 {
@@ -218,19 +345,26 @@ sweep (const struct pass *p)
   const size_t bottom_ready = ny < 2 ? ny : 2;
   const size_t stages = last_row (p, steps) + steps - 1;
   for (size_t j = first_row (p, 1); j <= stages; ++j)
-    for (unsigned level = 1; level <= steps && level <= j + 1; ++level)
-      {
-        const size_t r = j + 1 - level;
-        if (r >= first_row (p, level) && r <= last_row (p, level))
-          {
-            compute_row (p, level, r);
-            if (level < steps && r == bottom_ready
-                && first_row (p, level) == 1)
-              end_halo (p, level, EDGE_BOTTOM);
-          }
-        else if (level < steps && r == ny + 1 && last_row (p, level) == ny)
-          end_halo (p, level, EDGE_TOP);
-      }
+    {
+      prefetch_rows (p, j + PREFETCH_STAGES);
+      stage (p, j, bottom_ready);
+    }
+}
+
+/* The band's tiles, left to right: the columns split into tiles of at
+   most columns each, as even as can be.  */
+static void
+sweep_tiles (struct pass *p, size_t columns)
+{
+  const size_t nx = p->s->nx;
+  const size_t tiles = (nx + columns - 1) / columns;
+  for (size_t t = 0; t < tiles; ++t)
+    {
+      p->c0 = 1 + nx * t / tiles;
+      p->c1 = nx * (t + 1) / tiles;
+      p->origin = first_column (p, 1) - 1;
+      sweep (p);
+    }
 }
 
 /* Field cell f and line cell l: one to the other.  */
@@ -294,7 +428,7 @@ heat_steps_tiled (const struct stencil *s, double *u, double *unew,
     p.b0 = 1 + ny * id / n;
     p.b1 = ny * (id + 1) / n;
     if (p.b0 <= p.b1)
-      sweep (&p);
+      sweep_tiles (&p, t->columns);
   }
   /* The halo the plain steps would leave: unew's from level steps - 2
      (u's own for two steps), u's from level steps - 1.  */

@@ -4,14 +4,17 @@
    that bounds a plain step.
 
    A line-buffered wavefront: each thread takes a band of the rows of
-   the last step and sweeps it row by row, computing row j of step 1
-   from u, row j - 1 of step 2 from step 1, ..., row j - T + 1 of step T
-   into unew.  The steps in between keep three rows each in the
-   thread's own rings, which stay in cache; bands overlap by the rows
-   the steps in between need, computed by both threads, so threads never
-   wait for each other.  Every cell is heat_cell's, every halo value
-   halo_refresh_host's: the result is bitwise that of T plain steps.
-   Host code only, no target regions.  */
+   the last step and, one column tile at a time, sweeps it row by row,
+   computing row j of step 1 from u, row j - 1 of step 2 from step 1,
+   ..., row j - T + 1 of step T into unew.  The steps in between keep
+   three rows each of the tile's columns in the thread's own rings,
+   small enough to stay in the core's caches even for wide grids; bands
+   overlap by the rows, tiles by the columns, that the steps in between
+   need (a trapezoid one column wider per level below the last on each
+   inner side), computed twice, so threads never wait for each other.
+   Every cell is heat_cell's, every halo value halo_refresh_host's: the
+   result is bitwise that of T plain steps.  Host code only, no target
+   regions.  */
 #ifndef HEATSIM_KERNELS_TILED_H
 #define HEATSIM_KERNELS_TILED_H
 
@@ -19,12 +22,23 @@
 #include <stddef.h>
 
 #include "kernels.h"
+#include "status.h"
+
+/* Columns of a tile of the last step: what measured fastest on the
+   build machine (bench/RESULTS.md), its rings of 8 steps well inside a
+   1 MiB L2.  The environment variable overrides it (for tests and
+   tuning); a tile never spans more than the grid, and spans all of it
+   where a periodic side's halo needs the far end's column.  */
+enum { TILED_COLUMNS = 1024 };
+#define TILED_COLUMNS_ENV "HEATSIM_TILE_COLUMNS"
 
 /* Each thread's rings and the halo lines the pass leaves in the fields.  */
 struct tiled_scratch {
   unsigned steps;          /* the most steps a pass fuses */
   int threads;             /* threads of a pass, each with its rings */
-  size_t ring_stride;      /* doubles per ring row (a row, padded) */
+  size_t columns;          /* the most columns of a tile of the last step */
+  size_t ring_stride;      /* doubles per ring row (a tile's widest
+                              level with its halo, padded) */
   size_t per_thread;       /* doubles of each thread's rings */
   double *rings;
   double *lines;           /* halo lines of the last two steps but one */
@@ -40,9 +54,11 @@ struct tiled_scratch {
 const char *tiled_refusal (const struct stencil *s);
 
 /* Rings for passes of up to steps steps (at least 2) with the threads
-   of a parallel region.  false if out of memory.  */
-bool tiled_alloc (struct tiled_scratch *t, const struct stencil *s,
-                  unsigned steps);
+   of a parallel region, tiles as wide as TILED_COLUMNS_ENV says.
+   HEATSIM_USAGE for a setting of it that is no whole number >= 1,
+   HEATSIM_NO_MEMORY if out of memory, after a message.  */
+enum heatsim_status tiled_alloc (struct tiled_scratch *t,
+                                 const struct stencil *s, unsigned steps);
 void tiled_free (struct tiled_scratch *t);
 
 /* steps (2 .. t->steps) explicit steps u -> unew, whose halo

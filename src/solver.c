@@ -434,7 +434,7 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
 
 /* Steps fused per pass when --tile-steps is auto and the run can fuse
    them: measured on the build machine (bench/RESULTS.md).  */
-enum { AUTO_TILE_STEPS = 8 };
+enum { AUTO_TILE_STEPS = 16 };
 
 /* Whether the heat an edge takes in follows a schedule: boundary_at
    changes it from step to step, which a fused pass cannot follow.  */
@@ -527,15 +527,13 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
   struct workspace *w = &s->work;
   r->tile_steps = tile_steps (s, cfg, &r->tile_refusal);
   struct tiled_scratch tiles = { 0 };
-  if (r->tile_steps > 1
-      && !tiled_alloc (&tiles, &w->stencil, (unsigned) r->tile_steps))
-    {
-      heatsim_error ("--tile-steps: cannot allocate the rows of %zu fused "
-                     "steps", r->tile_steps);
-      return HEATSIM_NO_MEMORY;
-    }
+  int status = r->tile_steps > 1
+               ? (int) tiled_alloc (&tiles, &w->stencil,
+                                    (unsigned) r->tile_steps)
+               : HEATSIM_OK;
+  if (status != HEATSIM_OK)
+    return status;
   struct progress progress;
-  int status = HEATSIM_OK;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   bool scheduled = false;
   for (int e = 0; e < EDGE_COUNT; ++e)

@@ -49,7 +49,7 @@ done
 rows=$(grep -c '^| \(explicit, \|varying material\)' "$workdir/out")
 [ "$rows" = $((3 * paths)) ] \
   || fail "bench/run: $rows host kernel rows, not 3 x $paths paths"
-grep -q '^| explicit, 8 steps a pass | baseline | 40^2 |' "$workdir/out" \
+grep -q '^| explicit, 16 steps a pass | baseline | 40^2 |' "$workdir/out" \
   || fail "bench/run: no fused row on the baseline path"
 awk -F ' [|] ' '/^\| (explicit, |varying material)/ { n++
   q = $7 > 0 ? $6 / $7 : -1; d = q - $8

@@ -48,6 +48,34 @@ done
 OMP_NUM_THREADS=5 agree 4 -g 7x3 -n 13 $flux
 agree 16 -g 20x18 -n 9 $flux
 
+# Column tiles (HEATSIM_TILE_COLUMNS) of the rows a band sweeps: one
+# column (far narrower than the 2T - 2 columns its trapezoid's first
+# level reaches beyond it), widths that do not divide the grid's, tiles
+# wider than the grid; every edge kind at the tiles that reach an edge
+# (a periodic side's halo needs the far end: one tile spans the grid).
+for w in 1 3 5 16 100; do
+  HEATSIM_TILE_COLUMNS=$w
+  export HEATSIM_TILE_COLUMNS
+  for t in 2 5 8; do
+    agree $t -g 37x23 -n 29 $flux --bc bottom=insulated \
+      --bc top=convection:5,-3
+    agree $t -p disk -g 41x30 -n 31 -b neumann
+    agree $t -p plate -g 23x17 -n 25
+  done
+  agree 4 -p disk -g 40x30 -L 1 -a 1 -T 1e-3 -n 40 \
+    --bc left=periodic --bc right=periodic
+  agree 3 -g 2x9 -n 23 $flux
+  OMP_NUM_THREADS=3 agree 6 -g 45x19 -n 40 $flux --bc top=insulated
+done
+unset HEATSIM_TILE_COLUMNS
+for w in 0 -2 x 3c ''; do
+  HEATSIM_TILE_COLUMNS=$w
+  export HEATSIM_TILE_COLUMNS
+  refused "HEATSIM_TILE_COLUMNS=$w: not a whole" -o host -g 20 -n 5 \
+    --tile-steps 4
+done
+unset HEATSIM_TILE_COLUMNS
+
 # Fallbacks: decided once, reported, and the field is still the same.
 # fallback WHY ARGS...
 fallback () {
@@ -100,15 +128,20 @@ files () {
 }
 outputs="-g 37x29 -n 30 $flux --bc bottom=insulated --checkpoint-every 7
   --png-every 4 --monitor-every 3 --probe 300,400 --probe-every 5"
-for t in 1 6; do
+# Fused passes of 6, in one column tile and in tiles of 4 columns.
+for t in 1 6 6x4; do
   mkdir "$workdir/o$t"
-  expect_status 0 run --tile-steps $t $outputs --output-dir "$workdir/o$t" \
+  case $t in *x*) w=${t#*x} ;; *) w=100000 ;; esac
+  expect_status 0 env HEATSIM_TILE_COLUMNS=$w "$HEATSIM" -q --json -o host \
+    --tile-steps ${t%x*} $outputs --output-dir "$workdir/o$t" \
     --monitor "$workdir/o$t/monitor.csv"
   files "$workdir/o$t" >"$workdir/files$t"
 done
 [ "$(wc -l <"$workdir/files1")" -ge 20 ] || fail "outputs: too few files"
-cmp -s "$workdir/files1" "$workdir/files6" \
-  || fail "outputs differ: $(diff "$workdir/files1" "$workdir/files6")"
+for t in 6 6x4; do
+  cmp -s "$workdir/files1" "$workdir/files$t" \
+    || fail "outputs differ ($t): $(diff "$workdir/files1" "$workdir/files$t")"
+done
 
 # An unstable step overflows mid-pass: the NaN check reports the same
 # step (the first multiple of 7 after the overflow).
