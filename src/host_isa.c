@@ -51,10 +51,17 @@ static const enum host_isa preferred[HOST_KERNEL_COUNT] = {
    any kernel runs (zero: baseline until then).  */
 static enum host_isa chosen[HOST_KERNEL_COUNT];
 
+/* The processor's features.  An offload build compiles this file for the
+   device too, where the builtins that ask the processor do not exist
+   (the device pass never runs it).  */
+#if defined HEATSIM_HOST_DISPATCH && !defined __NVPTX__ && !defined __AMDGPU__
+# define ASK_PROCESSOR 1
+#endif
+
 bool
 host_isa_available (enum host_isa isa)
 {
-#ifdef HEATSIM_HOST_DISPATCH
+#ifdef ASK_PROCESSOR
   __builtin_cpu_init ();
   switch (isa)
     {
