@@ -97,10 +97,6 @@ TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal \
 	tests/unit_probes tests/unit_boxmg tests/unit_operator tests/unit_material \
 	tests/unit_schedule $(cli_tests)
-# Open MPI starts a daemon for every process that runs without mpiexec (a
-# singleton) unless told it is isolated: in an MPI build that doubled the
-# start-up of each of the suite's thousands of runs, and no singleton
-# here spawns processes.
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \
@@ -113,7 +109,5 @@ AM_TESTS_ENVIRONMENT = \
 	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE H5DUMP MPIEXEC \
 	  CONTRAST_MAPS HYPRE_BENCH; \
 	srcdir=$(srcdir); export srcdir; \
-	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS; \
-	OMPI_MCA_ess_singleton_isolated=$${OMPI_MCA_ess_singleton_isolated-1}; \
-	export OMPI_MCA_ess_singleton_isolated;
+	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
 
