@@ -147,20 +147,31 @@ struct pass {
   heat_row_fn *row;         /* a row of cells, on the chosen host path */
 };
 
+/* The ends of lo..hi widened by reach, cut by the domain's 1..n.  */
+static size_t
+widened_low (size_t lo, size_t reach)
+{
+  return lo > reach ? lo - reach : 1;
+}
+
+static size_t
+widened_high (size_t hi, size_t reach, size_t n)
+{
+  return hi + reach < n ? hi + reach : n;
+}
+
 /* Rows of level that this band computes: those the rows b0..b1 of the
    last level depend on.  */
 static size_t
 first_row (const struct pass *p, unsigned level)
 {
-  const size_t reach = p->steps - level;
-  return p->b0 > reach ? p->b0 - reach : 1;
+  return widened_low (p->b0, p->steps - level);
 }
 
 static size_t
 last_row (const struct pass *p, unsigned level)
 {
-  const size_t row = p->b1 + (p->steps - level);
-  return row < p->s->ny ? row : p->s->ny;
+  return widened_high (p->b1, p->steps - level, p->s->ny);
 }
 
 /* The same for the columns of the tile: a trapezoid, one column
@@ -168,15 +179,13 @@ last_row (const struct pass *p, unsigned level)
 static size_t
 first_column (const struct pass *p, unsigned level)
 {
-  const size_t reach = p->steps - level;
-  return p->c0 > reach ? p->c0 - reach : 1;
+  return widened_low (p->c0, p->steps - level);
 }
 
 static size_t
 last_column (const struct pass *p, unsigned level)
 {
-  const size_t column = p->c1 + (p->steps - level);
-  return column < p->s->nx ? column : p->s->nx;
+  return widened_high (p->c1, p->steps - level, p->s->nx);
 }
 
 /* Cell (k, j) (k 0 .. nx + 1, j 0 .. ny + 1) of level 1 .. steps - 1,
