@@ -213,9 +213,7 @@ share_rank0 (const struct digest *d, uint64_t *rank0)
 int
 agree_across_ranks (const struct config *cfg)
 {
-  int ranks;
-  MPI_Comm_size (MPI_COMM_WORLD, &ranks);
-  if (ranks == 1)
+  if (domain_world_size () == 1)
     return HEATSIM_OK;
   struct digest d = { .n = 0 };
   uint64_t rank0[MAX_PARTS];

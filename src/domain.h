@@ -38,12 +38,17 @@ struct domain {
 /* What this build offers, for --version: "yes (...)" or "no (...)".  */
 const char *domain_build (void);
 
-/* MPI_Init and MPI_Finalize, where MPI is built in.  */
+/* MPI_Init and MPI_Finalize, where MPI is built in and a process manager
+   (mpiexec, srun) started heatsim; started by hand, an MPI build runs as
+   one process without MPI, as the serial build does.  */
 void domain_start (int *argc, char ***argv);
 void domain_stop (void);
 
 /* This process's rank among all (0 without MPI): only rank 0 prints.  */
 int domain_world_rank (void);
+
+/* How many ranks there are in all (1 without MPI).  */
+int domain_world_size (void);
 
 /* Split an nx x ny grid over all ranks, periodic along x (periodic[0])
    and along y (periodic[1]) each or not.  False, with a message in err

@@ -94,26 +94,60 @@ domain_gpu_aware (void)
 #endif
 }
 
+/* Whether a process manager (mpiexec, mpirun, srun, hydra) started this
+   process: each sets one of these.  Started by hand, the process would be
+   an MPI singleton, one rank, whose MPI_Init costs Open MPI a daemon
+   (about a second); it runs as the serial build does instead.  */
+static bool
+launched (void)
+{
+  static const char *const names[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
+                                       "PMI_RANK", "PMI_SIZE", "PMI_FD" };
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+    if (getenv (names[k]) != NULL)
+      return true;
+  return false;
+}
+
+/* Whether MPI_Init ran (domain_start).  */
+static bool
+started (void)
+{
+  int up = 0;
+  MPI_Initialized (&up);
+  return up;
+}
+
 void
 domain_start (int *argc, char ***argv)
 {
-  MPI_Init (argc, argv);
+  if (launched ())
+    MPI_Init (argc, argv);
 }
 
 void
 domain_stop (void)
 {
-  MPI_Finalize ();
+  if (started ())
+    MPI_Finalize ();
 }
 
 int
 domain_world_rank (void)
 {
-  int rank = 0, up = 0;
-  MPI_Initialized (&up);
-  if (up)
+  int rank = 0;
+  if (started ())
     MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   return rank;
+}
+
+int
+domain_world_size (void)
+{
+  int ranks = 1;
+  if (started ())
+    MPI_Comm_size (MPI_COMM_WORLD, &ranks);
+  return ranks;
 }
 
 /* px x py = ranks with px <= nx and py <= ny: MPI_Dims_create's balanced
@@ -151,6 +185,16 @@ bool
 domain_split (struct domain *d, size_t nx, size_t ny,
               const bool periodic[2], char *err, size_t errlen)
 {
+  if (!started ())
+    {
+      /* One process, as in the serial build: no communicator.  */
+      *d = (struct domain) { .ranks = 1, .dims = { 1, 1 }, .nx = nx,
+                             .ny = ny, .local_nx = nx, .local_ny = ny,
+                             .comm = MPI_COMM_NULL };
+      for (int e = 0; e < EDGE_COUNT; ++e)
+        d->neighbour[e] = periodic[e / 2] ? 0 : -1;
+      return true;
+    }
   *d = (struct domain) { .nx = nx, .ny = ny };
   MPI_Comm_size (MPI_COMM_WORLD, &d->ranks);
   MPI_Comm_rank (MPI_COMM_WORLD, &d->rank);
@@ -204,6 +248,8 @@ domain_exchange_begin (struct domain *d, double *send, double *recv)
 void
 domain_exchange_end (struct domain *d)
 {
+  if (d->pending == 0)
+    return;
   MPI_Waitall (d->pending, d->requests, MPI_STATUSES_IGNORE);
   d->pending = 0;
 }
@@ -253,12 +299,16 @@ domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
 void
 domain_sum_exact (const struct domain *d, double *v, size_t n)
 {
+  if (d->ranks == 1)
+    return;
   MPI_Allreduce (MPI_IN_PLACE, v, (int) n, MPI_DOUBLE, MPI_SUM, d->comm);
 }
 
 void
 domain_sum_ordered (const struct domain *d, double *v, size_t n)
 {
+  if (d->ranks == 1)
+    return;
   /* Summed once, on rank 0, and sent to all.  */
   MPI_Reduce (d->rank == 0 ? MPI_IN_PLACE : v, v, (int) n, MPI_DOUBLE,
               MPI_SUM, 0, d->comm);
@@ -268,6 +318,8 @@ domain_sum_ordered (const struct domain *d, double *v, size_t n)
 int
 domain_agree (int status)
 {
+  if (!started ())
+    return status;
   int rank;
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   struct { int status, rank; } mine = { status, rank }, worst;
@@ -291,6 +343,8 @@ domain_agree (int status)
 void
 domain_share (const struct domain *d, char *buf, size_t len)
 {
+  if (d->ranks == 1)
+    return;
   MPI_Bcast (buf, (int) len, MPI_CHAR, 0, d->comm);
 }
 
@@ -298,6 +352,8 @@ domain_share (const struct domain *d, char *buf, size_t len)
 static void
 reduce (const struct domain *d, void *v, MPI_Datatype type, MPI_Op op)
 {
+  if (d->ranks == 1)
+    return;
   MPI_Allreduce (MPI_IN_PLACE, v, 1, type, op, d->comm);
 }
 
@@ -347,6 +403,8 @@ domain_signal (const struct domain *d, int sig)
 void
 domain_broadcast (const struct domain *d, double *v, size_t n)
 {
+  if (d->ranks == 1)
+    return;
   /* MPI counts are int.  */
   for (size_t done = 0; done < n;)
     {
