@@ -345,8 +345,9 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
 static void
 json_number (FILE *out, const char *name, bool known, double v)
 {
+  /* + 0.0: -0 prints as 0, as in the monitor's rows.  */
   if (known && isfinite (v))
-    fprintf (out, "\"%s\": %.17g, ", name, v);
+    fprintf (out, "\"%s\": %.17g, ", name, v + 0.0);
   else
     fprintf (out, "\"%s\": null, ", name);
 }
@@ -478,7 +479,7 @@ json_value (FILE *out, const char *name, const struct schedule *s,
       json_string (out, text);
     }
   else
-    fprintf (out, "%.17g", s->value);
+    fprintf (out, "%.17g", s->value + 0.0);
 }
 
 /* "bc": each edge's kind and values (issue 24).  */

@@ -99,6 +99,12 @@ wait $pid
   "$workdir/out")" = "interrupted 143" ] \
   && grep -qF "heatsim: $(jq -r .error "$workdir/out")" "$workdir/err" \
   || fail "SIGTERM: $(cat "$workdir/out" "$workdir/err")"
+# No number is printed as -0 (valid JSON, but a script's string compare
+# of "0" and a reader's eye both trip on it): a temperature given as -0.
+expect_status 0 "$HEATSIM" -q --json -g 8 -n 2 --initial-temperature -0 \
+  --bc all=temperature:-0
+jq -e . "$workdir/out" >/dev/null && ! grep -q -- '-0[,}]' "$workdir/out" \
+  || fail "a -0 in the JSON report: $(grep -o '"[a-z_]*": -0[,}]' "$workdir/out")"
 # --help, --version and --list-devices stay text.
 expect_status 0 "$HEATSIM" --json --version
 grep -q '^heatsim [0-9]' "$workdir/out" || fail "--json --version"
