@@ -29,9 +29,10 @@ enum host_isa { HOST_ISA_BASELINE, HOST_ISA_AVX2, HOST_ISA_AVX512,
 
 /* The kernels whose path is chosen, each a group of loops of one shape:
    the explicit constant-coefficient update (whole field and frame, with
-   and without the largest change), its rows in the temporally blocked
-   steps (kernels_tiled.h: in cache, so bound by arithmetic rather than
-   memory), the variable-coefficient update,
+   and without the largest change), the rows of the temporally blocked
+   steps, constant- and variable-coefficient (kernels_tiled.h: in cache,
+   so bound by arithmetic rather than memory), the variable-coefficient
+   update,
    the multigrid smoothers (red-black, both colours in one pass,
    weighted Jacobi), the multigrid residual and its norms, and the
    multigrid transfers (the residual restricted in the same pass, the
@@ -86,6 +87,18 @@ typedef void material_frame_fn (size_t nx, size_t ny, size_t stride,
                                 const double *restrict rise, double factor,
                                 const double *restrict u,
                                 double *restrict unew);
+/* n nodes of a row of the variable-coefficient step, out[0..n-1], as
+   heat_row_fn's; wx, wy, gain and rise at the first node's place in
+   the whole-field arrays, wy_below at the node below's.  */
+typedef void material_row_fn (size_t n, const double *restrict wx,
+                              const double *restrict wy,
+                              const double *restrict wy_below,
+                              const double *restrict gain,
+                              const double *restrict rise, double factor,
+                              const double *restrict below,
+                              const double *restrict mid,
+                              const double *restrict above,
+                              double *restrict out);
 /* The multigrid host loops (mg_internal.h says what each does).  */
 typedef void mg_smooth_fn (size_t nx, size_t ny, size_t stride,
                            double *restrict u, const double *restrict f,
@@ -162,6 +175,7 @@ struct host_kernels {
   heat_row_fn *row;
   material_update_fn *material_update;
   material_frame_fn *material_frame;
+  material_row_fn *material_row;
   mg_smooth_fn *smooth, *sweep;
   mg_residual_fn *residual;
   mg_jacobi_fn *jacobi;
@@ -182,6 +196,7 @@ struct host_kernels {
   heat_row_fn heat_row_##isa;                                             \
   material_update_fn material_update_##isa;                               \
   material_frame_fn material_frame_##isa;                                 \
+  material_row_fn material_row_##isa;                                     \
   mg_smooth_fn mg_smooth_##isa, mg_sweep_##isa;                           \
   mg_residual_fn mg_residual_##isa;                                       \
   mg_jacobi_fn mg_jacobi_##isa;                                           \
@@ -197,6 +212,7 @@ struct host_kernels {
     .row = heat_row_##isa,                                                \
     .material_update = material_update_##isa,                             \
     .material_frame = material_frame_##isa,                               \
+    .material_row = material_row_##isa,                                   \
     .smooth = mg_smooth_##isa, .sweep = mg_sweep_##isa,                   \
     .residual = mg_residual_##isa, .jacobi = mg_jacobi_##isa,             \
     .bands = mg_bands_##isa, .restriction = mg_restrict_##isa,            \

@@ -131,3 +131,24 @@ HOST_ISA_NAME (material_frame) (size_t nx, size_t ny, size_t stride,
                                gain[c], rise[c], factor);
     }
 }
+
+/* n nodes of a row, out[0..n-1], from the rows below, mid and above,
+   which may lie anywhere (as for heat_row); wx, wy, gain and rise point
+   at the first node's place in the whole-field arrays, wy_below at the
+   node below's.  The caller's thread computes it.  */
+void
+HOST_ISA_NAME (material_row) (size_t n, const double *restrict wx,
+                              const double *restrict wy,
+                              const double *restrict wy_below,
+                              const double *restrict gain,
+                              const double *restrict rise, double factor,
+                              const double *restrict below,
+                              const double *restrict mid,
+                              const double *restrict above,
+                              double *restrict out)
+{
+  for (size_t i = 0; i < n; ++i)
+    out[i] = material_cell_rows (below + i, mid + i, above + i, wx + i,
+                                 wy + i, wy_below + i, gain[i], rise[i],
+                                 factor);
+}

@@ -263,17 +263,6 @@ material_update_frame_target (const struct stencil *s,
    tinf[e] = TINF; bit e of heated.  */
 
 #pragma omp declare target
-/* Edge heat of edge bit per unit volume at a node of temperature u:
-   fraction (Q + H (TINF - u)) / spacing, or 0 where the node is not on
-   the edge (on) or the edge takes no heat.  */
-static inline double
-edge_term (bool on, unsigned bit, unsigned heated, double fraction,
-           double q, double h, double tinf, double u, double spacing)
-{
-  return on && (heated & bit) ? fraction * (q + h * (tinf - u)) / spacing
-         : 0.0;
-}
-
 static inline void
 edge_cell (const double *u, double *unew, const double *gain,
            const double *fx, const double *fy, size_t c, size_t nx,
@@ -281,24 +270,9 @@ edge_cell (const double *u, double *unew, const double *gain,
            const double h[4], const double tinf[4], double dx, double dy)
 {
   const size_t j = c / stride, i = c - j * stride;
-  const double l = edge_term (i == 1, 1u << EDGE_LEFT, heated, fy[j],
-                              q[EDGE_LEFT], h[EDGE_LEFT], tinf[EDGE_LEFT],
-                              u[c], dx);
-  const double r = edge_term (i == nx, 1u << EDGE_RIGHT, heated, fy[j],
-                              q[EDGE_RIGHT], h[EDGE_RIGHT], tinf[EDGE_RIGHT],
-                              u[c], dx);
-  const double b = edge_term (j == 1, 1u << EDGE_BOTTOM, heated, fx[i],
-                              q[EDGE_BOTTOM], h[EDGE_BOTTOM],
-                              tinf[EDGE_BOTTOM], u[c], dy);
-  const double t = edge_term (j == ny, 1u << EDGE_TOP, heated, fx[i],
-                              q[EDGE_TOP], h[EDGE_TOP], tinf[EDGE_TOP],
-                              u[c], dy);
-  const bool edge = ((heated & (1u << EDGE_LEFT)) && i == 1)
-                    || ((heated & (1u << EDGE_RIGHT)) && i == nx)
-                    || ((heated & (1u << EDGE_BOTTOM)) && j == 1)
-                    || ((heated & (1u << EDGE_TOP)) && j == ny);
-  if (edge)
-    unew[c] += gain[c] * (((l + r) + b) + t);
+  if (material_heated_node (i, j, nx, ny, heated))
+    unew[c] += material_edge_heat (i, j, nx, ny, heated, fx, fy, q, h, tinf,
+                                   gain[c], u[c], dx, dy);
 }
 #pragma omp end declare target
 
@@ -383,7 +357,8 @@ cooling_host (const struct stencil *s, const struct material_step *ms,
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t c = j * stride + i;
-        unew[c] += gain[c] * (fx[i] * fy[j] * sink * (ambient - u[c]));
+        unew[c] += material_cooling (gain[c], fx[i], fy[j], sink, ambient,
+                                     u[c]);
       }
 }
 
@@ -400,7 +375,8 @@ cooling_band (int nx, int rows, int stride, const double *restrict u,
     for (int i = 1; i <= nx; ++i)
       {
         const int c = j * stride + i;
-        unew[c] += gain[c] * (fx[i] * fy[j] * sink * (ambient - u[c]));
+        unew[c] += material_cooling (gain[c], fx[i], fy[j], sink, ambient,
+                                     u[c]);
       }
 }
 

@@ -5,6 +5,7 @@
 #include "diagnostics.h"
 #include "heat_cell.h"
 #include "host_isa.h"
+#include "material_cell.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -144,7 +145,15 @@ struct pass {
   /* The edges' halo rules: halo_refresh_host's.  */
   unsigned copy, heat;
   double a[EDGE_COUNT], b[EDGE_COUNT], tinf[EDGE_COUNT];
-  heat_row_fn *row;         /* a row of cells, on the chosen host path */
+  /* A row of cells, on the chosen host path: of the constant stencil,
+     or with ms of a variable material's step.  */
+  heat_row_fn *row;
+  const struct material_step *ms;
+  material_row_fn *material_row;
+  /* The material's flux and convection edges (material_terms_host's,
+     with tinf): bit e of heated, Q and H.  */
+  unsigned heated;
+  double q[EDGE_COUNT], h[EDGE_COUNT];
 };
 
 /* The ends of lo..hi widened by reach, cut by the domain's 1..n.  */
@@ -273,6 +282,56 @@ end_halo (const struct pass *p, unsigned level, enum edge e)
       kept[2 * ny + (bottom ? 0 : nx) + k - 1] = *ring_cell (p, level, end, k);
 }
 
+/* The heat of the material's flux and convection edges into node
+   (k, j), out, of temperature u before the step: edges_host's
+   (kernels_material.c).  */
+static void
+edge_node_heat (const struct pass *p, size_t j, size_t k, double u,
+                double *out)
+{
+  const struct material_step *ms = p->ms;
+  const size_t nx = p->s->nx, ny = p->s->ny;
+  if (material_heated_node (k, j, nx, ny, p->heated))
+    *out += material_edge_heat (k, j, nx, ny, p->heated, ms->fraction_x,
+                                ms->fraction_y, p->q, p->h, p->tinf,
+                                ms->gain[j * p->s->stride + k], u, ms->dx,
+                                ms->dy);
+}
+
+/* Row j, columns k0..k1, out, of the variable material's step from the
+   rows below, mid and above of the level before: the update and the
+   terms material_terms_host adds after it, in its order (face cooling,
+   then the edges' heat).  */
+static void
+material_cells (const struct pass *p, size_t j, size_t k0, size_t k1,
+                const double *below, const double *mid, const double *above,
+                double *out)
+{
+  const struct material_step *ms = p->ms;
+  const size_t stride = p->s->stride, c = j * stride + k0;
+  p->material_row (k1 - k0 + 1, ms->op.wx + c, ms->op.wy + c,
+                   ms->op.wy + c - stride, ms->gain + c, ms->rise + c,
+                   ms->factor, below, mid, above, out);
+  if (ms->cooled)
+    for (size_t k = k0; k <= k1; ++k)
+      out[k - k0] += material_cooling (ms->gain[c + k - k0],
+                                       ms->fraction_x[k], ms->fraction_y[j],
+                                       ms->sink, ms->ambient, mid[k - k0]);
+  if (p->heated == 0)
+    return;
+  const size_t nx = p->s->nx;
+  if (j == 1 || j == p->s->ny)
+    for (size_t k = k0; k <= k1; ++k)
+      edge_node_heat (p, j, k, mid[k - k0], out + (k - k0));
+  else
+    {
+      if (k0 == 1)
+        edge_node_heat (p, j, 1, mid[0], out);
+      if (k1 == nx && nx > 1)
+        edge_node_heat (p, j, nx, mid[nx - k0], out + (nx - k0));
+    }
+}
+
 /* Row j of level, in the tile's columns, from rows j - 1 .. j + 1 of
    the level before; the last level's goes to unew.  */
 static void
@@ -281,10 +340,14 @@ compute_row (const struct pass *p, unsigned level, size_t j)
   const size_t k0 = first_column (p, level), k1 = last_column (p, level);
   double *out = level == p->steps ? p->unew + j * p->s->stride + k0
                 : ring_cell (p, level, j, k0);
-  p->row (k1 - k0 + 1, p->s->rx, p->s->ry, p->s->rc,
-          level_cell (p, level - 1, j - 1, k0),
-          level_cell (p, level - 1, j, k0),
-          level_cell (p, level - 1, j + 1, k0), out);
+  const double *below = level_cell (p, level - 1, j - 1, k0);
+  const double *mid = level_cell (p, level - 1, j, k0);
+  const double *above = level_cell (p, level - 1, j + 1, k0);
+  if (p->ms != NULL)
+    material_cells (p, j, k0, k1, below, mid, above, out);
+  else
+    p->row (k1 - k0 + 1, p->s->rx, p->s->ry, p->s->rc, below, mid, above,
+            out);
   if (level < p->steps && k0 == 1)
     side_halo (p, level, j, EDGE_LEFT);
   if (level < p->steps && k1 == p->s->nx)
@@ -410,21 +473,26 @@ halo_lines (const struct stencil *s, double *u, double *lines, bool to_u)
 }
 
 void
-heat_steps_tiled (const struct stencil *s, double *u, double *unew,
-                  unsigned steps, struct tiled_scratch *t)
+heat_steps_tiled (const struct stencil *s, const struct material_step *ms,
+                  double *u, double *unew, unsigned steps,
+                  struct tiled_scratch *t)
 {
+  const struct host_kernels *kernels = host_kernels (HOST_KERNEL_TILED);
   struct pass common = {
     .s = s, .u = u, .unew = unew, .ring_stride = t->ring_stride,
     .steps = steps, .kept = t->lines,
-    .row = host_kernels (HOST_KERNEL_TILED)->row,
+    .row = kernels->row, .ms = ms, .material_row = kernels->material_row,
   };
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
       common.copy |= s->halo.copy[e] ? EDGE_BIT (e) : 0u;
       common.heat |= s->halo.heat[e] ? EDGE_BIT (e) : 0u;
+      common.heated |= ms != NULL && ms->heated[e] ? EDGE_BIT (e) : 0u;
       /* halo_fill's products (kernels.c), bitwise.  */
       common.a[e] = s->halo.coef[e] * s->halo.in.flux[e];
       common.b[e] = s->halo.coef[e] * s->halo.in.h[e];
+      common.q[e] = s->halo.in.flux[e];
+      common.h[e] = s->halo.in.h[e];
       common.tinf[e] = s->halo.in.ambient[e];
     }
   const size_t ny = s->ny;

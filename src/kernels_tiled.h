@@ -1,5 +1,6 @@
 /* Temporal blocking of explicit host steps: several steps of the
-   constant-coefficient stencil fused into one pass over the field, so
+   constant-coefficient stencil, or of a variable material's step
+   (kernels_material.h), fused into one pass over the field, so
    that a step costs far less than the read and write of the whole field
    that bounds a plain step.
 
@@ -12,9 +13,11 @@
    overlap by the rows, tiles by the columns, that the steps in between
    need (a trapezoid one column wider per level below the last on each
    inner side), computed twice, so threads never wait for each other.
-   Every cell is heat_cell's, every halo value halo_refresh_host's: the
-   result is bitwise that of T plain steps.  Host code only, no target
-   regions.  */
+   Every cell is heat_cell's (or material_cell's, with the terms that
+   material_terms_host adds after it), every halo value
+   halo_refresh_host's: the result is bitwise that of T plain steps.  A
+   material's coefficient arrays are read where they lie, only u's
+   levels live in the rings.  Host code only, no target regions.  */
 #ifndef HEATSIM_KERNELS_TILED_H
 #define HEATSIM_KERNELS_TILED_H
 
@@ -22,6 +25,7 @@
 #include <stddef.h>
 
 #include "kernels.h"
+#include "kernels_material.h"
 #include "status.h"
 
 /* Columns of a tile of the last step: what measured fastest on the
@@ -62,12 +66,16 @@ enum heatsim_status tiled_alloc (struct tiled_scratch *t,
 void tiled_free (struct tiled_scratch *t);
 
 /* steps (2 .. t->steps) explicit steps u -> unew, whose halo
-   halo_refresh_host has filled.  The fields' copying halos are left as
+   halo_refresh_host has filled: of the constant stencil where ms is
+   NULL, else of ms, whose factor, sink, ambient and edge heat (in
+   s->halo.in) hold for every step of the pass.  The fields' copying halos are left as
    steps plain steps leave them (whose refresh goes to the field that
    is stepped from): unew's hold the refresh of step steps - 2, u's
    that of step steps - 1, so that outputs of them are the same too.
    u's interior is not changed.  */
-void heat_steps_tiled (const struct stencil *s, double *u, double *unew,
-                       unsigned steps, struct tiled_scratch *t);
+void heat_steps_tiled (const struct stencil *s,
+                       const struct material_step *ms, double *u,
+                       double *unew, unsigned steps,
+                       struct tiled_scratch *t);
 
 #endif

@@ -65,14 +65,24 @@ bool heat_operator_build (struct heat_operator *op, const struct material *m,
 void heat_operator_free (struct heat_operator *op);
 
 #pragma omp declare target
-/* div (k grad u) at the node u points at (wx, wy at the same node): the
-   net heat flow into its box per unit volume.  */
+/* div (k grad u) at the node u points at, whose neighbours below and
+   above are at below and above (the same column; the temporally blocked
+   steps keep rows in rings), wx and wy at the node, wy_below at the
+   node below: the net heat flow into its box per unit volume.  */
+static inline double
+heat_flow_rows (const double *below, const double *u, const double *above,
+                const double *wx, const double *wy, const double *wy_below)
+{
+  return wx[0] * (u[1] - u[0]) - wx[-1] * (u[0] - u[-1])
+         + wy[0] * (above[0] - u[0]) - wy_below[0] * (u[0] - below[0]);
+}
+
+/* The same at a node of a field of rows stride apart.  */
 static inline double
 heat_flow_at (const double *u, const double *wx, const double *wy,
               ptrdiff_t stride)
 {
-  return wx[0] * (u[1] - u[0]) - wx[-1] * (u[0] - u[-1])
-         + wy[0] * (u[stride] - u[0]) - wy[-stride] * (u[0] - u[-stride]);
+  return heat_flow_rows (u - stride, u, u + stride, wx, wy, wy - stride);
 }
 #pragma omp end declare target
 

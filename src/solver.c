@@ -436,18 +436,26 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
    them: measured on the build machine (bench/RESULTS.md).  */
 enum { AUTO_TILE_STEPS = 16 };
 
-/* Whether the heat an edge takes in follows a schedule: boundary_at
-   changes it from step to step, which a fused pass cannot follow.  */
-static bool
-edge_heat_varies (const struct config *cfg, const struct workspace *w)
+/* Why a fused pass cannot follow the run's values in time, or NULL:
+   boundary_at changes from step to step the heat an edge takes in
+   (into the halo, or a variable material's into its nodes), the
+   source's factor and face cooling where they follow a schedule.  */
+static const char *
+schedule_refusal (const struct config *cfg, const struct workspace *w)
 {
   for (int e = 0; e < EDGE_COUNT; ++e)
-    if (w->stencil.halo.heat[e]
+    if ((w->stencil.halo.heat[e] || (w->variable && w->material.heated[e]))
         && (schedule_varies (&cfg->bc[e].value)
             || schedule_varies (&cfg->bc[e].h)
             || schedule_varies (&cfg->bc[e].ambient)))
-      return true;
-  return false;
+      return "an edge's heat follows a schedule";
+  if (w->variable && schedule_varies (&cfg->source_schedule))
+    return "the source follows a schedule";
+  if (w->variable && cfg->surface_given
+      && (schedule_varies (&cfg->surface_h)
+          || schedule_varies (&cfg->surface_ambient)))
+    return "face cooling follows a schedule";
+  return NULL;
 }
 
 /* The steps this run fuses per pass over the field (temporal blocking,
@@ -462,16 +470,16 @@ tile_steps (const struct solver *s, const struct config *cfg,
     *refusal = "--tile-steps 1";
   else if (s->strategy->offload)
     *refusal = "the kernels run in target regions";
-  else if (w->variable)
-    *refusal = "a variable material";
   else if (s->domain->ranks > 1)
     /* Every rank decides alike, and the passes' ends, which are
        collective, fall on the same steps.  */
     *refusal = "MPI ranks exchange halos every step";
-  else if (edge_heat_varies (cfg, w))
-    *refusal = "an edge's heat follows a schedule";
   else
-    *refusal = tiled_refusal (&w->stencil);
+    {
+      *refusal = schedule_refusal (cfg, w);
+      if (*refusal == NULL)
+        *refusal = tiled_refusal (&w->stencil);
+    }
   if (*refusal != NULL)
     return 1;
   return cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
@@ -514,8 +522,8 @@ fused_steps (struct solver *s, size_t steps, struct tiled_scratch *tiles)
   struct workspace *w = &s->work;
   if (w->stencil.halo.refresh)
     s->strategy->refresh_halo (w);
-  heat_steps_tiled (&w->stencil, w->u.data, w->unew.data, (unsigned) steps,
-                    tiles);
+  heat_steps_tiled (&w->stencil, w->variable ? &w->material : NULL,
+                    w->u.data, w->unew.data, (unsigned) steps, tiles);
 }
 
 /* A time-dependent run: cfg->steps steps, fused in passes of up to

@@ -5,7 +5,8 @@
 # path's results: every path does the same arithmetic per cell, without
 # fused multiply-adds, and the reductions (largest change, residual
 # norms) are order-independent or summed in a fixed order.  Explicit
-# steps (whole field and largest change), a material run, a multigrid
+# steps (whole field and largest change), a material run (plain and
+# fused into passes over the field), a multigrid
 # steady plate and Crank-Nicolson steps; in an MPI build, explicit and
 # material steps on two ranks (the frame kernels).  Paths the processor
 # (or the build) lacks are refused with status 2, and skipped here.
@@ -98,8 +99,19 @@ same jacobi checksum residual steps
 # A material run: the variable-coefficient kernel.
 run material --material-map "$srcdir/data/wall.png" \
   --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
-  -L 0.4x8 --edges 20,-10,20,20 -n 30 -o host
+  -L 0.4x8 --edges 20,-10,20,20 -n 30 -o host --tile-steps 1
 same material checksum heat
+# Its steps fused in passes of 8 (the material rows of the temporally
+# blocked kernel), with flux and convection edges and face cooling.
+run material-tiled --material-map "$srcdir/data/wall.png" \
+  --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
+  -L 0.4x8 -T 100 -n 45 -o host --tile-steps 8 --bc left=flux:30 \
+  --bc right=convection:8,-10 --bc bottom=insulated --thickness 0.01 \
+  --surface-convection 5,20
+same material-tiled checksum heat tile_steps
+[ "$(json_field tile_steps "$workdir/material-tiled-baseline.json")" = 8 ] \
+  || fail "the material run did not fuse: $(json_field tile_refusal \
+"$workdir/material-tiled-baseline.json")"
 # Multigrid: smoothers, residual and norms.
 run steady -p plate -s -g 127x95 -o host
 same steady checksum residual_norm_final cycles

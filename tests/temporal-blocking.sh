@@ -1,7 +1,9 @@
 #!/bin/sh
 # Temporal blocking (--tile-steps, kernels_tiled.c): explicit host steps
 # fused into passes give bitwise the fields of plain steps (--tile-steps
-# 1), for every edge kind a pass computes, odd and tiny grids, step
+# 1), of the constant stencil and of a variable material (sources, a
+# layered map with contrast, face cooling), for every edge kind a pass
+# computes, odd and tiny grids, step
 # counts that are no multiple of the pass; outputs, --monitor and probe
 # rows, the NaN check and signals fall on the same steps; runs a pass
 # cannot follow exactly fall back to plain steps and say why; MPI runs
@@ -48,6 +50,32 @@ done
 OMP_NUM_THREADS=5 agree 4 -g 7x3 -n 13 $flux
 agree 16 -g 20x18 -n 9 $flux
 
+# A variable material: uniform with a source in a rectangle (the
+# variable step), face cooling, and a layered wall of brick and
+# insulation (conductivities 18 times apart); the edges' heat goes into
+# the edge nodes, after the update, as the plain step adds it.
+src='-L 1 -T 1e-3 --conductivity 0.1 --density 1 --heat-capacity 1
+  --source-rect 0.2,0.6,0.1,0.5,500'
+cool='--thickness 0.01 --surface-convection 5,20'
+wall="--material-map $srcdir/data/wall.png --material #b22222=brick
+  --material #ffd700=k=0.04,rho=30,cp=840 -L 0.4x8 -T 100"
+for t in 2 3 5 8; do
+  agree $t -g 37x29 -n 29 $src                              # Dirichlet
+  agree $t -g 40x31 -n 33 $src -b neumann $cool             # insulated
+  agree $t -g 41x30 -n 31 $src $flux --bc bottom=insulated \
+    --bc top=convection:5,-3                                # heat in
+  agree $t -g 40x30 -n 40 $src --bc left=periodic --bc right=periodic \
+    --bc top=flux:200                                       # periodic x
+  agree $t -g 33x2 -n 29 $src -b neumann --bc left=flux:300 # two rows
+  agree $t -g 2x9 -n 23 $src $flux                          # two columns
+  agree $t -g 3x1 -n 17 $src $cool                          # one row
+  agree $t -g 1x3 -n 19 $src --bc bottom=flux:2 --bc top=insulated
+  agree $t $wall -n 40 --edges 20,-10,20,20                 # layered wall
+  agree $t $wall -n 45 --bc left=flux:30 --bc right=convection:8,-10 \
+    --bc bottom=insulated --bc top=temperature:5 $cool
+done
+OMP_NUM_THREADS=5 agree 4 -g 7x3 -n 13 $src $flux
+
 # Column tiles (HEATSIM_TILE_COLUMNS) of the rows a band sweeps: one
 # column (far narrower than the 2T - 2 columns its trapezoid's first
 # level reaches beyond it), widths that do not divide the grid's, tiles
@@ -66,6 +94,10 @@ for w in 1 3 5 16 100; do
     --bc left=periodic --bc right=periodic
   agree 3 -g 2x9 -n 23 $flux
   OMP_NUM_THREADS=3 agree 6 -g 45x19 -n 40 $flux --bc top=insulated
+  agree 5 -g 37x23 -n 29 $src $flux --bc bottom=insulated $cool
+  agree 4 -g 40x30 -n 40 $src --bc left=periodic --bc right=periodic
+  OMP_NUM_THREADS=3 agree 6 $wall -n 40 --bc left=flux:30 \
+    --bc right=convection:8,-10 -b neumann
 done
 unset HEATSIM_TILE_COLUMNS
 for w in 0 -2 x 3c ''; do
@@ -94,13 +126,21 @@ fallback 'one column wide' -g 1x9 -n 5 --bc left=flux:1
 printf 'time,value\n0,10\n1,20\n' >ramp.csv
 fallback 'schedule' -g 20 -n 5 --bc left=flux:@ramp.csv
 fallback 'schedule' -g 20 -n 5 --bc left=temperature:@ramp.csv
-fallback 'variable material' -g 20 -n 5 --source 1
+fallback "edge's heat follows a schedule" -g 20 -n 5 --source 1 \
+  --bc left=flux:@ramp.csv
+fallback 'source follows a schedule' -g 20 -n 5 --source 1 \
+  --source-schedule ramp.csv
+fallback 'face cooling follows a schedule' -g 20 -n 5 -T 1e-3 --source 1 \
+  --thickness 1 --surface-convection @ramp.csv,3
 fallback 'target regions' -g 20 -n 5 -o resident
 expect_status 0 "$HEATSIM" -q --json -g 16 -n 3 --scheme backward-euler
 [ "$(json_field tile_steps "$workdir/out")" = 1 ] || fail "implicit fused"
 expect_status 0 run -g 300 -n 20
 [ "$(json_field tile_steps "$workdir/out")" -gt 1 ] \
   || fail "auto did not fuse an eligible run"
+expect_status 0 run -g 300 -n 40 $src
+[ "$(json_field tile_steps "$workdir/out")" -gt 1 ] \
+  || fail "auto did not fuse an eligible material run"
 
 # Option errors.
 refused "tile-steps.*whole number" --tile-steps x
@@ -128,32 +168,48 @@ files () {
 }
 outputs="-g 37x29 -n 30 $flux --bc bottom=insulated --checkpoint-every 7
   --png-every 4 --monitor-every 3 --probe 300,400 --probe-every 5"
-# Fused passes of 6, in one column tile and in tiles of 4 columns.
-for t in 1 6 6x4; do
-  mkdir "$workdir/o$t"
-  case $t in *x*) w=${t#*x} ;; *) w=100000 ;; esac
-  expect_status 0 env HEATSIM_TILE_COLUMNS=$w "$HEATSIM" -q --json -o host \
-    --tile-steps ${t%x*} $outputs --output-dir "$workdir/o$t" \
-    --monitor "$workdir/o$t/monitor.csv"
-  files "$workdir/o$t" >"$workdir/files$t"
-done
-[ "$(wc -l <"$workdir/files1")" -ge 20 ] || fail "outputs: too few files"
-for t in 6 6x4; do
-  cmp -s "$workdir/files1" "$workdir/files$t" \
-    || fail "outputs differ ($t): $(diff "$workdir/files1" "$workdir/files$t")"
+material_outputs="-g 37x29 -n 30 $flux --bc bottom=insulated
+  --checkpoint-every 7 --png-every 4 --monitor-every 3 --probe 0.3,0.4
+  --probe-every 5 $src $cool"
+# Fused passes of 6, in one column tile and in tiles of 4 columns; of
+# the constant stencil (c) and of a variable material (m).
+for m in c m; do
+  case $m in c) args=$outputs ;; m) args=$material_outputs ;; esac
+  for t in 1 6 6x4; do
+    mkdir "$workdir/o$m$t"
+    case $t in *x*) w=${t#*x} ;; *) w=100000 ;; esac
+    expect_status 0 env HEATSIM_TILE_COLUMNS=$w "$HEATSIM" -q --json \
+      -o host --tile-steps ${t%x*} $args --output-dir "$workdir/o$m$t" \
+      --monitor "$workdir/o$m$t/monitor.csv"
+    files "$workdir/o$m$t" >"$workdir/files$m$t"
+  done
+  [ "$(wc -l <"$workdir/files${m}1")" -ge 20 ] \
+    || fail "outputs ($m): too few files"
+  for t in 6 6x4; do
+    cmp -s "$workdir/files${m}1" "$workdir/files$m$t" \
+      || fail "outputs differ ($m $t): $(diff "$workdir/files${m}1" \
+"$workdir/files$m$t")"
+  done
 done
 
 # An unstable step overflows mid-pass: the NaN check reports the same
-# step (the first multiple of 7 after the overflow).
-for t in 1 5; do
-  expect_status 5 run --tile-steps $t -g 64 -L 65 -a 1 --dt 1 --force \
-    -n 100000 --nan-check-every 7
-  sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err" \
-    >"$workdir/nan$t"
+# step (the first multiple of 7 after the overflow), constant (c) and
+# variable (m).
+for m in c m; do
+  case $m in
+    c) args='-a 1' ;;
+    m) args='--conductivity 1 --density 1 --heat-capacity 1 --source 1' ;;
+  esac
+  for t in 1 5; do
+    expect_status 5 run --tile-steps $t -g 64 -L 65 $args --dt 1 --force \
+      -n 100000 --nan-check-every 7
+    sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err" \
+      >"$workdir/nan$m$t"
+  done
+  [ -s "$workdir/nan${m}1" ] && cmp -s "$workdir/nan${m}1" "$workdir/nan${m}5" \
+    || fail "NaN ($m) reported after step $(cat "$workdir/nan${m}5") fused, \
+$(cat "$workdir/nan${m}1") plain"
 done
-[ -s "$workdir/nan1" ] && cmp -s "$workdir/nan1" "$workdir/nan5" \
-  || fail "NaN reported after step $(cat "$workdir/nan5") fused, \
-$(cat "$workdir/nan1") plain"
 
 # SIGTERM mid-run: it stops after a pass with that pass's checkpoint, and
 # the restart ends with the field of an uninterrupted plain run.
