@@ -23,6 +23,7 @@
 #include "schedule.h"
 #include "signals.h"
 #include "status.h"
+#include "tiled_ranks.h"
 
 /* Edge e of the part is an edge of the whole grid that takes heat in:
    convection, or a flux other than the constant 0 (insulated, the plain
@@ -437,15 +438,31 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
 enum { AUTO_TILE_STEPS = 16 };
 
 /* Whether the heat an edge takes in follows a schedule: boundary_at
-   changes it from step to step, which a fused pass cannot follow.  */
+   changes it from step to step, which a fused pass cannot follow.
+   Asked of every edge of the whole grid, so that every MPI rank
+   answers alike.  */
 static bool
-edge_heat_varies (const struct config *cfg, const struct workspace *w)
+edge_heat_varies (const struct config *cfg)
 {
   for (int e = 0; e < EDGE_COUNT; ++e)
-    if (w->stencil.halo.heat[e]
-        && (schedule_varies (&cfg->bc[e].value)
-            || schedule_varies (&cfg->bc[e].h)
-            || schedule_varies (&cfg->bc[e].ambient)))
+    {
+      const struct edge_condition *bc = &cfg->bc[e];
+      if ((bc->kind == BOUNDARY_NEUMANN || bc->kind == BOUNDARY_ROBIN)
+          && (schedule_varies (&bc->value) || schedule_varies (&bc->h)
+              || schedule_varies (&bc->ambient)))
+        return true;
+    }
+  return false;
+}
+
+/* Whether an edge of the whole grid is given a temperature that follows
+   a schedule (set after each step: boundary_halo), every rank alike.  */
+static bool
+edge_temperature_varies (const struct config *cfg)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET && cfg->bc[e].given
+        && cfg->bc[e].value.path != NULL)
       return true;
   return false;
 }
@@ -458,23 +475,29 @@ tile_steps (const struct solver *s, const struct config *cfg,
             const char **refusal)
 {
   const struct workspace *w = &s->work;
+  size_t steps = cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
   if (cfg->tile_steps == 1)
     *refusal = "--tile-steps 1";
   else if (s->strategy->offload)
     *refusal = "the kernels run in target regions";
   else if (w->variable)
     *refusal = "a variable material";
-  else if (s->domain->ranks > 1)
-    /* Every rank decides alike, and the passes' ends, which are
-       collective, fall on the same steps.  */
-    *refusal = "MPI ranks exchange halos every step";
-  else if (edge_heat_varies (cfg, w))
+  else if (edge_heat_varies (cfg))
     *refusal = "an edge's heat follows a schedule";
+  else if (edge_temperature_varies (cfg))
+    *refusal = "an edge temperature follows a schedule";
+  else if (domain_exchanges (s->domain))
+    {
+      /* Every rank decides alike (its part's refusal depends only on
+         what all parts share), and the passes' ends, which are
+         collective, fall on the same steps.  */
+      const size_t limit = tiled_ranks_limit (s->domain);
+      steps = steps < limit ? steps : limit;
+      *refusal = tiled_ranks_refusal (&w->stencil, (unsigned) steps);
+    }
   else
     *refusal = tiled_refusal (&w->stencil);
-  if (*refusal != NULL)
-    return 1;
-  return cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
+  return *refusal != NULL ? 1 : steps;
 }
 
 /* Whether the time loop must stop after step n (< cfg->steps) of the
@@ -507,15 +530,48 @@ steps_until_due (const struct solver *s, const struct config *cfg,
   return steps;
 }
 
+/* What fused passes need: rings for the part, or a part widened by
+   its neighbours' cells where halos trade.  */
+struct fusing {
+  struct tiled_scratch tiles;
+  struct tiled_ranks wide;
+};
+
 /* steps (2 or more) steps, u -> unew, in one pass over the field.  */
 static void
-fused_steps (struct solver *s, size_t steps, struct tiled_scratch *tiles)
+fused_steps (struct solver *s, size_t steps, struct fusing *f,
+             double *exchange_seconds)
 {
   struct workspace *w = &s->work;
+  if (domain_exchanges (s->domain))
+    {
+      tiled_ranks_steps (&f->wide, s->domain, &w->stencil, w->u.data,
+                         w->unew.data, (unsigned) steps, exchange_seconds);
+      return;
+    }
   if (w->stencil.halo.refresh)
     s->strategy->refresh_halo (w);
   heat_steps_tiled (&w->stencil, w->u.data, w->unew.data, (unsigned) steps,
-                    tiles);
+                    &f->tiles);
+}
+
+/* fusing's memory for passes of up to steps steps (at least 2), on
+   every rank or on none.  */
+static int
+fusing_alloc (struct fusing *f, const struct solver *s, size_t steps)
+{
+  const struct stencil *c = &s->work.stencil;
+  const int status = domain_exchanges (s->domain)
+                     ? (int) tiled_ranks_alloc (&f->wide, c, (unsigned) steps)
+                     : (int) tiled_alloc (&f->tiles, c, (unsigned) steps);
+  return domain_agree (status);
+}
+
+static void
+fusing_free (struct fusing *f)
+{
+  tiled_free (&f->tiles);
+  tiled_ranks_free (&f->wide);
 }
 
 /* A time-dependent run: cfg->steps steps, fused in passes of up to
@@ -526,13 +582,14 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
 {
   struct workspace *w = &s->work;
   r->tile_steps = tile_steps (s, cfg, &r->tile_refusal);
-  struct tiled_scratch tiles = { 0 };
+  struct fusing fusing = { 0 };
   int status = r->tile_steps > 1
-               ? (int) tiled_alloc (&tiles, &w->stencil,
-                                    (unsigned) r->tile_steps)
-               : HEATSIM_OK;
+               ? fusing_alloc (&fusing, s, r->tile_steps) : HEATSIM_OK;
   if (status != HEATSIM_OK)
-    return status;
+    {
+      fusing_free (&fusing);
+      return status;
+    }
   struct progress progress;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   bool scheduled = false;
@@ -547,7 +604,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
       boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
       const size_t steps = steps_until_due (s, cfg, out, n, r->tile_steps);
       if (steps > 1)
-        fused_steps (s, steps, &tiles);
+        fused_steps (s, steps, &fusing, &r->exchange);
       else
         step (s, false, &r->exchange);
       field_swap (&w->u, &w->unew);
@@ -566,7 +623,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
                        config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
-  tiled_free (&tiles);
+  fusing_free (&fusing);
   r->steps = n;
   return status;
 }
