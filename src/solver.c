@@ -530,9 +530,11 @@ steps_until_due (const struct solver *s, const struct config *cfg,
   return steps;
 }
 
-/* What fused passes need: rings for the part, or a part widened by
-   its neighbours' cells where halos trade.  */
+/* How many steps a pass fuses, and what passes need: rings for the
+   part, or a part widened by its neighbours' cells where halos trade.  */
 struct fusing {
+  size_t steps;            /* at most, per pass; 1: none */
+  const char *refusal;     /* why none, or NULL */
   struct tiled_scratch tiles;
   struct tiled_ranks wide;
 };
@@ -555,23 +557,37 @@ fused_steps (struct solver *s, size_t steps, struct fusing *f,
                     &f->tiles);
 }
 
-/* fusing's memory for passes of up to steps steps (at least 2), on
-   every rank or on none.  */
+/* The steps an explicit run fuses per pass, and their memory, taken
+   and touched now: set-up, as the fields' is, not solve time (the
+   first touch of a widened part's pages costs more than a pass).  */
 static int
-fusing_alloc (struct fusing *f, const struct solver *s, size_t steps)
+fusing_prepare (struct solver *s, const struct config *cfg)
 {
+  struct fusing *f = calloc (1, sizeof *f);
+  if (f == NULL)
+    {
+      heatsim_error ("--tile-steps: out of memory");
+      return HEATSIM_NO_MEMORY;
+    }
+  s->fusing = f;
+  f->steps = tile_steps (s, cfg, &f->refusal);
+  if (f->steps < 2)
+    return HEATSIM_OK;
   const struct stencil *c = &s->work.stencil;
-  const int status = domain_exchanges (s->domain)
-                     ? (int) tiled_ranks_alloc (&f->wide, c, (unsigned) steps)
-                     : (int) tiled_alloc (&f->tiles, c, (unsigned) steps);
-  return domain_agree (status);
+  return domain_exchanges (s->domain)
+         ? (int) tiled_ranks_alloc (&f->wide, c, (unsigned) f->steps)
+         : (int) tiled_alloc (&f->tiles, c, (unsigned) f->steps);
 }
 
 static void
-fusing_free (struct fusing *f)
+fusing_free (struct solver *s)
 {
-  tiled_free (&f->tiles);
-  tiled_ranks_free (&f->wide);
+  if (s->fusing == NULL)
+    return;
+  tiled_free (&s->fusing->tiles);
+  tiled_ranks_free (&s->fusing->wide);
+  free (s->fusing);
+  s->fusing = NULL;
 }
 
 /* A time-dependent run: cfg->steps steps, fused in passes of up to
@@ -581,15 +597,9 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
            struct run_result *r)
 {
   struct workspace *w = &s->work;
-  r->tile_steps = tile_steps (s, cfg, &r->tile_refusal);
-  struct fusing fusing = { 0 };
-  int status = r->tile_steps > 1
-               ? fusing_alloc (&fusing, s, r->tile_steps) : HEATSIM_OK;
-  if (status != HEATSIM_OK)
-    {
-      fusing_free (&fusing);
-      return status;
-    }
+  r->tile_steps = s->fusing->steps;
+  r->tile_refusal = s->fusing->refusal;
+  int status = HEATSIM_OK;
   struct progress progress;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   bool scheduled = false;
@@ -604,7 +614,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
       boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
       const size_t steps = steps_until_due (s, cfg, out, n, r->tile_steps);
       if (steps > 1)
-        fused_steps (s, steps, &fusing, &r->exchange);
+        fused_steps (s, steps, s->fusing, &r->exchange);
       else
         step (s, false, &r->exchange);
       field_swap (&w->u, &w->unew);
@@ -623,7 +633,6 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
                        config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
-  fusing_free (&fusing);
   r->steps = n;
   return status;
 }
@@ -913,6 +922,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
 int
 solver_prepare (struct solver *s, const struct config *cfg)
 {
+  if (!cfg->steady && cfg->scheme == SCHEME_EXPLICIT)
+    return fusing_prepare (s, cfg);
   if (!config_uses_multigrid (cfg))
     return HEATSIM_OK;
   return implicit_init (&s->multigrid, cfg, &s->work.stencil, s->domain,
@@ -924,6 +935,7 @@ void
 solver_free (struct solver *s)
 {
   implicit_free (&s->multigrid);
+  fusing_free (s);
   material_free (&s->material);
   material_step_free (&s->work.material);
   s->work.variable = false;

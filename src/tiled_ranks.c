@@ -71,9 +71,8 @@ tiled_ranks_alloc (struct tiled_ranks *t, const struct stencil *s,
   *t = (struct tiled_ranks) { .depth = steps };
   t->wide = widened (s, steps, &t->x0, &t->y0);
   const size_t cells = (t->wide.nx + 2) * (t->wide.ny + 2);
-  /* Zeroed: lines that do not trade at first are sent all the same.  */
-  t->before = calloc (cells, sizeof *t->before);
-  t->after = calloc (cells, sizeof *t->after);
+  t->before = malloc (cells * sizeof *t->before);
+  t->after = malloc (cells * sizeof *t->after);
   if (t->before == NULL || t->after == NULL)
     {
       tiled_ranks_free (t);
@@ -82,6 +81,11 @@ tiled_ranks_alloc (struct tiled_ranks *t, const struct stencil *s,
                      steps);
       return HEATSIM_NO_MEMORY;
     }
+  /* Zeroed: lines sent before a neighbour's strip arrives in them are
+     defined.  Touched here, so that their pages are not first found by
+     a pass.  */
+  memset (t->before, 0, cells * sizeof *t->before);
+  memset (t->after, 0, cells * sizeof *t->after);
   const enum heatsim_status status = tiled_alloc (&t->tiles, &t->wide,
                                                   steps);
   if (status != HEATSIM_OK)
