@@ -82,10 +82,16 @@ tiled_ranks_alloc (struct tiled_ranks *t, const struct stencil *s,
       return HEATSIM_NO_MEMORY;
     }
   /* Zeroed: lines sent before a neighbour's strip arrives in them are
-     defined.  Touched here, so that their pages are not first found by
-     a pass.  */
-  memset (t->before, 0, cells * sizeof *t->before);
-  memset (t->after, 0, cells * sizeof *t->after);
+     defined.  Row by row by the threads, which the compiler cannot
+     turn into a calloc that leaves the pages to be found by the first
+     pass (a tenth of a second at 4096 x 2048).  */
+  const size_t row = t->wide.stride;
+#pragma omp parallel for schedule(static)
+  for (size_t j = 0; j < t->wide.ny + 2; ++j)
+    {
+      memset (&t->before[j * row], 0, row * sizeof *t->before);
+      memset (&t->after[j * row], 0, row * sizeof *t->after);
+    }
   const enum heatsim_status status = tiled_alloc (&t->tiles, &t->wide,
                                                   steps);
   if (status != HEATSIM_OK)
