@@ -95,6 +95,21 @@ void domain_exchange_end (struct domain *d);
 void domain_trade_halo (const struct domain *d, double *u, size_t nx,
                         size_t ny, size_t stride, int axis);
 
+/* Trade strips depth lines deep along one axis of a host array of nx x
+   ny cells (halo ring included: lines 0 .. nx + 1 or 0 .. ny + 1) and
+   row length stride, with the neighbours across the edges that trade:
+   lines 0 .. depth - 1 receive the low neighbour's lines n + 2 - 2 depth
+   .. n + 1 - depth (n its nx or ny), and the high end's last depth lines
+   the high neighbour's lines depth .. 2 depth - 1, where n + 2 - 2 depth
+   >= depth on every rank.  Axis 0 trades columns whole (rows 0 .. ny +
+   1), axis 1 rows whole (columns 0 .. nx + 1), so that trading axis 0
+   first and axis 1 second fills the corners with the diagonal
+   neighbours' cells.  domain_trade_halo's lines for depth 1, the halo
+   rows of axis 0 besides.  Blocking; without MPI (or on one rank)
+   nothing trades.  */
+void domain_trade_strips (const struct domain *d, double *u, size_t nx,
+                          size_t ny, size_t stride, size_t depth, int axis);
+
 /* Every rank (of the world: this works before the split) learns the
    largest status any rank had.  The message of the
    first rank that failed is the one printed (see heatsim_error), so a

@@ -297,6 +297,37 @@ domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
 }
 
 void
+domain_trade_strips (const struct domain *d, double *u, size_t nx,
+                     size_t ny, size_t stride, size_t depth, int axis)
+{
+  const enum edge lo = axis == 0 ? EDGE_LEFT : EDGE_BOTTOM;
+  const enum edge hi = axis == 0 ? EDGE_RIGHT : EDGE_TOP;
+  if (!domain_trades (d, lo) && !domain_trades (d, hi))
+    return;
+  /* Lines depth .. 2 depth - 1 go low, the last depth lines but depth
+     high; a line of axis 0 is a column of ny + 2 cells stride apart,
+     of axis 1 a row of nx + 2.  */
+  const size_t n = axis == 0 ? nx : ny;
+  const size_t step = axis == 0 ? 1 : stride;
+  MPI_Datatype strip;
+  if (axis == 0)
+    MPI_Type_vector ((int) (ny + 2), (int) depth, (int) stride, MPI_DOUBLE,
+                     &strip);
+  else
+    MPI_Type_vector ((int) depth, (int) (nx + 2), (int) stride, MPI_DOUBLE,
+                     &strip);
+  MPI_Type_commit (&strip);
+  double *send_lo = u + depth * step;
+  double *send_hi = u + (n + 2 - 2 * depth) * step;
+  double *recv_lo = u, *recv_hi = u + (n + 2 - depth) * step;
+  MPI_Sendrecv (send_lo, 1, strip, partner (d, lo), 0, recv_hi, 1, strip,
+                partner (d, hi), 0, d->comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv (send_hi, 1, strip, partner (d, hi), 1, recv_lo, 1, strip,
+                partner (d, lo), 1, d->comm, MPI_STATUS_IGNORE);
+  MPI_Type_free (&strip);
+}
+
+void
 domain_sum_exact (const struct domain *d, double *v, size_t n)
 {
   if (d->ranks == 1)

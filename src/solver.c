@@ -23,6 +23,7 @@
 #include "schedule.h"
 #include "signals.h"
 #include "status.h"
+#include "tiled_ranks.h"
 
 /* Edge e of the part is an edge of the whole grid that takes heat in:
    convection, or a flux other than the constant 0 (insulated, the plain
@@ -436,19 +437,48 @@ note_heat (struct solver *s, const struct config *cfg, size_t n,
    them: measured on the build machine (bench/RESULTS.md).  */
 enum { AUTO_TILE_STEPS = 16 };
 
-/* Why a fused pass cannot follow the run's values in time, or NULL:
-   boundary_at changes from step to step the heat an edge takes in
-   (into the halo, or a variable material's into its nodes), the
-   source's factor and face cooling where they follow a schedule.  */
+/* Whether the heat an edge takes in follows a schedule: boundary_at
+   changes it from step to step (into the halo, or a variable
+   material's into its nodes), which a fused pass cannot follow.  Asked
+   of every edge of the whole grid, so that every MPI rank answers
+   alike.  */
+static bool
+edge_heat_varies (const struct config *cfg)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *bc = &cfg->bc[e];
+      if ((bc->kind == BOUNDARY_NEUMANN || bc->kind == BOUNDARY_ROBIN)
+          && (schedule_varies (&bc->value) || schedule_varies (&bc->h)
+              || schedule_varies (&bc->ambient)))
+        return true;
+    }
+  return false;
+}
+
+/* Whether an edge of the whole grid is given a temperature that follows
+   a schedule (set after each step: boundary_halo), every rank alike.  */
+static bool
+edge_temperature_varies (const struct config *cfg)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET && cfg->bc[e].given
+        && cfg->bc[e].value.path != NULL)
+      return true;
+  return false;
+}
+
+/* Why a fused pass cannot follow the run's values in time, or NULL: an
+   edge's heat or temperature, a variable material's source factor or
+   face cooling that follows a schedule.  Asked of the configuration,
+   so that every MPI rank answers alike.  */
 static const char *
 schedule_refusal (const struct config *cfg, const struct workspace *w)
 {
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if ((w->stencil.halo.heat[e] || (w->variable && w->material.heated[e]))
-        && (schedule_varies (&cfg->bc[e].value)
-            || schedule_varies (&cfg->bc[e].h)
-            || schedule_varies (&cfg->bc[e].ambient)))
-      return "an edge's heat follows a schedule";
+  if (edge_heat_varies (cfg))
+    return "an edge's heat follows a schedule";
+  if (edge_temperature_varies (cfg))
+    return "an edge temperature follows a schedule";
   if (w->variable && schedule_varies (&cfg->source_schedule))
     return "the source follows a schedule";
   if (w->variable && cfg->surface_given
@@ -466,23 +496,35 @@ tile_steps (const struct solver *s, const struct config *cfg,
             const char **refusal)
 {
   const struct workspace *w = &s->work;
+  size_t steps = cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
+  const bool ranks = domain_exchanges (s->domain);
   if (cfg->tile_steps == 1)
     *refusal = "--tile-steps 1";
   else if (s->strategy->offload)
     *refusal = "the kernels run in target regions";
-  else if (s->domain->ranks > 1)
-    /* Every rank decides alike, and the passes' ends, which are
-       collective, fall on the same steps.  */
-    *refusal = "MPI ranks exchange halos every step";
   else
-    {
-      *refusal = schedule_refusal (cfg, w);
-      if (*refusal == NULL)
-        *refusal = tiled_refusal (&w->stencil);
-    }
+    *refusal = schedule_refusal (cfg, w);
   if (*refusal != NULL)
     return 1;
-  return cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
+  if (!ranks)
+    *refusal = tiled_refusal (&w->stencil);
+  else if (w->variable)
+    /* The widened parts carry no material fields.  */
+    *refusal = "a variable material on several MPI ranks";
+  else if (cfg->tile_steps == 0)
+    /* Measured slower than plain steps on 2 ranks (bench/RESULTS.md):
+       widening the parts costs what fusing gains.  */
+    *refusal = "--tile-steps auto on several MPI ranks (give a number)";
+  else
+    {
+      /* Every rank decides alike (its part's refusal depends only on
+         what all parts share), and the passes' ends, which are
+         collective, fall on the same steps.  */
+      const size_t limit = tiled_ranks_limit (s->domain);
+      steps = steps < limit ? steps : limit;
+      *refusal = tiled_ranks_refusal (&w->stencil, (unsigned) steps);
+    }
+  return *refusal != NULL ? 1 : steps;
 }
 
 /* Whether the time loop must stop after step n (< cfg->steps) of the
@@ -515,15 +557,64 @@ steps_until_due (const struct solver *s, const struct config *cfg,
   return steps;
 }
 
+/* How many steps a pass fuses, and what passes need: rings for the
+   part, or a part widened by its neighbours' cells where halos trade.  */
+struct fusing {
+  size_t steps;            /* at most, per pass; 1: none */
+  const char *refusal;     /* why none, or NULL */
+  struct tiled_scratch tiles;
+  struct tiled_ranks wide;
+};
+
 /* steps (2 or more) steps, u -> unew, in one pass over the field.  */
 static void
-fused_steps (struct solver *s, size_t steps, struct tiled_scratch *tiles)
+fused_steps (struct solver *s, size_t steps, struct fusing *f,
+             double *exchange_seconds)
 {
   struct workspace *w = &s->work;
+  if (domain_exchanges (s->domain))
+    {
+      tiled_ranks_steps (&f->wide, s->domain, &w->stencil, w->u.data,
+                         w->unew.data, (unsigned) steps, exchange_seconds);
+      return;
+    }
   if (w->stencil.halo.refresh)
     s->strategy->refresh_halo (w);
   heat_steps_tiled (&w->stencil, w->variable ? &w->material : NULL,
-                    w->u.data, w->unew.data, (unsigned) steps, tiles);
+                    w->u.data, w->unew.data, (unsigned) steps, &f->tiles);
+}
+
+/* The steps an explicit run fuses per pass, and their memory, taken
+   and touched now: set-up, as the fields' is, not solve time (the
+   first touch of a widened part's pages costs more than a pass).  */
+static int
+fusing_prepare (struct solver *s, const struct config *cfg)
+{
+  struct fusing *f = calloc (1, sizeof *f);
+  if (f == NULL)
+    {
+      heatsim_error ("--tile-steps: out of memory");
+      return HEATSIM_NO_MEMORY;
+    }
+  s->fusing = f;
+  f->steps = tile_steps (s, cfg, &f->refusal);
+  if (f->steps < 2)
+    return HEATSIM_OK;
+  const struct stencil *c = &s->work.stencil;
+  return domain_exchanges (s->domain)
+         ? (int) tiled_ranks_alloc (&f->wide, c, (unsigned) f->steps)
+         : (int) tiled_alloc (&f->tiles, c, (unsigned) f->steps);
+}
+
+static void
+fusing_free (struct solver *s)
+{
+  if (s->fusing == NULL)
+    return;
+  tiled_free (&s->fusing->tiles);
+  tiled_ranks_free (&s->fusing->wide);
+  free (s->fusing);
+  s->fusing = NULL;
 }
 
 /* A time-dependent run: cfg->steps steps, fused in passes of up to
@@ -533,14 +624,9 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
            struct run_result *r)
 {
   struct workspace *w = &s->work;
-  r->tile_steps = tile_steps (s, cfg, &r->tile_refusal);
-  struct tiled_scratch tiles = { 0 };
-  int status = r->tile_steps > 1
-               ? (int) tiled_alloc (&tiles, &w->stencil,
-                                    (unsigned) r->tile_steps)
-               : HEATSIM_OK;
-  if (status != HEATSIM_OK)
-    return status;
+  r->tile_steps = s->fusing->steps;
+  r->tile_refusal = s->fusing->refusal;
+  int status = HEATSIM_OK;
   struct progress progress;
   progress_start (&progress, !cfg->quiet, cfg->progress_every, cfg->steps);
   bool scheduled = false;
@@ -555,7 +641,7 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
       boundary_at (w, cfg, config_time (cfg, cfg->start_step + n));
       const size_t steps = steps_until_due (s, cfg, out, n, r->tile_steps);
       if (steps > 1)
-        fused_steps (s, steps, &tiles);
+        fused_steps (s, steps, s->fusing, &r->exchange);
       else
         step (s, false, &r->exchange);
       field_swap (&w->u, &w->unew);
@@ -574,7 +660,6 @@ run_steps (struct solver *s, const struct config *cfg, struct output *out,
                        config_time (cfg, cfg->start_step + n), -1.0);
     }
   progress_finish (&progress);
-  tiled_free (&tiles);
   r->steps = n;
   return status;
 }
@@ -864,6 +949,8 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
 int
 solver_prepare (struct solver *s, const struct config *cfg)
 {
+  if (!cfg->steady && cfg->scheme == SCHEME_EXPLICIT)
+    return fusing_prepare (s, cfg);
   if (!config_uses_multigrid (cfg))
     return HEATSIM_OK;
   return implicit_init (&s->multigrid, cfg, &s->work.stencil, s->domain,
@@ -875,6 +962,7 @@ void
 solver_free (struct solver *s)
 {
   implicit_free (&s->multigrid);
+  fusing_free (s);
   material_free (&s->material);
   material_step_free (&s->work.material);
   s->work.variable = false;

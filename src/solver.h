@@ -15,6 +15,8 @@ struct monitor;
 struct output;
 struct sampling;
 
+struct fusing;
+
 struct solver {
   struct workspace work;   /* fields, stencil, device, halo strips */
   const struct strategy *strategy;
@@ -29,6 +31,8 @@ struct solver {
   double residual;         /* steady multigrid: the residual norm of the
                               field in u as multigrid measured it, or NaN
                               where not yet measured */
+  struct fusing *fusing;   /* explicit runs: the steps fused per pass and
+                              their memory (solver.c), else NULL */
 };
 
 /* What a run did and how long each phase took (seconds).  */

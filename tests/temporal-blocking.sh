@@ -244,22 +244,121 @@ else
 fi
 
 # MPI: 1-4 ranks with fusing asked for agree with plain steps on 1.
+# A part widened by its neighbours' cells as deep as the pass
+# (tiled_ranks.c) fuses on every rank count: every edge kind, periodic
+# edges split over ranks (bottom and top too, which one rank cannot
+# fuse), odd grids split unevenly, parts split along x (one row high),
+# outputs and the NaN check inside passes, passes capped by the
+# narrowest part.
 if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   OMPI_MCA_rmaps_base_oversubscribe=1
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
     OMPI_MCA_rmaps_base_oversubscribe
+  # ranks N T ARGS...: heatsim on N ranks, one thread each, --tile-steps T.
+  ranks () {
+    _n=$1 _t=$2
+    shift 2
+    env OMP_NUM_THREADS=1 "$MPIEXEC" -np "$_n" "$HEATSIM" -q --json -o host \
+      --tile-steps "$_t" "$@"
+  }
   mpi_case="-g 61x47 -n 45 $flux --bc bottom=insulated"
   expect_status 0 run --tile-steps 1 $mpi_case
   want=$(json_field checksum "$workdir/out")
   for n in 1 2 3 4; do
-    expect_status 0 env OMP_NUM_THREADS=1 "$MPIEXEC" -np $n "$HEATSIM" -q \
-      --json -o host --tile-steps 6 $mpi_case || continue
+    expect_status 0 ranks $n 6 $mpi_case || continue
     [ "$(json_field checksum "$workdir/out")" = "$want" ] \
       || fail "MPI $n ranks, --tile-steps 6, differ from plain steps"
-    fused=$(json_field tile_steps "$workdir/out")
-    [ $n -eq 1 ] && [ "$fused" != 6 ] && fail "1 rank did not fuse"
-    [ $n -gt 1 ] && [ "$fused" != 1 ] && fail "$n ranks fused"
+    [ "$(json_field tile_steps "$workdir/out")" = 6 ] \
+      || fail "$n ranks did not fuse: $(json_field tile_refusal \
+"$workdir/out")"
   done
+  # mpi_agree ARGS...: plain steps on 1 rank; on 2, 3 and 4 ranks plain,
+  # 3 and 16 fused steps give its field, and the fused runs fused.
+  mpi_agree () {
+    expect_status 0 ranks 1 1 "$@" || return
+    _sum=$(json_field checksum "$workdir/out")
+    for _n in 2 3 4; do
+      for _t in 1 3 16; do
+        expect_status 0 ranks $_n $_t "$@" || continue
+        [ "$(json_field checksum "$workdir/out")" = "$_sum" ] \
+          || fail "MPI $_n ranks, --tile-steps $_t, differ ($*)"
+        _fused=$(json_field tile_steps "$workdir/out")
+        case $_t in
+          1) [ "$_fused" = 1 ] ;;
+          3) [ "$_fused" = 3 ] ;;
+          *) [ "$_fused" -gt 3 ] ;;
+        esac || fail "MPI $_n ranks, --tile-steps $_t fused $_fused ($*): \
+$(json_field tile_refusal "$workdir/out")"
+      done
+    done
+  }
+  mpi_agree -g 64 -n 37                                     # Dirichlet
+  mpi_agree -p plate -g 30x41 -n 61                         # given edges
+  mpi_agree -p disk -g 61x45 -n 50 -b neumann               # insulated
+  mpi_agree -g 57x33 -n 45 $flux --bc bottom=insulated \
+    --bc top=convection:5,-3                                # heat in
+  mpi_agree -p disk -g 40x30 -L 1 -a 1 -T 1e-3 -n 40 \
+    --bc left=periodic --bc right=periodic                  # periodic x
+  mpi_agree -p disk -b periodic -g 40x30 -L 1 -a 1 -T 1e-3 -n 40  # all
+  # One row: the ranks split x, across the periodic sides too.
+  mpi_agree -g 97x1 -n 31 -T 1e-3
+  mpi_agree -g 97x1 -n 31 -T 1e-3 --bc left=periodic --bc right=periodic
+  mpi_agree -g 83x1 -n 29 $flux -T 1e-3
+  # Parts 4 cells high (2 x 2 ranks): passes of at most 3 steps.
+  expect_status 0 ranks 4 16 -g 30x8 -n 20
+  [ "$(json_field tile_steps "$workdir/out")" = 3 ] \
+    || fail "4 ranks of 30x8: not 3 steps per pass"
+  # Parts 2 cells high cannot fuse: the run says why.
+  expect_status 0 ranks 4 16 -g 30x4 -n 20
+  json_field tile_refusal "$workdir/out" | grep -q "less than 3 cells" \
+    || fail "4 ranks of 30x4: $(json_field tile_refusal "$workdir/out")"
+  # auto takes plain steps on several ranks (slower fused, as measured),
+  # and so does a variable material (the widened parts carry none).
+  expect_status 0 ranks 2 auto -g 64 -n 37
+  json_field tile_refusal "$workdir/out" | grep -q "auto on several MPI" \
+    || fail "2 ranks, auto: $(json_field tile_refusal "$workdir/out")"
+  expect_status 0 ranks 2 4 -g 20 -n 5 --conductivity 1 --density 1 \
+    --heat-capacity 1 --source-rect 0,500,0,500,1
+  json_field tile_refusal "$workdir/out" | grep -q "variable material" \
+    || fail "2 ranks, a material: $(json_field tile_refusal "$workdir/out")"
+  # A schedule of one part's edge stops all parts fusing.
+  expect_status 0 ranks 2 auto -g 20 -n 5 --bc left=flux:@ramp.csv
+  json_field tile_refusal "$workdir/out" | grep -q schedule \
+    || fail "2 ranks, a scheduled edge: $(json_field tile_refusal \
+"$workdir/out")"
+  # Outputs inside passes: the same files, rows and checkpoints (their
+  # halo lines too) as plain steps on as many ranks.
+  periodic="-p disk -b periodic -g 37x29 -L 1 -a 1 -T 3e-3 -n 30
+    --checkpoint-every 7 --png-every 4 --monitor-every 3
+    --probe 0.3,0.4 --probe-every 5"
+  for n in 2 4; do
+    for v in outputs periodic; do
+      for t in 1 6; do
+        o=$workdir/m$n-$v-$t
+        mkdir "$o"
+        eval "args=\$$v"
+        expect_status 0 ranks $n $t $args --output-dir "$o" \
+          --monitor "$o/monitor.csv"
+        files "$o" >"$o.files"
+      done
+      o=$workdir/m$n-$v
+      [ "$(wc -l <"$o-1.files")" -ge 20 ] \
+        || fail "MPI outputs: too few files ($n ranks, $v)"
+      cmp -s "$o-1.files" "$o-6.files" \
+        || fail "MPI $n ranks: outputs differ ($v): $(diff "$o-1.files" \
+"$o-6.files")"
+    done
+  done
+  # The NaN check inside a pass on 2 ranks: the same step as plain ones.
+  for t in 1 5; do
+    expect_status 5 ranks 2 $t -g 64 -L 65 -a 1 --dt 1 --force \
+      -n 100000 --nan-check-every 7
+    sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err" \
+      >"$workdir/mnan$t"
+  done
+  [ -s "$workdir/mnan1" ] && cmp -s "$workdir/mnan1" "$workdir/mnan5" \
+    || fail "MPI: NaN reported after step $(cat "$workdir/mnan5") fused, \
+$(cat "$workdir/mnan1") plain"
 fi
 finish
