@@ -121,6 +121,16 @@ run_footprint (const struct config *cfg, const struct domain *d)
       add_grids (&f.bytes, 6, nx, ny);
       counted (&f, "material step");
     }
+  if (!multigrid && !cfg->steady && !variable && d->ranks > 1
+      && cfg->tile_steps > 1)
+    {
+      /* Fused steps on several ranks: two parts widened by the
+         neighbours' lines (tiled_ranks.h), at most tile_steps + 1 deep
+         on each side.  */
+      const size_t reach = 2 * ((size_t) cfg->tile_steps + 1);
+      add_grids (&f.bytes, 2, nx + reach, ny + reach);
+      counted (&f, "widened parts");
+    }
   if (multigrid && !cfg->steady)
     add_grids (&f.bytes, 1, nx, ny);
   if (boxmg)
