@@ -261,33 +261,17 @@ partner (const struct domain *d, enum edge e)
   return domain_trades (d, e) ? d->neighbour[e] : MPI_PROC_NULL;
 }
 
-void
-domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
-                   size_t stride, int axis)
+/* Trade one axis's lines, each of type line (committed and freed
+   here): send_lo to the neighbour across the low edge, whose line comes
+   back into recv_hi from the one across the high edge, and the other
+   way round.  */
+static void
+trade_axis (const struct domain *d, int axis, MPI_Datatype line,
+            double *send_lo, double *send_hi, double *recv_lo,
+            double *recv_hi)
 {
   const enum edge lo = axis == 0 ? EDGE_LEFT : EDGE_BOTTOM;
   const enum edge hi = axis == 0 ? EDGE_RIGHT : EDGE_TOP;
-  if (!domain_trades (d, lo) && !domain_trades (d, hi))
-    return;
-  /* A column is ny cells stride apart from row 1; a row, nx + 2 cells.  */
-  MPI_Datatype line;
-  double *send_lo, *send_hi, *recv_lo, *recv_hi;
-  if (axis == 0)
-    {
-      MPI_Type_vector ((int) ny, 1, (int) stride, MPI_DOUBLE, &line);
-      send_lo = u + stride + 1;
-      send_hi = u + stride + nx;
-      recv_lo = u + stride;
-      recv_hi = u + stride + nx + 1;
-    }
-  else
-    {
-      MPI_Type_contiguous ((int) (nx + 2), MPI_DOUBLE, &line);
-      send_lo = u + stride;
-      send_hi = u + ny * stride;
-      recv_lo = u;
-      recv_hi = u + (ny + 1) * stride;
-    }
   MPI_Type_commit (&line);
   MPI_Sendrecv (send_lo, 1, line, partner (d, lo), 0, recv_hi, 1, line,
                 partner (d, hi), 0, d->comm, MPI_STATUS_IGNORE);
@@ -296,13 +280,42 @@ domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
   MPI_Type_free (&line);
 }
 
+/* Whether either edge of axis trades with another rank.  */
+static bool
+axis_trades (const struct domain *d, int axis)
+{
+  const enum edge lo = axis == 0 ? EDGE_LEFT : EDGE_BOTTOM;
+  const enum edge hi = axis == 0 ? EDGE_RIGHT : EDGE_TOP;
+  return domain_trades (d, lo) || domain_trades (d, hi);
+}
+
+void
+domain_trade_halo (const struct domain *d, double *u, size_t nx, size_t ny,
+                   size_t stride, int axis)
+{
+  if (!axis_trades (d, axis))
+    return;
+  /* A column is ny cells stride apart from row 1; a row, nx + 2 cells.  */
+  MPI_Datatype line;
+  if (axis == 0)
+    {
+      MPI_Type_vector ((int) ny, 1, (int) stride, MPI_DOUBLE, &line);
+      trade_axis (d, axis, line, u + stride + 1, u + stride + nx,
+                  u + stride, u + stride + nx + 1);
+    }
+  else
+    {
+      MPI_Type_contiguous ((int) (nx + 2), MPI_DOUBLE, &line);
+      trade_axis (d, axis, line, u + stride, u + ny * stride, u,
+                  u + (ny + 1) * stride);
+    }
+}
+
 void
 domain_trade_strips (const struct domain *d, double *u, size_t nx,
                      size_t ny, size_t stride, size_t depth, int axis)
 {
-  const enum edge lo = axis == 0 ? EDGE_LEFT : EDGE_BOTTOM;
-  const enum edge hi = axis == 0 ? EDGE_RIGHT : EDGE_TOP;
-  if (!domain_trades (d, lo) && !domain_trades (d, hi))
+  if (!axis_trades (d, axis))
     return;
   /* Lines depth .. 2 depth - 1 go low, the last depth lines but depth
      high; a line of axis 0 is a column of ny + 2 cells stride apart,
@@ -316,15 +329,9 @@ domain_trade_strips (const struct domain *d, double *u, size_t nx,
   else
     MPI_Type_vector ((int) depth, (int) (nx + 2), (int) stride, MPI_DOUBLE,
                      &strip);
-  MPI_Type_commit (&strip);
-  double *send_lo = u + depth * step;
-  double *send_hi = u + (n + 2 - 2 * depth) * step;
-  double *recv_lo = u, *recv_hi = u + (n + 2 - depth) * step;
-  MPI_Sendrecv (send_lo, 1, strip, partner (d, lo), 0, recv_hi, 1, strip,
-                partner (d, hi), 0, d->comm, MPI_STATUS_IGNORE);
-  MPI_Sendrecv (send_hi, 1, strip, partner (d, hi), 1, recv_lo, 1, strip,
-                partner (d, lo), 1, d->comm, MPI_STATUS_IGNORE);
-  MPI_Type_free (&strip);
+  trade_axis (d, axis, strip, u + depth * step,
+              u + (n + 2 - 2 * depth) * step, u,
+              u + (n + 2 - depth) * step);
 }
 
 void

@@ -497,7 +497,7 @@ tile_steps (const struct solver *s, const struct config *cfg,
 {
   const struct workspace *w = &s->work;
   size_t steps = cfg->tile_steps == 0 ? AUTO_TILE_STEPS : cfg->tile_steps;
-  const bool ranks = domain_exchanges (s->domain);
+  const bool split = domain_exchanges (s->domain);
   if (cfg->tile_steps == 1)
     *refusal = "--tile-steps 1";
   else if (s->strategy->offload)
@@ -506,7 +506,7 @@ tile_steps (const struct solver *s, const struct config *cfg,
     *refusal = schedule_refusal (cfg, w);
   if (*refusal != NULL)
     return 1;
-  if (!ranks)
+  if (!split)
     *refusal = tiled_refusal (&w->stencil);
   else if (w->variable)
     /* The widened parts carry no material fields.  */
