@@ -935,7 +935,7 @@ static const struct option_spec option_table[] = {
     "field (temporal blocking; 1: none); auto\n"
     "(default) fuses where the run allows it", GROUP_EXECUTION,
     set_tile_steps, OPTIONS_RUN, false },
-  { "steady", 's', NULL, "solve for the steady state (Laplace's equation)",
+  { "steady", 's', NULL, "solve for the steady state: div (k grad u) + q = 0",
     GROUP_STEADY, set_steady, OPTIONS_RUN, false },
   { "solver", 0, "SOLVER", "multigrid (default) or jacobi", GROUP_STEADY,
     set_solver, OPTIONS_RUN, false },
@@ -1069,10 +1069,12 @@ void
 options_usage (FILE *out)
 {
   fputs ("Usage: " PACKAGE " [OPTION]...\n"
-         "Solve the 2-D heat equation du/dt = alpha (d2u/dx2 + d2u/dy2) with a\n"
-         "5-point stencil, explicit on a GPU through OpenMP offload or on CPU\n"
-         "threads, or implicit by multigrid, and report the error against the\n"
-         "exact solution.\n", out);
+         "Solve the 2-D heat equation rho c_p du/dt = div (k grad u) + q\n"
+         "(du/dt = alpha (d2u/dx2 + d2u/dy2) without a material or source) by\n"
+         "finite volumes on a 5-point stencil: explicit steps on a GPU through\n"
+         "OpenMP offload or on CPU threads, implicit steps and steady states by\n"
+         "multigrid; report the heat balance, and the error where an exact\n"
+         "solution is known.\n", out);
   for (size_t g = 0; g < GROUP_COUNT; ++g)
     {
       fprintf (out, "\n%s:\n", group_titles[g]);
