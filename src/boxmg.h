@@ -47,6 +47,7 @@
 #ifndef HEATSIM_BOXMG_H
 #define HEATSIM_BOXMG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "field.h"
@@ -60,6 +61,18 @@ struct boxmg_solver;
    1/128 of the grid across), or conjugate gradients stall on their
    near-constant modes.  */
 enum { BOXMG_COARSEST_NODES = 16384 };
+
+/* A periodic axis halves only while its node count is even (and at
+   least 4): one that turns odd stops the coarsening, and the coarsest
+   level's band factor (twice as wide across a periodic axis) can grow
+   far beyond the default's.  boxmg_coarsest_factor gives the size of
+   the default hierarchy's coarsest level of an nx x ny grid (*cnx x
+   *cny) and the doubles of its factor; callers refuse periodic grids
+   whose factor exceeds BOXMG_FACTOR_LIMIT (64 MiB; that of a square
+   grid without periodic axes holds at most 2.2 million).  */
+enum { BOXMG_FACTOR_LIMIT = 1 << 23 };
+size_t boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
+                              bool periodic_y, size_t *cnx, size_t *cny);
 
 /* Build the hierarchy of A = c0 diag(op->capacity) + c1 (diag(sink)
    - L_k) for op's nx x ny nodes, sink a padded array of op's shape (the
