@@ -4,7 +4,10 @@
    L_k u the net heat flow into each node's box per unit volume
    (heat_flow_at), c0 = 0 and c1 = 1 for the steady state, c0 = 1 and
    c1 = theta dt for an implicit step.  Dirichlet values sit in u's halo;
-   an insulated edge has faces of conductance 0, so its halo is not read.
+   an insulated edge has faces of conductance 0, so its halo is not read;
+   on a periodic axis (op->periodic_x, periodic_y) the halo lines are the
+   opposite ends' nodes: the solve sets them from u's interior, and u
+   leaves with them set.
 
    Geometric multigrid with averaged coefficients stalls where k jumps by
    orders of magnitude; this one builds its hierarchy from the operator:
@@ -47,6 +50,7 @@
 #ifndef HEATSIM_BOXMG_H
 #define HEATSIM_BOXMG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "field.h"
@@ -61,17 +65,31 @@ struct boxmg_solver;
    near-constant modes.  */
 enum { BOXMG_COARSEST_NODES = 16384 };
 
+/* A periodic axis halves only while its node count is even (and at
+   least 4): one that turns odd stops the coarsening, and the coarsest
+   level's band factor (twice as wide across a periodic axis) can grow
+   far beyond the default's.  boxmg_coarsest_factor gives the size of
+   the default hierarchy's coarsest level of an nx x ny grid (*cnx x
+   *cny) and the doubles of its factor; callers refuse periodic grids
+   whose factor exceeds BOXMG_FACTOR_LIMIT (64 MiB; that of a square
+   grid without periodic axes holds at most 2.2 million).  */
+enum { BOXMG_FACTOR_LIMIT = 1 << 23 };
+size_t boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
+                              bool periodic_y, size_t *cnx, size_t *cny);
+
 /* Build the hierarchy of A = c0 diag(op->capacity) + c1 (diag(sink)
-   - L_k) for op's nx x ny nodes, sink a padded array of op's shape (the
+   - L_k) for op's nx x ny nodes (periodic axes as op says: the face
+   between a ring's ends is read at column nx, row ny), sink a padded
+   array of op's shape (the
    heat a node loses per unit volume and degree above an ambient
    temperature: convection edges, face cooling) or NULL for none,
-   coarsening until at most coarsest nodes (0 for BOXMG_COARSEST_NODES)
-   or an axis of fewer than 3.  MG_INVALID when a size is 0, c0 < 0,
+   coarsening until at most coarsest nodes (0 for BOXMG_COARSEST_NODES),
+   an axis of fewer than 3 or a periodic axis that does not halve.  MG_INVALID when a size is 0, c0 < 0,
    c1 <= 0, a coefficient is negative or not finite, or a node has no
    coupling at all (no face, no sink and no c0 term); MG_NO_MEMORY.  op
    and sink may be freed after.
-   Without a Dirichlet face (every boundary face of conductance 0) and
-   without a sink the problem floats; with c0 = 0 too it is singular:
+   Without a Dirichlet face (every boundary face of conductance 0, or
+   periodic) and without a sink the problem floats; with c0 = 0 too it is singular:
    solves then work on f minus its mean.  */
 enum mg_status boxmg_create (struct boxmg_solver **bm,
                              const struct heat_operator *op,

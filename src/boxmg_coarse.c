@@ -8,18 +8,46 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The place of node i (1 .. n) along an axis: in order, or folded (1, n,
+   2, n - 1, ...) on a periodic one, where neighbours, node n and node 1
+   too, are then at most 2 places apart.  */
+static size_t
+place (size_t i, size_t n, bool fold)
+{
+  if (!fold)
+    return i - 1;
+  return i <= (n + 1) / 2 ? 2 * (i - 1) : 2 * (n - i) + 1;
+}
+
 static size_t
 number (const struct boxmg_coarse *cs, const struct boxmg_level *l, size_t i,
         size_t j)
 {
-  return cs->x_first ? (j - 1) * l->nx + (i - 1) : (i - 1) * l->ny + (j - 1);
+  const size_t pi = place (i, l->nx, cs->fold_x);
+  const size_t pj = place (j, l->ny, cs->fold_y);
+  return cs->x_first ? pj * l->nx + pi : pi * l->ny + pj;
 }
 
-/* The lower band of the matrix, row by row.  */
+/* Neighbour index i + d (1 .. n) along an axis, on the ring where it is
+   periodic; 0 where it lies beyond an edge that is not.  */
+static size_t
+neighbour (size_t i, int d, size_t n, bool periodic)
+{
+  const size_t m = i + (size_t) d;
+  if (m >= 1 && m <= n)
+    return m;
+  return !periodic ? 0 : m == 0 ? n : 1;
+}
+
+/* The lower band of the matrix, row by row.  A short ring's couplings
+   to one node (both ends of a ring of 2, or the node itself in a ring
+   of 1) add up; without a ring each entry is set once (as it is, signed
+   zeros too).  */
 static void
 band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
 {
   const size_t b1 = cs->band + 1;
+  const bool ring = l->periodic_x || l->periodic_y;
   for (size_t j = 1; j <= l->ny; ++j)
     for (size_t i = 1; i <= l->nx; ++i)
       {
@@ -28,15 +56,26 @@ band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
         for (int dy = -1; dy <= 1; ++dy)
           for (int dx = -1; dx <= 1; ++dx)
             {
-              const size_t ni = i + (size_t) dx, nj = j + (size_t) dy;
-              if ((dx == 0 && dy == 0) || ni < 1 || ni > l->nx || nj < 1
-                  || nj > l->ny)
+              const size_t ni = neighbour (i, dx, l->nx, l->periodic_x);
+              const size_t nj = neighbour (j, dy, l->ny, l->periodic_y);
+              if ((dx == 0 && dy == 0) || ni == 0 || nj == 0)
                 continue;
               const size_t m = number (cs, l, ni, nj);
-              if (m < n)
-                cs->factor[n * b1 + (n - m)] = boxmg_entry (l, k, dx, dy);
+              if (m > n)
+                continue;
+              double *slot = &cs->factor[n * b1 + (n - m)];
+              const double e = boxmg_entry (l, k, dx, dy);
+              *slot = ring ? *slot + e : e;
             }
       }
+}
+
+/* The lower bandwidth of numbering along the axis of fast nodes first,
+   slow the other's, a folded axis's neighbours 2 places apart.  */
+static size_t
+bandwidth (size_t fast, bool fold_fast, bool fold_slow)
+{
+  return (fold_slow ? 2 : 1) * fast + (fold_fast ? 2 : 1);
 }
 
 /* In place: L L^T of the first m rows.  */
@@ -66,18 +105,28 @@ cholesky (struct boxmg_coarse *cs, size_t m)
   return true;
 }
 
+size_t
+boxmg_coarse_band (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
+                   bool *x_first)
+{
+  const size_t band_x = bandwidth (nx, periodic_x, periodic_y);
+  const size_t band_y = bandwidth (ny, periodic_y, periodic_x);
+  *x_first = band_x <= band_y;
+  const size_t band = *x_first ? band_x : band_y;
+  return band < nx * ny ? band : nx * ny - 1;
+}
+
 enum mg_status
 boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
                      bool singular)
 {
   *cs = (struct boxmg_coarse) {
     .n = l->nx * l->ny,
-    .x_first = l->nx <= l->ny,
+    .fold_x = l->periodic_x, .fold_y = l->periodic_y,
     .singular = singular,
   };
-  cs->band = cs->x_first ? l->nx + 1 : l->ny + 1;
-  if (cs->band >= cs->n)
-    cs->band = cs->n - 1;
+  cs->band = boxmg_coarse_band (l->nx, l->ny, l->periodic_x, l->periodic_y,
+                                &cs->x_first);
   cs->factor = calloc (cs->n * (cs->band + 2), sizeof (double));
   if (cs->factor == NULL)
     return MG_NO_MEMORY;
@@ -140,4 +189,5 @@ boxmg_coarse_solve (const struct boxmg_coarse *cs, struct boxmg_level *l)
   for (size_t j = 1; j <= l->ny; ++j)
     for (size_t i = 1; i <= l->nx; ++i)
       l->u[j * l->stride + i] = x[number (cs, l, i, j)];
+  boxmg_wrap_host (l, l->u);
 }

@@ -50,12 +50,14 @@ consistent (struct boxmg_exec *x, struct boxmg_level *l, double *r)
   return boxmg_dot (x, l, r, r);
 }
 
-/* r = f - A u (consistent where singular); returns ||r||.  */
+/* r = f - A u (consistent where singular); returns ||r||.  u's
+   periodic halo lines are set from the ring first.  */
 static double
 true_residual (struct boxmg_solver *bm, const struct field *u,
                const struct field *f)
 {
   struct boxmg_level *l = &bm->level[0];
+  boxmg_wrap (&bm->x, l, u->data);
   double rr = boxmg_true_residual (&bm->x, l, bm->mass, u->data,
                                    f != NULL ? f->data : NULL, l->f);
   if (bm->singular)
@@ -68,6 +70,7 @@ static double
 round_off (struct boxmg_solver *bm, const struct field *u,
            const struct field *f)
 {
+  boxmg_wrap (&bm->x, &bm->level[0], u->data);
   return 8.0 * DBL_EPSILON * boxmg_floor (&bm->x, &bm->level[0], bm->mass,
                                           u->data,
                                           f != NULL ? f->data : NULL);
@@ -156,6 +159,7 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
       boxmg_direction (&bm->x, l, restart ? 0.0 : rz_new / rz, z, p);
       rz = rz_new;
       restart = false;
+      boxmg_wrap (&bm->x, l, p);
       const double pq = boxmg_apply (&bm->x, l, p, q);
       if (!(pq > 0.0) || !isfinite (pq))
         {
@@ -193,6 +197,8 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
       floor = round_off (bm, u, f);
       report->history[report->cycles] = norm;
     }
+  /* The caller's u leaves with its ring's halo lines.  */
+  boxmg_wrap (&bm->x, l, u->data);
   report->final = norm;
   report->floor = floor;
   if (!isfinite (norm) || !isfinite (floor))

@@ -33,9 +33,18 @@ struct boxmg_exec {
    north-west of its pair.  The finest level is 5-point (sw, se NULL).
    The halo columns and rows hold the couplings of the edge nodes to the
    Dirichlet nodes (finest level; 0 on coarse levels, whose corrections
-   vanish on the edge).  */
+   vanish on the edge).
+   On a periodic axis node n's neighbour beyond it is node 1: the halo
+   line beyond an end holds a copy of the opposite end's line, of every
+   array (boxmg_wrap), so that each pass reads the ring's neighbours
+   where it reads a Dirichlet node's value otherwise.  The matrix entries
+   of both copies are one coupling, stored at the node as everywhere.  A
+   periodic axis is coarsened only where its node count is even and at
+   least 4 (coarse node I is fine node 2I, and fine node 1 lies between
+   coarse nodes n / 2 and 1).  */
 struct boxmg_level {
   size_t nx, ny, stride;
+  bool periodic_x, periodic_y;
   double *c, *w, *s, *sw, *se;
   double *inverse;        /* 1 / c: the smoother multiplies */
   /* Interpolation from the next coarser level: fine node (i, j) lies in
@@ -53,13 +62,18 @@ struct boxmg_level {
 
 /* The coarsest level's matrix as a band Cholesky factor.  Unknowns are
    numbered along the shorter axis first, so the band is that axis's
-   length + 1.  A singular matrix (constant null space) is factored
+   length + 1.  A periodic axis is numbered folded (1, n, 2, n - 1, ...),
+   so that the ring's neighbours lie at most 2 apart: the band is then
+   twice the faster axis's length where the slower axis is periodic, + 2
+   where the faster one is, and the numbering runs along the axis whose
+   band is the narrower.  A singular matrix (constant null space) is factored
    without its last unknown, which the solve pins to 0 before it removes
    the solution's mean.  */
 struct boxmg_coarse {
   size_t n;               /* unknowns */
   size_t band;            /* lower bandwidth */
   bool x_first;           /* numbering runs along x first */
+  bool fold_x, fold_y;    /* periodic axes, numbered folded */
   bool singular;
   double *factor;         /* n rows of band + 1: row i, column i - d at
                              i (band + 1) + d */
@@ -118,6 +132,13 @@ void boxmg_interpolation (struct boxmg_level *fine);
 void boxmg_galerkin (const struct boxmg_level *fine,
                      struct boxmg_level *coarse);
 
+/* The halo lines of a's periodic axes from the opposite ends' lines,
+   on the host (set-up) or where x's passes run; the corners too where
+   both are periodic.  Nothing where no axis is periodic.  */
+void boxmg_wrap_host (const struct boxmg_level *l, double *a);
+void boxmg_wrap (struct boxmg_exec *x, const struct boxmg_level *l,
+                 double *a);
+
 /* The hierarchy on x's device, and off it (boxmg_relax.c).  */
 void boxmg_enter (struct boxmg_solver *bm);
 void boxmg_leave (struct boxmg_solver *bm, bool keep_state);
@@ -125,7 +146,10 @@ void boxmg_leave (struct boxmg_solver *bm, bool keep_state);
    host fallback: yes, nothing moves).  */
 bool boxmg_present (const void *p, int device);
 
-/* The coarsest level (boxmg_coarse.c).  */
+/* The coarsest level (boxmg_coarse.c).  The lower bandwidth of the
+   factor of an nx x ny level, and whether it numbers along x first.  */
+size_t boxmg_coarse_band (size_t nx, size_t ny, bool periodic_x,
+                          bool periodic_y, bool *x_first);
 enum mg_status boxmg_coarse_factor (struct boxmg_coarse *cs,
                                     const struct boxmg_level *l,
                                     bool singular);
@@ -133,7 +157,9 @@ void boxmg_coarse_solve (const struct boxmg_coarse *cs,
                          struct boxmg_level *l);
 void boxmg_coarse_free (struct boxmg_coarse *cs);
 
-/* Passes over a level (boxmg_relax.c).  */
+/* Passes over a level (boxmg_relax.c).  Those that write a level's u
+   or r (smooth, residual, prolong, zero) leave its periodic halo lines
+   wrapped, as restrict and prolong read them.  */
 /* One Gauss-Seidel sweep on u, the colours in order (forward) or the
    reverse order.  */
 void boxmg_smooth (struct boxmg_exec *x, struct boxmg_level *l,

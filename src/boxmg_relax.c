@@ -219,18 +219,108 @@ shift_row (double shift, double *a, size_t stride, size_t nx, size_t j)
   for (size_t i = 1; i <= nx; ++i)
     a[j * stride + i] += shift;
 }
+
+/* Row j's halo nodes from the row's ends (a periodic x axis).  */
+static void
+wrap_row (double *a, size_t stride, size_t nx, size_t j)
+{
+  a[j * stride] = a[j * stride + nx];
+  a[j * stride + nx + 1] = a[j * stride + 1];
+}
+
+/* Column i's halo nodes from the column's ends (a periodic y axis).  */
+static void
+wrap_column (double *a, size_t stride, size_t ny, size_t i)
+{
+  a[i] = a[ny * stride + i];
+  a[(ny + 1) * stride + i] = a[stride + i];
+}
+#pragma omp end declare target
+
+/* The halo rows of a periodic y axis, the whole width (the corners
+   from the x halo's copies).  */
+static void
+wrap_y (struct boxmg_exec *x, const struct boxmg_level *l, double *a)
+{
+  const size_t stride = l->stride, ny = l->ny, width = l->nx + 2;
+  if (!l->periodic_y)
+    return;
+  if (x != NULL && on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t i = 0; i < width; ++i)
+        wrap_column (a, stride, ny, i);
+      return;
+    }
+  for (size_t i = 0; i < width; ++i)
+    wrap_column (a, stride, ny, i);
+}
+
+/* The halo columns of a periodic x axis, the whole height.  */
+static void
+wrap_x (struct boxmg_exec *x, const struct boxmg_level *l, double *a)
+{
+  const size_t stride = l->stride, nx = l->nx, height = l->ny + 2;
+  if (!l->periodic_x)
+    return;
+  if (x != NULL && on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 0; j < height; ++j)
+        wrap_row (a, stride, nx, j);
+      return;
+    }
+  for (size_t j = 0; j < height; ++j)
+    wrap_row (a, stride, nx, j);
+}
+
+/* The rows first, then the columns over the wrapped rows: the corners
+   of two periodic axes are the opposite corners.  */
+void
+boxmg_wrap_host (const struct boxmg_level *l, double *a)
+{
+  wrap_y (NULL, l, a);
+  wrap_x (NULL, l, a);
+}
+
+void
+boxmg_wrap (struct boxmg_exec *x, const struct boxmg_level *l, double *a)
+{
+  wrap_y (x, l, a);
+  wrap_x (x, l, a);
+}
+
+/* Row j's two colours (first, second) in turn; on a periodic x axis
+   the row's halo nodes follow each colour, so that the next one reads
+   the ring's new values (an even ring: nodes 1 and nx differ in
+   colour).  */
+#pragma omp declare target
+static void
+relax_colours (double *u, const double *f, const double *d, const double *w,
+               const double *s, const double *sw, const double *se,
+               size_t stride, size_t nx, size_t j, size_t first,
+               size_t second, bool periodic_x)
+{
+  relax_row (u, f, d, w, s, sw, se, stride, nx, j, first);
+  if (periodic_x)
+    wrap_row (u, stride, nx, j);
+  relax_row (u, f, d, w, s, sw, se, stride, nx, j, second);
+  if (periodic_x)
+    wrap_row (u, stride, nx, j);
+}
 #pragma omp end declare target
 
 /* Colours (even, odd) of the rows of parity j0 % 2 (j0 = 1 or 2): the
    rows of one parity do not couple (9 points reach one row up and
    down), so each row does its two colours in turn, in cache, and the
-   rows run in parallel.  */
+   rows run in parallel.  A periodic y axis's halo rows follow.  */
 static void
 relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
             size_t first, size_t second)
 {
   const size_t rows = l->ny >= j0 ? (l->ny - j0) / 2 + 1 : 0;
   const size_t stride = l->stride, nx = l->nx;
+  const bool px = l->periodic_x;
   double *u = l->u;
   const double *f = l->f, *d = l->inverse, *w = l->w, *s = l->s,
     *sw = l->sw, *se = l->se;
@@ -238,18 +328,17 @@ relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t t = 0; t < rows; ++t)
-        {
-          relax_row (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first);
-          relax_row (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, second);
-        }
-      return;
+        relax_colours (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first,
+                       second, px);
     }
-#pragma omp parallel for schedule(static) if (threaded (l))
-  for (size_t t = 0; t < rows; ++t)
+  else
     {
-      relax_row (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first);
-      relax_row (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, second);
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t t = 0; t < rows; ++t)
+        relax_colours (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first,
+                       second, px);
     }
+  wrap_y (x, l, u);
 }
 
 /* Forward: colours (i % 2, j % 2) = (0, 0), (1, 0), (0, 1), (1, 1);
@@ -281,11 +370,14 @@ boxmg_residual (struct boxmg_exec *x, struct boxmg_level *l)
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
         residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
-      return;
     }
+  else
+    {
 #pragma omp parallel for schedule(static) if (threaded (l))
-  for (size_t j = 1; j <= ny; ++j)
-    residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+      for (size_t j = 1; j <= ny; ++j)
+        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+    }
+  boxmg_wrap (x, l, r);
 }
 
 void
@@ -323,11 +415,14 @@ boxmg_prolong (struct boxmg_exec *x, struct boxmg_level *fine,
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
         prolong_row (u, p0, p1, p2, p3, fs, uc, cs, nx, j);
-      return;
     }
+  else
+    {
 #pragma omp parallel for schedule(static) if (threaded (fine))
-  for (size_t j = 1; j <= ny; ++j)
-    prolong_row (u, p0, p1, p2, p3, fs, uc, cs, nx, j);
+      for (size_t j = 1; j <= ny; ++j)
+        prolong_row (u, p0, p1, p2, p3, fs, uc, cs, nx, j);
+    }
+  boxmg_wrap (x, fine, u);
 }
 
 /* The rows' partial sums, fetched from a device, added in order.  */
@@ -363,6 +458,7 @@ boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
       for (size_t j = 1; j <= ny; ++j)
         zero_row (u, stride, nx, j);
     }
+  boxmg_wrap (x, l, u);
 }
 
 double

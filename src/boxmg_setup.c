@@ -63,14 +63,34 @@ boxmg_level_free (struct boxmg_level *l)
   l->block = NULL;
 }
 
+/* Index i (0 .. n + 2) of an axis of n nodes as the node it stands for:
+   on a periodic axis, beyond an end the node of the ring, else itself.  */
+static size_t
+ring (size_t i, size_t n, bool periodic)
+{
+  if (!periodic)
+    return i;
+  return i == 0 ? n : i > n ? i - n : i;
+}
+
+/* The array offset of node (i, j) of l, (i, j) as ring takes them.  */
+static size_t
+node_at (const struct boxmg_level *l, size_t i, size_t j)
+{
+  return ring (j, l->ny, l->periodic_y) * l->stride
+         + ring (i, l->nx, l->periodic_x);
+}
+
 /* The interpolation weight of fine node (i, j) from coarse node (I, J),
-   0 where that coarse node is not one of its cell's corners.  */
+   0 where that coarse node is not one of its cell's corners.  Indices
+   beyond a periodic end count on along the ring (I = n / 2 + 1 is coarse
+   node 1): the weights of the fine ring repeat with an even period.  */
 static double
 weight (const struct boxmg_level *l, size_t i, size_t j, size_t I, size_t J)
 {
   if (I < i / 2 || I > i / 2 + 1 || J < j / 2 || J > j / 2 + 1)
     return 0.0;
-  return l->p[(J - j / 2) * 2 + (I - i / 2)][j * l->stride + i];
+  return l->p[(J - j / 2) * 2 + (I - i / 2)][node_at (l, i, j)];
 }
 
 /* Fine node (i, j) with one odd index lies between two coarse nodes of
@@ -128,7 +148,8 @@ centre_weights (struct boxmg_level *l, size_t i, size_t j)
 }
 
 /* The weights towards coarse halo nodes are 0: those nodes are no
-   unknowns, their corrections 0.  */
+   unknowns, their corrections 0.  On a periodic axis coarse node 0 is
+   node n / 2 of the ring, an unknown.  */
 static void
 clear_halo_weights (struct boxmg_level *l, size_t j)
 {
@@ -138,9 +159,18 @@ clear_halo_weights (struct boxmg_level *l, size_t j)
       {
         const size_t I = i / 2 + (size_t) (q % 2);
         const size_t J = j / 2 + (size_t) (q / 2);
-        if (I < 1 || I > cnx || J < 1 || J > cny)
+        if ((!l->periodic_x && (I < 1 || I > cnx))
+            || (!l->periodic_y && (J < 1 || J > cny)))
           l->p[q][j * l->stride + i] = 0.0;
       }
+}
+
+/* The interpolation's halo lines on periodic axes.  */
+static void
+wrap_weights (struct boxmg_level *l)
+{
+  for (int q = 0; q < 4; ++q)
+    boxmg_wrap_host (l, l->p[q]);
 }
 
 void
@@ -155,7 +185,9 @@ boxmg_interpolation (struct boxmg_level *l)
         l->p[0][j * st + i] = 1.0;
       else if (i % 2 == 0 || j % 2 == 0)
         line_weights (l, i, j);
-  /* The centres read the line nodes' weights: a pass of their own.  */
+  /* The centres read the line nodes' weights (across a periodic end
+     too): a pass of their own.  */
+  wrap_weights (l);
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; j += 2)
     for (size_t i = 1; i <= nx; i += 2)
@@ -163,6 +195,7 @@ boxmg_interpolation (struct boxmg_level *l)
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     clear_halo_weights (l, j);
+  wrap_weights (l);
 }
 
 /* Row (I, J) of R A P: the row of P^T A over the 5 x 5 fine nodes around
@@ -172,13 +205,14 @@ static void
 galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
               size_t I, size_t J)
 {
-  const size_t ci = 2 * I, cj = 2 * J, st = fine->stride;
+  const size_t ci = 2 * I, cj = 2 * J;
   double t[5][5] = { { 0.0 } };
   for (int ky = -1; ky <= 1; ++ky)
     for (int kx = -1; kx <= 1; ++kx)
       {
         const size_t i = ci + (size_t) kx, j = cj + (size_t) ky;
-        if (i > fine->nx || j > fine->ny)
+        if ((i > fine->nx && !fine->periodic_x)
+            || (j > fine->ny && !fine->periodic_y))
           continue;
         const double a = weight (fine, i, j, I, J);
         if (a == 0.0)
@@ -186,8 +220,10 @@ galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
         for (int ly = -1; ly <= 1; ++ly)
           for (int lx = -1; lx <= 1; ++lx)
             t[ky + ly + 2][kx + lx + 2]
-              += a * boxmg_entry (fine, j * st + i, lx, ly);
+              += a * boxmg_entry (fine, node_at (fine, i, j), lx, ly);
       }
+  /* Indices count on beyond a periodic end, so that the coarse
+     neighbours keep their places (west, east) where the ring is short.  */
   double ac[3][3] = { { 0.0 } };
   for (int ty = 0; ty < 5; ++ty)
     for (int tx = 0; tx < 5; ++tx)
@@ -197,7 +233,7 @@ galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
         const size_t i = ci + (size_t) tx - 2, j = cj + (size_t) ty - 2;
         for (int q = 0; q < 4; ++q)
           {
-            const double p = fine->p[q][j * st + i];
+            const double p = fine->p[q][node_at (fine, i, j)];
             if (p == 0.0)
               continue;
             const size_t cI = i / 2 + (size_t) (q % 2);
@@ -222,6 +258,10 @@ boxmg_galerkin (const struct boxmg_level *fine, struct boxmg_level *coarse)
   for (size_t J = 1; J <= coarse->ny; ++J)
     for (size_t I = 1; I <= coarse->nx; ++I)
       galerkin_row (fine, coarse, I, J);
+  double *entries[] = { coarse->c, coarse->w, coarse->s, coarse->sw,
+                        coarse->se, coarse->inverse };
+  for (size_t a = 0; a < sizeof entries / sizeof *entries; ++a)
+    boxmg_wrap_host (coarse, entries[a]);
 }
 
 /* The finest level's matrix, c0 diag(rho c_p) + c1 (diag(sink) - L_k),
@@ -240,15 +280,21 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
       {
         const size_t k = j * st + i;
         const bool row = j >= 1 && j <= ny, col = i >= 1 && i <= nx;
+        /* A periodic axis's face between its ends is read where it
+           lies east (north) of the last node: it is that of column nx
+           (row ny), whoever gathered the operator.  */
         if (row && i >= 1)
           {
-            valid &= op->wx[k - 1] >= 0.0 && isfinite (op->wx[k - 1]);
-            l->w[k] = -c1 * op->wx[k - 1];
+            const size_t face = k - 1 + (op->periodic_x && i == 1 ? nx : 0);
+            valid &= op->wx[face] >= 0.0 && isfinite (op->wx[face]);
+            l->w[k] = -c1 * op->wx[face];
           }
         if (col && j >= 1)
           {
-            valid &= op->wy[k - st] >= 0.0 && isfinite (op->wy[k - st]);
-            l->s[k] = -c1 * op->wy[k - st];
+            const size_t face = k - st + (op->periodic_y && j == 1
+                                          ? ny * st : 0);
+            valid &= op->wy[face] >= 0.0 && isfinite (op->wy[face]);
+            l->s[k] = -c1 * op->wy[face];
           }
       }
   for (size_t j = 1; j <= ny; ++j)
@@ -269,8 +315,9 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
   return valid;
 }
 
-/* No Dirichlet face (every boundary face has conductance 0) and no
-   sink: nothing ties the temperature to a given one.  */
+/* No Dirichlet face (every boundary face has conductance 0; a
+   periodic axis has none) and no sink: nothing ties the temperature to
+   a given one.  */
 static bool
 floating (const struct boxmg_level *l, const double *sink)
 {
@@ -279,24 +326,48 @@ floating (const struct boxmg_level *l, const double *sink)
   for (size_t j = 1; sink != NULL && j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       none &= sink[j * st + i] == 0.0;
-  for (size_t j = 1; j <= ny; ++j)
+  for (size_t j = 1; j <= ny && !l->periodic_x; ++j)
     none &= l->w[j * st + 1] == 0.0 && l->w[j * st + nx + 1] == 0.0;
-  for (size_t i = 1; i <= nx; ++i)
+  for (size_t i = 1; i <= nx && !l->periodic_y; ++i)
     none &= l->s[st + i] == 0.0 && l->s[(ny + 1) * st + i] == 0.0;
   return none;
 }
 
+/* Whether an axis of n nodes halves: a periodic one only to an even
+   ring of at least 2 coarse nodes (boxmg_internal.h).  */
+static bool
+halves (size_t n, bool periodic)
+{
+  return n >= 3 && (!periodic || (n % 2 == 0 && n >= 4));
+}
+
+/* The levels of an nx x ny grid, and the coarsest's size in *nx, *ny.  */
 static size_t
-count_levels (size_t nx, size_t ny, size_t coarsest)
+count_levels (size_t *nx, size_t *ny, bool periodic_x, bool periodic_y,
+              size_t coarsest)
 {
   size_t levels = 1;
-  while (nx * ny > coarsest && nx >= 3 && ny >= 3)
+  while (*nx * *ny > coarsest && halves (*nx, periodic_x)
+         && halves (*ny, periodic_y))
     {
-      nx /= 2;
-      ny /= 2;
+      *nx /= 2;
+      *ny /= 2;
       ++levels;
     }
   return levels;
+}
+
+size_t
+boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
+                       bool periodic_y, size_t *cnx, size_t *cny)
+{
+  *cnx = nx;
+  *cny = ny;
+  count_levels (cnx, cny, periodic_x, periodic_y, BOXMG_COARSEST_NODES);
+  bool x_first;
+  const size_t band = boxmg_coarse_band (*cnx, *cny, periodic_x, periodic_y,
+                                         &x_first);
+  return *cnx * *cny * (band + 1);
 }
 
 /* The solver's own arrays: the finest rho c_p, PCG's p, q, z, r and
@@ -347,8 +418,11 @@ build (struct boxmg_solver *bm, const struct heat_operator *op,
        const double *sink, double c0, double c1, size_t coarsest)
 {
   size_t nx = op->nx, ny = op->ny;
-  const size_t levels = count_levels (nx, ny, coarsest > 0 ? coarsest
+  const size_t levels = count_levels (&nx, &ny, op->periodic_x,
+                                      op->periodic_y, coarsest > 0 ? coarsest
                                       : BOXMG_COARSEST_NODES);
+  nx = op->nx;
+  ny = op->ny;
   bm->level = calloc (levels, sizeof *bm->level);
   if (bm->level == NULL)
     return MG_NO_MEMORY;
@@ -357,6 +431,8 @@ build (struct boxmg_solver *bm, const struct heat_operator *op,
       if (!boxmg_level_alloc (&bm->level[l], nx, ny, l > 0, l + 1 == levels,
                               l == 0))
         return MG_NO_MEMORY;
+      bm->level[l].periodic_x = op->periodic_x;
+      bm->level[l].periodic_y = op->periodic_y;
       bm->levels = l + 1;
     }
   if (!solver_arrays (bm))

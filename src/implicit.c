@@ -99,6 +99,7 @@ create_whole (struct implicit *im, double c0, double c1)
   const struct heat_operator op = {
     .nx = d->nx, .ny = d->ny, .stride = whole[0].stride,
     .wx = whole[0].data, .wy = whole[1].data, .capacity = whole[2].data,
+    .periodic_x = im->op.periodic_x, .periodic_y = im->op.periodic_y,
   };
   const enum mg_status status = ok ? boxmg_create (&im->boxmg, &op,
                                                    whole[3].data, c0, c1, 0)
@@ -164,6 +165,27 @@ hierarchy_status (enum mg_status status, size_t nx, size_t ny,
     }
 }
 
+/* A periodic axis halves only while its node count is even: refused
+   where the coarsest level left would need too large a factor
+   (boxmg.h).  Returns 0 or HEATSIM_USAGE after a message.  */
+static int
+check_rings (const struct config *cfg, const struct domain *d)
+{
+  const bool px = config_periodic (cfg, EDGE_LEFT);
+  const bool py = config_periodic (cfg, EDGE_BOTTOM);
+  size_t cnx, cny;
+  if ((!px && !py)
+      || boxmg_coarsest_factor (d->nx, d->ny, px, py, &cnx, &cny)
+         <= BOXMG_FACTOR_LIMIT)
+    return HEATSIM_OK;
+  heatsim_error ("--bc periodic: the multigrid of a material halves a "
+                 "periodic axis only while its node count is even; a %zu x "
+                 "%zu grid stops at %zu x %zu nodes, too many for its "
+                 "coarsest solve: give a periodic axis a node count with "
+                 "more factors of 2", d->nx, d->ny, cnx, cny);
+  return HEATSIM_USAGE;
+}
+
 /* The operator side of implicit_init: the operator of m (a uniform one
    where m does not vary), its edge terms, the steady right-hand side,
    and the hierarchy of c0 rho c_p + c1 (sink - L_k).  */
@@ -171,17 +193,12 @@ static int
 material_init (struct implicit *im, const struct config *cfg,
                const struct material *m)
 {
-  if (config_periodic (cfg, EDGE_LEFT) || config_periodic (cfg, EDGE_BOTTOM))
-    {
-      heatsim_error ("--bc periodic: the steady state and implicit "
-                     "steps of a variable material, a heat flux, "
-                     "convection, face cooling or a source schedule take "
-                     "no periodic edges");
-      return HEATSIM_USAGE;
-    }
   /* The whole grid's edges of edge nodes are shut faces (their heat
      is an edge term); the part's edges inside it are not.  */
   const struct domain *d = im->domain;
+  const int rings = check_rings (cfg, d);
+  if (rings != HEATSIM_OK)
+    return rings;
   const size_t nx = im->halo.nx, ny = im->halo.ny;
   /* A uniform material holds no per-node field: the part's size is
      given by an empty one.  */
@@ -199,6 +216,8 @@ material_init (struct implicit *im, const struct config *cfg,
                      ny);
       return HEATSIM_NO_MEMORY;
     }
+  im->op.periodic_x = config_periodic (cfg, EDGE_LEFT);
+  im->op.periodic_y = config_periodic (cfg, EDGE_BOTTOM);
   const double start = config_time (cfg, cfg->start_step);
   edge_terms_at (&im->terms, cfg, d, im->op.source, start);
   edge_conductances_at (cfg, start, im->built_h);

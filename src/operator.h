@@ -41,6 +41,11 @@ struct heat_operator {
                               share of a full box it owns */
   double *source;          /* q of each interior node (0 where none), times
                               that share */
+  /* Periodic axes: the faces of column 0 and nx (row 0 and ny) are the
+     same face, between the last node and the first (the material's
+     ring holds the opposite edge's nodes); set by the caller, false
+     from heat_operator_build.  */
+  bool periodic_x, periodic_y;
   void *block;
 };
 

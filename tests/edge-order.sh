@@ -136,8 +136,6 @@ for kind in cos sin square; do
   esac
   for material in $materials; do
     for scheme in crank-nicolson explicit backward-euler; do
-      # The black box multigrid takes no periodic edges (yet).
-      [ $kind$material != sinlayers ] || [ $scheme = explicit ] || continue
       paths=
       for m in $intervals; do
         paths="$paths $(run $kind $material $scheme $m)"

@@ -355,10 +355,6 @@ sys.exit(not abs(h - h0 - 5.0) <= 1e-10 * 5.0)' "$heat0" "$heat" \
   fi
 done
 
-# Periodic edges with these terms: refused, naming --bc.
-refused "bc periodic" $(material 1) --grid 9x5 --bc left=periodic \
-  --bc right=periodic --bc bottom=flux:10 --bc top=temperature:0 --steady
-
 # The same runs on every placement and rank count, bitwise.
 cases="flux|$(material $K) --grid 9x5 --length 0.3x0.1 --bc left=flux:5000 --bc right=temperature:300 --bc bottom=insulated --bc top=insulated --initial-temperature 300 --steady --rtol 1e-14
 robin|$(material $K) --grid 17x13 --length 0.3x0.1 --bc left=temperature:400 --bc right=convection:@h.csv,300 --bc bottom=flux:20 --bc top=insulated --initial-temperature 350 --scheme crank-nicolson --dt 0.5 -n 4

@@ -9,8 +9,8 @@
 # backward Euler and Crank-Nicolson with insulated edges and a source,
 # whose total heat grows by the source's power times the time to 1e-10;
 # the offload
-# placements (x86_64 host plugin) and 1-4 MPI ranks bitwise alike; and
-# periodic edges refused.
+# placements (x86_64 host plugin) and 1-4 MPI ranks bitwise alike
+# (periodic edges: periodic-material.sh).
 . "${srcdir:-.}/tests/testlib.sh"
 
 python_with h5py numpy scipy.sparse.linalg
@@ -252,6 +252,4 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
   done
 fi
 
-refused "periodic: the steady state and implicit steps of a variable material" \
-  --material-map random.h5 --length 2x1.5 -b periodic --steady
 finish

@@ -189,18 +189,22 @@ band_solve (double *a, double *b, size_t n, size_t band)
    solution shifted to the total heat sum C u = heat.  */
 static void
 direct (const struct map *m, double dx, double dy,
-        const bool insulated[EDGE_COUNT], double c0, double c1,
-        const struct field *f, const struct field *u, double heat,
-        struct field *out)
+        const bool insulated[EDGE_COUNT], const bool periodic[2], double c0,
+        double c1, const struct field *f, const struct field *u,
+        double heat, struct field *out)
 {
   const size_t nx = m->nx, ny = m->ny, st = m->stride, n = nx * ny;
-  const size_t band = nx, width = 2 * band + 1;
+  /* A periodic axis couples the ends of each line: the whole matrix.  */
+  const size_t band = periodic[0] || periodic[1] ? n - 1 : nx;
+  const size_t width = 2 * band + 1;
   double *a = calloc (n * width + n, sizeof (double));
   if (a == NULL)
     abort ();
   double *b = a + n * width;
-  const bool singular = insulated[0] && insulated[1] && insulated[2]
-                        && insulated[3] && c0 == 0.0;
+  const bool singular = (insulated[0] || periodic[0])
+                        && (insulated[1] || periodic[0])
+                        && (insulated[2] || periodic[1])
+                        && (insulated[3] || periodic[1]) && c0 == 0.0;
   double mean = 0.0;
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
@@ -216,8 +220,13 @@ direct (const struct map *m, double dx, double dy,
                                         { 0, 1 } };
         for (int e = 0; e < 4; ++e)
           {
-            const size_t ni = i + (size_t) step[e][0];
-            const size_t nj = j + (size_t) step[e][1];
+            size_t ni = i + (size_t) step[e][0];
+            size_t nj = j + (size_t) step[e][1];
+            /* Beyond a periodic edge: the opposite edge's node.  */
+            if (periodic[0])
+              ni = ni == 0 ? nx : ni > nx ? 1 : ni;
+            if (periodic[1])
+              nj = nj == 0 ? ny : nj > ny ? 1 : nj;
             const size_t q = nj * st + ni;
             const bool boundary = ni == 0 || ni > nx || nj == 0 || nj > ny;
             if (boundary && insulated[e])
@@ -228,7 +237,7 @@ direct (const struct map *m, double dx, double dy,
             if (boundary)
               b[row] += g * u->data[q];
             else
-              a_row[(nj - 1) * nx + (ni - 1)] = -g;
+              a_row[(nj - 1) * nx + (ni - 1)] -= g;
           }
       }
   band_solve (a, b, singular ? n - 1 : n, band);
@@ -300,7 +309,8 @@ check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
       f.data[n] = 1e3 * (uniform (&state) - 0.3);
     }
   const double heat = total_heat (&m, &u);
-  direct (&m, dx, dy, ins, c0, c1, &f, &u, heat, &ref);
+  static const bool open[2] = { false, false };
+  direct (&m, dx, dy, ins, open, c0, c1, &f, &u, heat, &ref);
 
   struct boxmg_solver *bm;
   CHECK (boxmg_create (&bm, &op, NULL, c0, c1, coarsest) == MG_OK);
@@ -316,6 +326,85 @@ check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
   CHECK (error <= 1e-10);
   if (ins[0] && ins[1] && ins[2] && ins[3] && c0 == 0.0)
     CHECK (fabs (total_heat (&m, &u) - heat) <= 1e-12 * fabs (heat) + 1e-9);
+  boxmg_destroy (bm);
+  field_free (&u);
+  field_free (&f);
+  field_free (&ref);
+  free (op.block);
+  map_free (&m);
+}
+
+/* The halo lines of periodic axes from the opposite edges' nodes (the
+   ring: material.c's whole_index).  */
+static void
+map_wrap (struct map *m, const bool periodic[2])
+{
+  const size_t st = m->stride;
+  for (size_t j = 0; j <= m->ny + 1; ++j)
+    for (size_t i = 0; i <= m->nx + 1; ++i)
+      {
+        size_t ii = i, jj = j;
+        if (periodic[0])
+          ii = i == 0 ? m->nx : i > m->nx ? 1 : i;
+        if (periodic[1])
+          jj = j == 0 ? m->ny : j > m->ny ? 1 : j;
+        m->k[j * st + i] = m->k[jj * st + ii];
+        m->capacity[j * st + i] = m->capacity[jj * st + ii];
+      }
+}
+
+/* Periodic axes (x, y or both) against the direct solve: the
+   ring's coupling across the ends on every level (even rings coarsen,
+   down to rings of 2; odd ones stop), the coarsest factor's folded
+   numbering, singular (both periodic, c0 = 0: the total heat kept) and
+   implicit cases; the other axis's edges as ins says.  */
+static void
+check_periodic (size_t nx, size_t ny, size_t coarsest, const bool ins[4],
+                const bool periodic[2], double c0, double c1,
+                unsigned long long seed)
+{
+  const double dx = 1.0 / (double) nx, dy = 0.7 / (double) ny;
+  bool edges[4];
+  for (int e = 0; e < 4; ++e)
+    edges[e] = ins[e] && !periodic[e / 2];
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, RANDOM, 1e3, seed);
+  map_wrap (&m, periodic);
+  struct heat_operator op;
+  operator_of (&op, &m, dx, dy, edges);
+  op.periodic_x = periodic[0];
+  op.periodic_y = periodic[1];
+  struct field u, f, ref;
+  CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny)
+         && field_alloc (&ref, nx, ny));
+  unsigned long long state = seed + 5;
+  for (size_t n = 0; n < field_cells (&u); ++n)
+    {
+      u.data[n] = 10.0 * uniform (&state) - 3.0;
+      f.data[n] = 1e3 * (uniform (&state) - 0.3);
+    }
+  const double heat = total_heat (&m, &u);
+  direct (&m, dx, dy, edges, periodic, c0, c1, &f, &u, heat, &ref);
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, NULL, c0, c1, coarsest) == MG_OK);
+  struct mg_options opt = mg_default_options ();
+  opt.rtol = 1e-14;
+  struct mg_report report;
+  CHECK (boxmg_solve (bm, &u, &f, &opt, &report) == MG_OK);
+  const double error = relative_difference (&u, &ref);
+  printf ("%zux%zu periodic %d%d insulated %d%d%d%d c0 %g: %zu levels, "
+          "%u iterations, error %.3g\n", nx, ny, periodic[0], periodic[1],
+          edges[0], edges[1], edges[2], edges[3], c0, boxmg_levels (bm),
+          report.cycles, error);
+  CHECK (error <= 1e-10);
+  /* As many as the unit's other small maps of contrast 1e3 take.  */
+  CHECK (report.cycles <= 30);
+  /* u leaves with its ring in the halo.  */
+  for (size_t j = 1; j <= ny && periodic[0]; ++j)
+    CHECK (u.data[field_index (&u, 0, j)] == u.data[field_index (&u, nx, j)]
+           && u.data[field_index (&u, nx + 1, j)]
+              == u.data[field_index (&u, 1, j)]);
   boxmg_destroy (bm);
   field_free (&u);
   field_free (&f);
@@ -350,16 +439,21 @@ residual_norm (const struct map *m, const struct heat_operator *op,
 static void
 check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
                   double contrast, const bool ins[4], double c0,
-                  unsigned bound)
+                  unsigned bound, bool periodic_x)
 {
   static const char *const names[] = { "random", "layered", "checkerboard",
                                         "disks" };
   const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  const bool periodic[2] = { periodic_x, false };
+  bool edges[4] = { ins[0] && !periodic_x, ins[1] && !periodic_x, ins[2],
+                    ins[3] };
   struct map m;
   map_alloc (&m, nx, ny);
   map_fill (&m, kind, contrast, 7);
+  map_wrap (&m, periodic);
   struct heat_operator op;
-  operator_of (&op, &m, dx, dy, ins);
+  operator_of (&op, &m, dx, dy, edges);
+  op.periodic_x = periodic_x;
   struct field u, f;
   CHECK (field_alloc (&u, nx, ny) && field_alloc (&f, nx, ny));
   for (size_t j = 1; j <= ny; ++j)
@@ -379,9 +473,9 @@ check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
   const double r0 = residual_norm (&m, &op, c0, 1.0, &u, &f);
   CHECK (boxmg_solve (bm, &u, &f, &opt, &report) == MG_OK);
   const double r = residual_norm (&m, &op, c0, 1.0, &u, &f);
-  printf ("%zux%zu %s contrast %g insulated %d c0 %g: %zu levels, "
-          "%u iterations, residual %.3g of the initial\n", nx, ny,
-          names[kind], contrast, ins[0], c0, boxmg_levels (bm),
+  printf ("%zux%zu %s contrast %g insulated %d periodic x %d c0 %g: %zu "
+          "levels, %u iterations, residual %.3g of the initial\n", nx, ny,
+          names[kind], contrast, ins[0], periodic_x, c0, boxmg_levels (bm),
           report.cycles, r / r0);
   CHECK (report.cycles <= bound);
   CHECK (r <= 1.01e-10 * r0 || r <= 1.01 * report.floor);
@@ -414,15 +508,23 @@ solve_twice (struct boxmg_solver *bm, enum mg_placement where,
    with a device (LLVM's x86_64 host plugin has its own memory) MG_MAP
    moves the hierarchy every solve and MG_RESIDENT only at its first.  */
 static void
-check_placements (const bool ins[4], double c0, unsigned long long seed)
+check_placements (const bool ins[4], const bool periodic[2], double c0,
+                  unsigned long long seed)
 {
-  const size_t nx = 97, ny = 61;
+  /* Even periodic axes (rings to 6 and 4 nodes).  */
+  const size_t nx = periodic[0] ? 96 : 97, ny = periodic[1] ? 64 : 61;
   const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  bool edges[4];
+  for (int e = 0; e < 4; ++e)
+    edges[e] = ins[e] && !periodic[e / 2];
   struct map m;
   map_alloc (&m, nx, ny);
   map_fill (&m, RANDOM, 1e4, seed);
+  map_wrap (&m, periodic);
   struct heat_operator op;
-  operator_of (&op, &m, dx, dy, ins);
+  operator_of (&op, &m, dx, dy, edges);
+  op.periodic_x = periodic[0];
+  op.periodic_y = periodic[1];
   struct field u0, f, u[3];
   CHECK (field_alloc (&u0, nx, ny) && field_alloc (&f, nx, ny));
   for (int p = 0; p < 3; ++p)
@@ -444,9 +546,10 @@ check_placements (const bool ins[4], double c0, unsigned long long seed)
   for (int p = 0; p < 3; ++p)
     for (int t = 0; t < 2; ++t)
       solve_twice (bm, where[p], &u0, &f, &u[p], report[p][t]);
-  printf ("placements insulated %d c0 %g: %zu levels, %u + %u iterations, "
-          "%lu + %lu launches; bytes to the device host %llu, map %llu "
-          "%llu, resident %llu %llu\n", ins[0], c0, boxmg_levels (bm),
+  printf ("placements insulated %d periodic %d%d c0 %g: %zu levels, "
+          "%u + %u iterations, %lu + %lu launches; bytes to the device "
+          "host %llu, map %llu %llu, resident %llu %llu\n", ins[0],
+          periodic[0], periodic[1], c0, boxmg_levels (bm),
           report[0][0][0].cycles, report[0][0][1].cycles,
           report[0][0][0].launches, report[0][0][1].launches,
           report[0][0][0].to_device, report[1][0][0].to_device,
@@ -563,8 +666,31 @@ main (void)
     }
   check_sink (0.0, 1.0, 81);
   check_sink (1.0, 0.5, 82);
-  check_placements (insulated, 0.0, 71);
-  check_placements (corner, 1.0, 72);
+  static const bool open[2] = { false, false };
+  check_placements (insulated, open, 0.0, 71);
+  check_placements (corner, open, 1.0, 72);
+  /* Periodic axes: x, y, both.  */
+  static const bool rings[3][2] = { { true, false }, { false, true },
+                                    { true, true } };
+  const size_t periodic_sizes[][3] = { { 17, 13, 0 }, { 24, 20, 6 },
+                                       { 32, 16, 4 }, { 40, 54, 4 } };
+  for (int r = 0; r < 3; ++r)
+    {
+      for (size_t s = 0; s < sizeof periodic_sizes / sizeof *periodic_sizes;
+           ++s)
+        {
+          const size_t nx = periodic_sizes[s][0], ny = periodic_sizes[s][1];
+          const size_t coarsest = periodic_sizes[s][2];
+          check_periodic (nx, ny, coarsest, dirichlet, rings[r], 0.0, 1.0,
+                          91 + s);
+          check_periodic (nx, ny, coarsest, insulated, rings[r], 0.0, 1.0,
+                          95 + s);
+          check_periodic (nx, ny, coarsest, walls, rings[r], 1.0, 0.1,
+                          99 + s);
+        }
+      check_placements (insulated, rings[r], 0.0, 73 + (unsigned) r);
+      check_placements (corner, rings[r], 1.0, 76 + (unsigned) r);
+    }
   /* The target of issue 23: zero Dirichlet edges, a uniform source,
      contrast 1e6, at most 12 iterations; singular and implicit
      (c0 = 1, c1 = 1: a long step) with insulated edges, where the
@@ -572,13 +698,18 @@ main (void)
   for (enum kind kind = LAYERED; kind <= DISKS; ++kind)
     {
       /* Three and four levels by default.  */
-      check_iterations (257, 257, 0, kind, 1e6, dirichlet, 0.0, 12);
-      check_iterations (513, 513, 0, kind, 1e6, dirichlet, 0.0, 12);
+      check_iterations (257, 257, 0, kind, 1e6, dirichlet, 0.0, 12, false);
+      check_iterations (513, 513, 0, kind, 1e6, dirichlet, 0.0, 12, false);
       /* Deeper hierarchies of smaller grids.  */
-      check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12);
-      check_iterations (129, 129, 1024, kind, 1e6, dirichlet, 0.0, 12);
-      check_iterations (65, 65, 256, kind, 1e6, insulated, 0.0, 24);
-      check_iterations (65, 65, 256, kind, 1e6, insulated, 1.0, 24);
+      check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12,
+                        false);
+      check_iterations (129, 129, 1024, kind, 1e6, dirichlet, 0.0, 12,
+                        false);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 0.0, 24, false);
+      check_iterations (65, 65, 256, kind, 1e6, insulated, 1.0, 24, false);
+      /* A periodic x axis keeps the bound.  */
+      check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12, true);
+      check_iterations (256, 256, 0, kind, 1e6, dirichlet, 0.0, 12, true);
     }
   return unit_exit ();
 }
