@@ -5,6 +5,9 @@
        the source where one is given: 2 or 3 G;
      its explicit step (kernels_material.c, material_step_build): the
        operator's wx, wy, capacity, source and the step's gain, rise: 6 G;
+     fused explicit steps on several ranks (tiled_ranks.c): two parts
+       widened by tile_steps + 1 lines each side, and a varying
+       material's wx, wy, gain and rise on them: 2 or 6 widened G;
      an implicit step: the last step's field (implicit.c): 1 G;
      the constant-coefficient multigrid (mg_level.c, level_alloc): f, r on
        the finest level, u, f, r on each coarser one, a quarter the size
@@ -121,15 +124,16 @@ run_footprint (const struct config *cfg, const struct domain *d)
       add_grids (&f.bytes, 6, nx, ny);
       counted (&f, "material step");
     }
-  if (!multigrid && !cfg->steady && !variable && d->ranks > 1
-      && cfg->tile_steps > 1)
+  if (!multigrid && !cfg->steady && d->ranks > 1 && cfg->tile_steps > 1)
     {
       /* Fused steps on several ranks: two parts widened by the
          neighbours' lines (tiled_ranks.h), at most tile_steps + 1 deep
-         on each side.  */
+         on each side, and a varying material's step on them: wx, wy,
+         gain and rise.  */
       const size_t reach = 2 * ((size_t) cfg->tile_steps + 1);
-      add_grids (&f.bytes, 2, nx + reach, ny + reach);
-      counted (&f, "widened parts");
+      add_grids (&f.bytes, 2 + (variable ? 4 : 0), nx + reach, ny + reach);
+      counted (&f, variable ? "widened parts and material step"
+                   : "widened parts");
     }
   if (multigrid && !cfg->steady)
     add_grids (&f.bytes, 1, nx, ny);

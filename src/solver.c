@@ -508,9 +508,6 @@ tile_steps (const struct solver *s, const struct config *cfg,
     return 1;
   if (!split)
     *refusal = tiled_refusal (&w->stencil);
-  else if (w->variable)
-    /* The widened parts carry no material fields.  */
-    *refusal = "a variable material on several MPI ranks";
   else if (cfg->tile_steps == 0)
     /* Measured slower than plain steps on 2 ranks (bench/RESULTS.md):
        widening the parts costs what fusing gains.  */
@@ -574,7 +571,8 @@ fused_steps (struct solver *s, size_t steps, struct fusing *f,
   struct workspace *w = &s->work;
   if (domain_exchanges (s->domain))
     {
-      tiled_ranks_steps (&f->wide, s->domain, &w->stencil, w->u.data,
+      tiled_ranks_steps (&f->wide, s->domain, &w->stencil,
+                         w->variable ? &w->material : NULL, w->u.data,
                          w->unew.data, (unsigned) steps, exchange_seconds);
       return;
     }
@@ -600,10 +598,12 @@ fusing_prepare (struct solver *s, const struct config *cfg)
   f->steps = tile_steps (s, cfg, &f->refusal);
   if (f->steps < 2)
     return HEATSIM_OK;
-  const struct stencil *c = &s->work.stencil;
+  const struct workspace *w = &s->work;
   return domain_exchanges (s->domain)
-         ? (int) tiled_ranks_alloc (&f->wide, c, (unsigned) f->steps)
-         : (int) tiled_alloc (&f->tiles, c, (unsigned) f->steps);
+         ? (int) tiled_ranks_alloc (&f->wide, s->domain, &w->stencil,
+                                    w->variable ? &w->material : NULL,
+                                    (unsigned) f->steps)
+         : (int) tiled_alloc (&f->tiles, &w->stencil, (unsigned) f->steps);
 }
 
 static void

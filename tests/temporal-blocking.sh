@@ -7,7 +7,7 @@
 # counts that are no multiple of the pass; outputs, --monitor and probe
 # rows, the NaN check and signals fall on the same steps; runs a pass
 # cannot follow exactly fall back to plain steps and say why; MPI runs
-# on 1-4 ranks agree.
+# on 1-4 ranks agree, of a varying material too.
 . "${srcdir:-.}/tests/testlib.sh"
 
 run () { "$HEATSIM" -q --json -o host "$@"; }
@@ -245,7 +245,8 @@ fi
 
 # MPI: 1-4 ranks with fusing asked for agree with plain steps on 1.
 # A part widened by its neighbours' cells as deep as the pass
-# (tiled_ranks.c) fuses on every rank count: every edge kind, periodic
+# (tiled_ranks.c) fuses on every rank count, its material's step
+# widened with it: every edge kind, periodic
 # edges split over ranks (bottom and top too, which one rank cannot
 # fuse), odd grids split unevenly, parts split along x (one row high),
 # outputs and the NaN check inside passes, passes capped by the
@@ -305,6 +306,19 @@ $(json_field tile_refusal "$workdir/out")"
   mpi_agree -g 97x1 -n 31 -T 1e-3
   mpi_agree -g 97x1 -n 31 -T 1e-3 --bc left=periodic --bc right=periodic
   mpi_agree -g 83x1 -n 29 $flux -T 1e-3
+  # A varying material (brick and an insulation 180 times less
+  # conductive, a source rectangle, face cooling): the widened parts
+  # carry its step's coefficients.  99 x 99 splits 1 x 2, 1 x 3 and
+  # 2 x 2 (unevenly but for 3): Dirichlet and insulated edges, periodic
+  # sides within a part (2, 3 ranks) and split (4); periodic bottom and
+  # top split, flux and convection edges.
+  mat="--material-map $srcdir/data/wall.png --material #b22222=brick
+    --material #ffd700=k=0.004,rho=30,cp=840 -L 0.4x8 -T 100
+    --source-rect 0.1,0.3,2,5,500 $cool"
+  mpi_agree $mat -n 40 --bc left=periodic --bc right=periodic \
+    --bc bottom=temperature:20 --bc top=insulated
+  mpi_agree $mat -n 40 --bc bottom=periodic --bc top=periodic \
+    --bc left=flux:30 --bc right=convection:8,-10
   # Parts 4 cells high (2 x 2 ranks): passes of at most 3 steps.
   expect_status 0 ranks 4 16 -g 30x8 -n 20
   [ "$(json_field tile_steps "$workdir/out")" = 3 ] \
@@ -313,14 +327,14 @@ $(json_field tile_refusal "$workdir/out")"
   expect_status 0 ranks 4 16 -g 30x4 -n 20
   json_field tile_refusal "$workdir/out" | grep -q "less than 3 cells" \
     || fail "4 ranks of 30x4: $(json_field tile_refusal "$workdir/out")"
-  # auto takes plain steps on several ranks (slower fused, as measured),
-  # and so does a variable material (the widened parts carry none).
+  # auto takes plain steps on several ranks (slower fused, as
+  # measured), of a varying material too.
   expect_status 0 ranks 2 auto -g 64 -n 37
   json_field tile_refusal "$workdir/out" | grep -q "auto on several MPI" \
     || fail "2 ranks, auto: $(json_field tile_refusal "$workdir/out")"
-  expect_status 0 ranks 2 4 -g 20 -n 5 --conductivity 1 --density 1 \
+  expect_status 0 ranks 2 auto -g 20 -n 5 --conductivity 1 --density 1 \
     --heat-capacity 1 --source-rect 0,500,0,500,1
-  json_field tile_refusal "$workdir/out" | grep -q "variable material" \
+  json_field tile_refusal "$workdir/out" | grep -q "auto on several MPI" \
     || fail "2 ranks, a material: $(json_field tile_refusal "$workdir/out")"
   # A schedule of one part's edge stops all parts fusing.
   expect_status 0 ranks 2 auto -g 20 -n 5 --bc left=flux:@ramp.csv
@@ -332,8 +346,11 @@ $(json_field tile_refusal "$workdir/out")"
   periodic="-p disk -b periodic -g 37x29 -L 1 -a 1 -T 3e-3 -n 30
     --checkpoint-every 7 --png-every 4 --monitor-every 3
     --probe 0.3,0.4 --probe-every 5"
+  material="$mat -n 30 --bc bottom=periodic --bc top=periodic
+    --bc left=flux:30 --checkpoint-every 7 --png-every 4 --monitor-every 3
+    --probe 0.2,4 --probe-every 5"
   for n in 2 4; do
-    for v in outputs periodic; do
+    for v in outputs periodic material; do
       for t in 1 6; do
         o=$workdir/m$n-$v-$t
         mkdir "$o"
