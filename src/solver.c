@@ -508,10 +508,12 @@ tile_steps (const struct solver *s, const struct config *cfg,
     return 1;
   if (!split)
     *refusal = tiled_refusal (&w->stencil);
-  else if (cfg->tile_steps == 0)
-    /* Measured slower than plain steps on 2 ranks (bench/RESULTS.md):
-       widening the parts costs what fusing gains.  */
-    *refusal = "--tile-steps auto on several MPI ranks (give a number)";
+  else if (cfg->tile_steps == 0 && !w->variable)
+    /* The constant stencil measured slower fused than plain on 2 ranks
+       (bench/RESULTS.md): widening the parts costs what fusing gains.
+       A varying material's step, six arrays a cell, gains.  */
+    *refusal = "--tile-steps auto on several MPI ranks of a constant "
+               "material (give a number)";
   else
     {
       /* Every rank decides alike (its part's refusal depends only on
