@@ -109,19 +109,20 @@ create_whole (struct implicit *im, double c0, double c1)
   return status;
 }
 
-/* Without a Dirichlet edge, convection or face cooling the steady
-   state is singular: it exists only where the heat the sources and the
-   edges bring (the sum of f) balances, to a relative 1e-9 of the heat
-   they move.  Returns 0 or HEATSIM_USAGE after a message giving the net
-   heat rate.  */
+/* Without a Dirichlet edge, or convection or face cooling of H > 0
+   (im->built_h, the steady state's), the steady state is singular: it
+   exists only where the heat the sources and the edges bring (the sum
+   of f) balances, to a relative 1e-9 of the heat they move.  Returns 0
+   or HEATSIM_USAGE after a message giving the net heat rate.  */
 static int
 check_balance (const struct implicit *im, const struct config *cfg)
 {
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
       return HEATSIM_OK;
-  if (edge_terms_sink (cfg))
-    return HEATSIM_OK;
+  for (int e = 0; e <= EDGE_COUNT; ++e)
+    if (im->built_h[e] > 0.0)
+      return HEATSIM_OK;
   const struct field *f = &im->steady_rhs;
   double net = 0.0, moved = 0.0;
   for (size_t j = 1; j <= f->ny; ++j)
@@ -135,9 +136,9 @@ check_balance (const struct implicit *im, const struct config *cfg)
   if (fabs (net) <= 1e-9 * moved)
     return HEATSIM_OK;
   const double area = im->dx * im->dy;
-  heatsim_error ("--steady: with no edge at a fixed temperature, no "
-                 "convection and no face cooling, the heat sources and edge "
-                 "fluxes must balance, but they bring a net %g%s (of %g "
+  heatsim_error ("--steady: with no edge at a fixed temperature and no "
+                 "convection or face cooling of H > 0, the heat sources and "
+                 "edge fluxes must balance, but they bring a net %g%s (of %g "
                  "moved): no steady state exists; check --bc and the sources",
                  net * area, cfg->unit != TEMPERATURE_NONE
                  ? " W per metre of depth" : "", moved * area);
@@ -199,6 +200,11 @@ material_init (struct implicit *im, const struct config *cfg,
   const int rings = check_rings (cfg, d);
   if (rings != HEATSIM_OK)
     return rings;
+  /* The edges' heat is a term at their nodes, not in the halo (whose
+     rule, mirror + 2 dx / k times the heat, has no k when k varies:
+     infinity, and 0 infinity through a shut face).  */
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    im->halo.halo.heat[e] = false;
   const size_t nx = im->halo.nx, ny = im->halo.ny;
   /* A uniform material holds no per-node field: the part's size is
      given by an empty one.  */

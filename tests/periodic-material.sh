@@ -164,6 +164,14 @@ if run balanced --material-map map.h5 --source-map balanced.h5 --steady \
 fi
 refused "no steady state exists; check --bc and the sources" \
   --material-map map.h5 --source-map map-source.h5 --steady $xring $yring
+# Face cooling or convection of H = 0 takes no heat out: still none (it
+# used to pass as a sink, and the solve dropped the sources' mean).
+refused "no steady state exists; check --bc and the sources" \
+  --material-map map.h5 --source-map map-source.h5 --steady $xring $yring \
+  --thickness 0.01 --surface-convection 0,20
+refused "no steady state exists; check --bc and the sources" \
+  --material-map map.h5 --source-map map-source.h5 --steady $xring \
+  --bc bottom=convection:0,3 --bc top=insulated
 # A periodic axis of odd node count stops the coarsening at once: a large
 # grid's coarsest solve would be too large.
 refused "periodic: .* a 1023 x 600 grid stops at 1023 x 600 nodes" \
@@ -213,6 +221,32 @@ EOF
     pass
   fi
 done
+
+# A flux and a convection edge beside the x ring: implicit steps of a
+# varying material gave a NaN residual (the halo of a heated edge was
+# the mirror plus infinity: 2 dx / k with no uniform k).  Backward
+# Euler with steps far longer than the slowest time constant reaches
+# the steady state of the same edges, and keeps the heat balance.
+edges="$xring --bc bottom=flux:300 --bc top=convection:50,20"
+# shellcheck disable=SC2086
+if run heated-steady --material-map map.h5 --source-map map-source.h5 \
+    $edges --steady --rtol 1e-14 \
+    && run heated-be --material-map map.h5 --source-map map-source.h5 \
+      $edges --scheme backward-euler --dt 1e6 -n 3 --rtol 1e-14 \
+      --initial-temperature 20; then
+  imbalance=$(json_field imbalance_relative "$workdir/out")
+  "$PY" - "$(last_checkpoint heated-steady)" "$(last_checkpoint heated-be)" \
+    "$imbalance" <<'EOF' || fail "flux and convection: implicit steps wrong"
+import sys, h5py, numpy as np
+u = h5py.File(sys.argv[1])["field"][()]
+v = h5py.File(sys.argv[2])["field"][()]
+error = np.max(np.abs(u - v)) / np.max(np.abs(u))
+print(f"backward Euler against the steady state: {error:.3g}, "
+      f"imbalance {sys.argv[3]}")
+sys.exit(not (error <= 1e-9 and abs(float(sys.argv[3])) <= 1e-9))
+EOF
+  pass
+fi
 
 # The cases of the placements and ranks: x ring steady, y ring with
 # face cooling and Crank-Nicolson, both rings backward Euler.
