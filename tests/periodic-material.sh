@@ -16,13 +16,13 @@
 
 python_with h5py numpy scipy.sparse.linalg
 
-# 64 x 48 nodes, k 1 or 1e3 and rho c_p 1 or 3 at random; a source map,
+# 192 x 96 nodes (two levels), k 1 or 1e3 and rho c_p 1 or 3 at random; a source map,
 # the same shifted 8 nodes along x, and a balanced one (zero sum: every
 # node owns a whole box on a ring).
 "$PY" - <<'EOF' || exit 99
 import h5py, numpy as np
 rng = np.random.default_rng(2023)
-ny, nx = 48, 64
+ny, nx = 96, 192
 high = rng.random((ny, nx)) < 0.4
 k = np.where(high, 1e3, 1.0)
 cap = np.where(rng.random((ny, nx)) < 0.5, 3.0, 1.0)
