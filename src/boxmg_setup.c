@@ -12,20 +12,52 @@
 
 #include "operator.h"
 
+/* The grid-sized arrays of a level: c, w, s, 1 / c; u, f below the
+   finest (the finest level's are PCG's); the 9-point entries; the
+   transfers and residual above the coarsest.  */
+static size_t
+level_arrays (bool nine_point, bool coarsest, bool finest)
+{
+  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5);
+}
+
+/* The padded cells of an nx x ny level, false where they or arrays + 1
+   grids of them in bytes overflow.  */
+static bool
+level_cells (size_t nx, size_t ny, size_t arrays, size_t *cells)
+{
+  if (nx > SIZE_MAX - 2 || ny > SIZE_MAX - 2
+      || nx + 2 > SIZE_MAX / (ny + 2))
+    return false;
+  *cells = (nx + 2) * (ny + 2);
+  return *cells <= SIZE_MAX / sizeof (double) / (arrays + 1);
+}
+
+/* The doubles of a level's block: its arrays, and the finest level's
+   ny row sums.  */
+static bool
+level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
+               bool finest, size_t *doubles)
+{
+  const size_t arrays = level_arrays (nine_point, coarsest, finest);
+  size_t cells;
+  if (!level_cells (nx, ny, arrays, &cells))
+    return false;
+  *doubles = arrays * cells + (finest ? ny : 0);
+  return true;
+}
+
 bool
 boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                    bool nine_point, bool coarsest, bool finest)
 {
   *l = (struct boxmg_level) { .nx = nx, .ny = ny, .stride = nx + 2 };
-  const size_t cells = (nx + 2) * (ny + 2);
-  /* c, w, s, 1 / c, u, f; the 9-point entries; the transfers and residual;
-     the finest level's u and f are PCG's, its row sums its own.  */
-  const size_t arrays = 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0)
-                        + (coarsest ? 0 : 5);
-  if (cells > SIZE_MAX / sizeof (double) / (arrays + 1))
+  size_t doubles;
+  if (!level_doubles (nx, ny, nine_point, coarsest, finest, &doubles))
     return false;
-  l->bytes = (arrays * cells + (finest ? ny : 0)) * sizeof (double);
-  l->block = calloc (arrays * cells + (finest ? ny : 0), sizeof (double));
+  const size_t cells = (nx + 2) * (ny + 2);
+  l->bytes = doubles * sizeof (double);
+  l->block = calloc (doubles, sizeof (double));
   if (l->block == NULL)
     return false;
   double *next = l->block;
@@ -357,6 +389,18 @@ count_levels (size_t *nx, size_t *ny, bool periodic_x, bool periodic_y,
   return levels;
 }
 
+/* The factor's doubles of an nx x ny coarsest level (boxmg_coarse.c:
+   n rows of band + 1), SIZE_MAX where that overflows.  */
+static size_t
+factor_doubles (size_t nx, size_t ny, bool periodic_x, bool periodic_y)
+{
+  bool x_first;
+  const size_t band = boxmg_coarse_band (nx, ny, periodic_x, periodic_y,
+                                         &x_first);
+  const size_t n = nx * ny;
+  return band + 1 > SIZE_MAX / n ? SIZE_MAX : n * (band + 1);
+}
+
 size_t
 boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
                        bool periodic_y, size_t *cnx, size_t *cny)
@@ -364,10 +408,48 @@ boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
   *cnx = nx;
   *cny = ny;
   count_levels (cnx, cny, periodic_x, periodic_y, BOXMG_COARSEST_NODES);
-  bool x_first;
-  const size_t band = boxmg_coarse_band (*cnx, *cny, periodic_x, periodic_y,
-                                         &x_first);
-  return *cnx * *cny * (band + 1);
+  return factor_doubles (*cnx, *cny, periodic_x, periodic_y);
+}
+
+/* The solver's own arrays (solver_arrays).  */
+enum { SOLVER_ARRAYS = 6 };
+
+size_t
+boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
+                 size_t coarsest, size_t *factor)
+{
+  *factor = SIZE_MAX;
+  size_t cells, doubles;
+  if (nx == 0 || ny == 0 || !level_cells (nx, ny, SOLVER_ARRAYS, &cells))
+    return SIZE_MAX;
+  size_t total = SOLVER_ARRAYS * cells;
+  size_t cnx = nx, cny = ny;
+  const size_t levels = count_levels (&cnx, &cny, periodic_x, periodic_y,
+                                      coarsest > 0 ? coarsest
+                                      : BOXMG_COARSEST_NODES);
+  for (size_t l = 0; l < levels; ++l, nx /= 2, ny /= 2)
+    {
+      if (!level_doubles (nx, ny, l > 0, l + 1 == levels, l == 0, &doubles)
+          || doubles > SIZE_MAX / sizeof (double) - total)
+        return SIZE_MAX;
+      total += doubles;
+    }
+  /* The factor and the solve's right-hand side, n more, in one block.  */
+  const size_t entries = factor_doubles (cnx, cny, periodic_x, periodic_y);
+  if (entries > SIZE_MAX / sizeof (double) - cnx * cny)
+    return SIZE_MAX;
+  *factor = (entries + cnx * cny) * sizeof (double);
+  return total * sizeof (double);
+}
+
+size_t
+boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
+{
+  size_t total = bm->bytes;
+  for (size_t l = 0; l < bm->levels; ++l)
+    total += bm->level[l].bytes;
+  *factor = bm->coarse.n * (bm->coarse.band + 2) * sizeof (double);
+  return total;
 }
 
 /* The solver's own arrays: the finest rho c_p, PCG's p, q, z, r and
@@ -377,10 +459,10 @@ solver_arrays (struct boxmg_solver *bm)
 {
   struct boxmg_level *l = &bm->level[0];
   const size_t cells = l->stride * (l->ny + 2);
-  if (cells > SIZE_MAX / sizeof (double) / 6)
+  if (cells > SIZE_MAX / sizeof (double) / SOLVER_ARRAYS)
     return false;
-  bm->bytes = 6 * cells * sizeof (double);
-  bm->block = calloc (6 * cells, sizeof (double));
+  bm->bytes = SOLVER_ARRAYS * cells * sizeof (double);
+  bm->block = calloc (SOLVER_ARRAYS * cells, sizeof (double));
   if (bm->block == NULL)
     return false;
   double *a = bm->block;
