@@ -306,7 +306,12 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
                double *mass)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  const bool threads = nx * ny > BOXMG_PARALLEL_NODES;
   bool valid = true;
+  /* Rows over the threads: the first touch of the level's and the
+     solver's pages (faults the kernel clears page by page) is much of
+     the time.  */
+#pragma omp parallel for schedule(static) reduction(&&: valid) if (threads)
   for (size_t j = 0; j <= ny + 1; ++j)
     for (size_t i = 0; i <= nx + 1; ++i)
       {
@@ -329,6 +334,7 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
             l->s[k] = -c1 * op->wy[face];
           }
       }
+#pragma omp parallel for schedule(static) reduction(&&: valid) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
