@@ -179,14 +179,50 @@ centre_weights (struct boxmg_level *l, size_t i, size_t j)
     }
 }
 
+/* The same of a centre node whose eight neighbours are interior (3 <= i
+   <= nx - 1, the same along y): no ring, and the weights known to be 0
+   left out (those towards a coarse node that is no corner of the
+   neighbour's cell: centre_weights adds them as entry times 0, which
+   leaves its sum as it is).  Neighbour (i + dx, j + dy) has coarse node
+   (I, J) = (i / 2 + q % 2, j / 2 + q / 2) as its corner (I - (i + dx) /
+   2, J - (j + dy) / 2): q % 2 along x for dx <= 0, and corner 0 for dx
+   = 1 where q % 2 = 1, none else.  Sums in centre_weights' order: the
+   same bits.  */
+static void
+centre_weights_inner (struct boxmg_level *l, size_t i, size_t j)
+{
+  const size_t st = l->stride, k = j * st + i;
+  for (int q = 0; q < 4; ++q)
+    {
+      const int qx = q % 2, qy = q / 2;
+      double sum = 0.0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+          {
+            const int cx = dx <= 0 ? qx : qx - 1, cy = dy <= 0 ? qy : qy - 1;
+            if ((dx == 0 && dy == 0) || cx < 0 || cy < 0)
+              continue;
+            const size_t n = (size_t) ((ptrdiff_t) k + dy * (ptrdiff_t) st
+                                       + dx);
+            sum += boxmg_entry (l, k, dx, dy) * l->p[cy * 2 + cx][n];
+          }
+      l->p[q][k] = -sum / l->c[k];
+    }
+}
+
 /* The weights towards coarse halo nodes are 0: those nodes are no
    unknowns, their corrections 0.  On a periodic axis coarse node 0 is
-   node n / 2 of the ring, an unknown.  */
+   node n / 2 of the ring, an unknown.  Only the fine lines at the ends
+   have such corners (coarse index 0 at fine index 1, cn + 1 from 2 cn
+   on): row j's columns between them are skipped, unless row j is at
+   an end itself.  */
 static void
 clear_halo_weights (struct boxmg_level *l, size_t j)
 {
   const size_t cnx = l->nx / 2, cny = l->ny / 2;
-  for (size_t i = 1; i <= l->nx; ++i)
+  const bool end_row = j == 1 || j >= 2 * cny;
+  for (size_t i = 1; i <= l->nx; i = end_row || i + 1 >= 2 * cnx ? i + 1
+                                     : 2 * cnx)
     for (int q = 0; q < 4; ++q)
       {
         const size_t I = i / 2 + (size_t) (q % 2);
@@ -223,7 +259,10 @@ boxmg_interpolation (struct boxmg_level *l)
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; j += 2)
     for (size_t i = 1; i <= nx; i += 2)
-      centre_weights (l, i, j);
+      if (i >= 3 && i + 1 <= nx && j >= 3 && j + 1 <= ny)
+        centre_weights_inner (l, i, j);
+      else
+        centre_weights (l, i, j);
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     clear_halo_weights (l, j);
