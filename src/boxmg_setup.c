@@ -419,6 +419,11 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
   const bool threads = nx * ny > BOXMG_PARALLEL_NODES;
+  const bool px = op->periodic_x, py = op->periodic_y;
+  const double *const restrict wx = op->wx, *const restrict wy = op->wy;
+  const double *const restrict heat_of = op->capacity;
+  double *const restrict w = l->w, *const restrict s = l->s;
+  double *const restrict c = l->c, *const restrict inverse = l->inverse;
   bool valid = true;
   /* Rows over the threads: the first touch of the level's and the
      solver's pages (faults the kernel clears page by page) is much of
@@ -434,16 +439,15 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
            (row ny), whoever gathered the operator.  */
         if (row && i >= 1)
           {
-            const size_t face = k - 1 + (op->periodic_x && i == 1 ? nx : 0);
-            valid &= op->wx[face] >= 0.0 && isfinite (op->wx[face]);
-            l->w[k] = -c1 * op->wx[face];
+            const size_t face = k - 1 + (px && i == 1 ? nx : 0);
+            valid &= wx[face] >= 0.0 && isfinite (wx[face]);
+            w[k] = -c1 * wx[face];
           }
         if (col && j >= 1)
           {
-            const size_t face = k - st + (op->periodic_y && j == 1
-                                          ? ny * st : 0);
-            valid &= op->wy[face] >= 0.0 && isfinite (op->wy[face]);
-            l->s[k] = -c1 * op->wy[face];
+            const size_t face = k - st + (py && j == 1 ? ny * st : 0);
+            valid &= wy[face] >= 0.0 && isfinite (wy[face]);
+            s[k] = -c1 * wy[face];
           }
       }
 #pragma omp parallel for schedule(static) reduction(&&: valid) if (threads)
@@ -451,16 +455,15 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t k = j * st + i;
-        const double heat = c0 > 0.0 ? op->capacity[k] : 0.0;
+        const double heat = c0 > 0.0 ? heat_of[k] : 0.0;
         const double loss = sink != NULL ? sink[k] : 0.0;
         valid &= heat >= 0.0 && isfinite (heat) && loss >= 0.0
                  && isfinite (loss);
-        capacity[k] = op->capacity[k];
+        capacity[k] = heat_of[k];
         mass[k] = c0 * heat + c1 * loss;
-        l->c[k] = mass[k] - (l->w[k] + l->w[k + 1] + l->s[k]
-                             + l->s[k + st]);
-        valid &= l->c[k] > 0.0 && isfinite (l->c[k]);
-        l->inverse[k] = 1.0 / l->c[k];
+        c[k] = mass[k] - (w[k] + w[k + 1] + s[k] + s[k + st]);
+        valid &= c[k] > 0.0 && isfinite (c[k]);
+        inverse[k] = 1.0 / c[k];
       }
   return valid;
 }
