@@ -77,6 +77,18 @@ enum { BOXMG_FACTOR_LIMIT = 1 << 23 };
 size_t boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
                               bool periodic_y, size_t *cnx, size_t *cny);
 
+/* The bytes boxmg_create allocates for an nx x ny grid with those
+   periodic axes, coarsened to at most coarsest nodes (0 for
+   BOXMG_COARSEST_NODES), counted as it allocates them (the memory
+   check's estimate, before any of it is): its levels and the solver's
+   own arrays, returned (what a device placement copies), and the
+   coarsest level's band factor and right-hand side (host only) in
+   *factor.  SIZE_MAX in both where a count overflows.  boxmg_bytes: the
+   same of a hierarchy built.  */
+size_t boxmg_footprint (size_t nx, size_t ny, bool periodic_x,
+                        bool periodic_y, size_t coarsest, size_t *factor);
+size_t boxmg_bytes (const struct boxmg_solver *bm, size_t *factor);
+
 /* Build the hierarchy of A = c0 diag(op->capacity) + c1 (diag(sink)
    - L_k) for op's nx x ny nodes (periodic axes as op says: the face
    between a ring's ends is read at column nx, row ny), sink a padded

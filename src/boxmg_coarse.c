@@ -78,30 +78,50 @@ bandwidth (size_t fast, bool fold_fast, bool fold_slow)
   return (fold_slow ? 2 : 1) * fast + (fold_fast ? 2 : 1);
 }
 
-/* In place: L L^T of the first m rows.  */
+/* sum over s < n of x[s] y[s], in eight partial sums (in this order
+   whatever the thread count): independent chains that the processor
+   overlaps and the compiler vectorises, where one running sum (the
+   order of the terms fixed by C) allows neither.  */
+static double
+dot (const double *restrict x, const double *restrict y, size_t n)
+{
+  enum { LANES = 8 };
+  double part[LANES] = { 0.0 };
+  size_t s = 0;
+  for (; s + LANES <= n; s += LANES)
+    for (size_t k = 0; k < LANES; ++k)
+      part[k] += x[s + k] * y[s + k];
+  double sum = ((part[0] + part[4]) + (part[2] + part[6]))
+               + ((part[1] + part[5]) + (part[3] + part[7]));
+  for (; s < n; ++s)
+    sum += x[s] * y[s];
+  return sum;
+}
+
+/* In place: L L^T of the first m rows, row by row.  Entry (i, col) less
+   the sum over t of L(i, t) L(col, t), t = max(i - b, 0) .. col - 1:
+   row i holds L(i, t) at i (b + 1) + i - t and row col L(col, t) at
+   col (b + 1) + col - t, so that both run forwards in memory as t goes
+   down from col - 1: a dot product of two contiguous runs.  */
 static bool
 cholesky (struct boxmg_coarse *cs, size_t m)
 {
   const size_t b = cs->band, b1 = b + 1;
   double *a = cs->factor;
   for (size_t i = 0; i < m; ++i)
-    for (size_t d = (i < b ? i : b) + 1; d-- > 0;)
-      {
-        /* Entry (i, col), col = i - d.  */
-        const size_t col = i - d;
-        double sum = a[i * b1 + d];
-        /* t >= i - b: then col - t <= b too.  */
-        for (size_t t = i < b ? 0 : i - b; t < col; ++t)
-          sum -= a[i * b1 + (i - t)] * a[col * b1 + (col - t)];
-        if (d == 0)
-          {
-            if (!(sum > 0.0) || !isfinite (sum))
-              return false;
-            a[i * b1] = sqrt (sum);
-          }
-        else
-          a[i * b1 + d] = sum / a[col * b1];
-      }
+    {
+      const size_t first = i < b ? 0 : i - b;
+      for (size_t col = first; col < i; ++col)
+        a[i * b1 + (i - col)]
+          = (a[i * b1 + (i - col)]
+             - dot (&a[i * b1 + (i - col) + 1], &a[col * b1 + 1],
+                    col - first)) / a[col * b1];
+      const double pivot = a[i * b1] - dot (&a[i * b1 + 1], &a[i * b1 + 1],
+                                            i - first);
+      if (!(pivot > 0.0) || !isfinite (pivot))
+        return false;
+      a[i * b1] = sqrt (pivot);
+    }
   return true;
 }
 

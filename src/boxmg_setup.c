@@ -12,20 +12,52 @@
 
 #include "operator.h"
 
+/* The grid-sized arrays of a level: c, w, s, 1 / c; u, f below the
+   finest (the finest level's are PCG's); the 9-point entries; the
+   transfers and residual above the coarsest.  */
+static size_t
+level_arrays (bool nine_point, bool coarsest, bool finest)
+{
+  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5);
+}
+
+/* The padded cells of an nx x ny level, false where they or arrays + 1
+   grids of them in bytes overflow.  */
+static bool
+level_cells (size_t nx, size_t ny, size_t arrays, size_t *cells)
+{
+  if (nx > SIZE_MAX - 2 || ny > SIZE_MAX - 2
+      || nx + 2 > SIZE_MAX / (ny + 2))
+    return false;
+  *cells = (nx + 2) * (ny + 2);
+  return *cells <= SIZE_MAX / sizeof (double) / (arrays + 1);
+}
+
+/* The doubles of a level's block: its arrays, and the finest level's
+   ny row sums.  */
+static bool
+level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
+               bool finest, size_t *doubles)
+{
+  const size_t arrays = level_arrays (nine_point, coarsest, finest);
+  size_t cells;
+  if (!level_cells (nx, ny, arrays, &cells))
+    return false;
+  *doubles = arrays * cells + (finest ? ny : 0);
+  return true;
+}
+
 bool
 boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                    bool nine_point, bool coarsest, bool finest)
 {
   *l = (struct boxmg_level) { .nx = nx, .ny = ny, .stride = nx + 2 };
-  const size_t cells = (nx + 2) * (ny + 2);
-  /* c, w, s, 1 / c, u, f; the 9-point entries; the transfers and residual;
-     the finest level's u and f are PCG's, its row sums its own.  */
-  const size_t arrays = 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0)
-                        + (coarsest ? 0 : 5);
-  if (cells > SIZE_MAX / sizeof (double) / (arrays + 1))
+  size_t doubles;
+  if (!level_doubles (nx, ny, nine_point, coarsest, finest, &doubles))
     return false;
-  l->bytes = (arrays * cells + (finest ? ny : 0)) * sizeof (double);
-  l->block = calloc (arrays * cells + (finest ? ny : 0), sizeof (double));
+  const size_t cells = (nx + 2) * (ny + 2);
+  l->bytes = doubles * sizeof (double);
+  l->block = calloc (doubles, sizeof (double));
   if (l->block == NULL)
     return false;
   double *next = l->block;
@@ -147,14 +179,50 @@ centre_weights (struct boxmg_level *l, size_t i, size_t j)
     }
 }
 
+/* The same of a centre node whose eight neighbours are interior (3 <= i
+   <= nx - 1, the same along y): no ring, and the weights known to be 0
+   left out (those towards a coarse node that is no corner of the
+   neighbour's cell: centre_weights adds them as entry times 0, which
+   leaves its sum as it is).  Neighbour (i + dx, j + dy) has coarse node
+   (I, J) = (i / 2 + q % 2, j / 2 + q / 2) as its corner (I - (i + dx) /
+   2, J - (j + dy) / 2): q % 2 along x for dx <= 0, and corner 0 for dx
+   = 1 where q % 2 = 1, none else.  Sums in centre_weights' order: the
+   same bits.  */
+static void
+centre_weights_inner (struct boxmg_level *l, size_t i, size_t j)
+{
+  const size_t st = l->stride, k = j * st + i;
+  for (int q = 0; q < 4; ++q)
+    {
+      const int qx = q % 2, qy = q / 2;
+      double sum = 0.0;
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+          {
+            const int cx = dx <= 0 ? qx : qx - 1, cy = dy <= 0 ? qy : qy - 1;
+            if ((dx == 0 && dy == 0) || cx < 0 || cy < 0)
+              continue;
+            const size_t n = (size_t) ((ptrdiff_t) k + dy * (ptrdiff_t) st
+                                       + dx);
+            sum += boxmg_entry (l, k, dx, dy) * l->p[cy * 2 + cx][n];
+          }
+      l->p[q][k] = -sum / l->c[k];
+    }
+}
+
 /* The weights towards coarse halo nodes are 0: those nodes are no
    unknowns, their corrections 0.  On a periodic axis coarse node 0 is
-   node n / 2 of the ring, an unknown.  */
+   node n / 2 of the ring, an unknown.  Only the fine lines at the ends
+   have such corners (coarse index 0 at fine index 1, cn + 1 from 2 cn
+   on): row j's columns between them are skipped, unless row j is at
+   an end itself.  */
 static void
 clear_halo_weights (struct boxmg_level *l, size_t j)
 {
   const size_t cnx = l->nx / 2, cny = l->ny / 2;
-  for (size_t i = 1; i <= l->nx; ++i)
+  const bool end_row = j == 1 || j >= 2 * cny;
+  for (size_t i = 1; i <= l->nx; i = end_row || i + 1 >= 2 * cnx ? i + 1
+                                     : 2 * cnx)
     for (int q = 0; q < 4; ++q)
       {
         const size_t I = i / 2 + (size_t) (q % 2);
@@ -191,7 +259,10 @@ boxmg_interpolation (struct boxmg_level *l)
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; j += 2)
     for (size_t i = 1; i <= nx; i += 2)
-      centre_weights (l, i, j);
+      if (i >= 3 && i + 1 <= nx && j >= 3 && j + 1 <= ny)
+        centre_weights_inner (l, i, j);
+      else
+        centre_weights (l, i, j);
 #pragma omp parallel for schedule(static) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     clear_halo_weights (l, j);
@@ -250,6 +321,76 @@ galerkin_row (const struct boxmg_level *fine, struct boxmg_level *coarse,
   coarse->inverse[k] = 1.0 / ac[1][1];
 }
 
+/* Coarse entry (I - 1 + ox, J - 1 + oy) of galerkin_inner's row: the
+   sum over the fine nodes (tx, ty) of its 5 x 5 that have the coarse
+   node as a corner q (ty / 2 + q / 2 = oy, tx / 2 + q % 2 = ox) of
+   t[ty][tx] times that weight, row by row as galerkin_row adds them,
+   in a register.  Called with constant ox, oy, so that the loops
+   unroll.  */
+static inline double
+gather (const double t[5][5], const struct boxmg_level *fine, size_t origin,
+        size_t oy, size_t ox)
+{
+  const size_t st = fine->stride;
+  double sum = 0.0;
+  for (size_t ty = oy == 0 ? 0 : 2 * oy - 2; ty <= 2 * oy + 1 && ty < 5; ++ty)
+    for (size_t tx = ox == 0 ? 0 : 2 * ox - 2; tx <= 2 * ox + 1 && tx < 5;
+         ++tx)
+      sum += t[ty][tx]
+             * fine->p[(oy - ty / 2) * 2 + (ox - tx / 2)][origin + ty * st
+                                                          + tx];
+  return sum;
+}
+
+/* The same as galerkin_row of a coarse node whose 5 x 5 fine nodes are
+   all interior (2 <= I, 2 I + 2 <= nx, the same along y): no ring, no
+   edge, so the offsets are known and the tests go, and the coarse
+   entries are gathered in registers.  Every sum takes galerkin_row's
+   terms in its order, so that the results are the same bits: the terms
+   it skips as zero add zeros here, which leave a sum that starts at +0
+   as it is.  Fine node (2 I + kx - 1, 2 J + ky - 1), kx, ky 0 .. 2,
+   takes (I, J) as corner q = 2 (ky == 0) + (kx == 0) of its cell.  */
+static void
+galerkin_inner (const struct boxmg_level *fine, struct boxmg_level *coarse,
+                size_t I, size_t J)
+{
+  const size_t st = fine->stride;
+  /* Fine node (2 I - 2, 2 J - 2): the origin of t's 5 x 5.  */
+  const size_t origin = (2 * J - 2) * st + 2 * I - 2;
+  const bool nine = fine->sw != NULL;
+  double t[5][5] = { { 0.0 } };
+  for (size_t ky = 0; ky < 3; ++ky)
+    for (size_t kx = 0; kx < 3; ++kx)
+      {
+        const size_t k = origin + (ky + 1) * st + kx + 1;
+        const double a = fine->p[(ky == 0 ? 2 : 0) + (kx == 0 ? 1 : 0)][k];
+        const double e[3][3] = {
+          { nine ? fine->sw[k] : 0.0, fine->s[k],
+            nine ? fine->se[k] : 0.0 },
+          { fine->w[k], fine->c[k], fine->w[k + 1] },
+          { nine ? fine->se[k + st - 1] : 0.0, fine->s[k + st],
+            nine ? fine->sw[k + st + 1] : 0.0 } };
+        for (size_t ly = 0; ly < 3; ++ly)
+          for (size_t lx = 0; lx < 3; ++lx)
+            t[ky + ly][kx + lx] += a * e[ly][lx];
+      }
+  const size_t k = J * coarse->stride + I;
+  coarse->sw[k] = gather (t, fine, origin, 0, 0);
+  coarse->s[k] = gather (t, fine, origin, 0, 1);
+  coarse->se[k] = gather (t, fine, origin, 0, 2);
+  coarse->w[k] = gather (t, fine, origin, 1, 0);
+  coarse->c[k] = gather (t, fine, origin, 1, 1);
+  coarse->inverse[k] = 1.0 / coarse->c[k];
+}
+
+/* Whether coarse index I (1 .. n / 2 of a fine axis of n) has its 5
+   fine nodes 2 I - 2 .. 2 I + 2 within 1 .. n.  */
+static bool
+inner (size_t I, size_t n)
+{
+  return I >= 2 && 2 * I + 2 <= n;
+}
+
 void
 boxmg_galerkin (const struct boxmg_level *fine, struct boxmg_level *coarse)
 {
@@ -257,7 +398,10 @@ boxmg_galerkin (const struct boxmg_level *fine, struct boxmg_level *coarse)
   if (fine->nx * fine->ny > BOXMG_PARALLEL_NODES)
   for (size_t J = 1; J <= coarse->ny; ++J)
     for (size_t I = 1; I <= coarse->nx; ++I)
-      galerkin_row (fine, coarse, I, J);
+      if (inner (I, fine->nx) && inner (J, fine->ny))
+        galerkin_inner (fine, coarse, I, J);
+      else
+        galerkin_row (fine, coarse, I, J);
   double *entries[] = { coarse->c, coarse->w, coarse->s, coarse->sw,
                         coarse->se, coarse->inverse };
   for (size_t a = 0; a < sizeof entries / sizeof *entries; ++a)
@@ -274,7 +418,17 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
                double *mass)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  const bool threads = nx * ny > BOXMG_PARALLEL_NODES;
+  const bool px = op->periodic_x, py = op->periodic_y;
+  const double *const restrict wx = op->wx, *const restrict wy = op->wy;
+  const double *const restrict heat_of = op->capacity;
+  double *const restrict w = l->w, *const restrict s = l->s;
+  double *const restrict c = l->c, *const restrict inverse = l->inverse;
   bool valid = true;
+  /* Rows over the threads: the first touch of the level's and the
+     solver's pages (faults the kernel clears page by page) is much of
+     the time.  */
+#pragma omp parallel for schedule(static) reduction(&&: valid) if (threads)
   for (size_t j = 0; j <= ny + 1; ++j)
     for (size_t i = 0; i <= nx + 1; ++i)
       {
@@ -285,32 +439,31 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
            (row ny), whoever gathered the operator.  */
         if (row && i >= 1)
           {
-            const size_t face = k - 1 + (op->periodic_x && i == 1 ? nx : 0);
-            valid &= op->wx[face] >= 0.0 && isfinite (op->wx[face]);
-            l->w[k] = -c1 * op->wx[face];
+            const size_t face = k - 1 + (px && i == 1 ? nx : 0);
+            valid &= wx[face] >= 0.0 && isfinite (wx[face]);
+            w[k] = -c1 * wx[face];
           }
         if (col && j >= 1)
           {
-            const size_t face = k - st + (op->periodic_y && j == 1
-                                          ? ny * st : 0);
-            valid &= op->wy[face] >= 0.0 && isfinite (op->wy[face]);
-            l->s[k] = -c1 * op->wy[face];
+            const size_t face = k - st + (py && j == 1 ? ny * st : 0);
+            valid &= wy[face] >= 0.0 && isfinite (wy[face]);
+            s[k] = -c1 * wy[face];
           }
       }
+#pragma omp parallel for schedule(static) reduction(&&: valid) if (threads)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
         const size_t k = j * st + i;
-        const double heat = c0 > 0.0 ? op->capacity[k] : 0.0;
+        const double heat = c0 > 0.0 ? heat_of[k] : 0.0;
         const double loss = sink != NULL ? sink[k] : 0.0;
         valid &= heat >= 0.0 && isfinite (heat) && loss >= 0.0
                  && isfinite (loss);
-        capacity[k] = op->capacity[k];
+        capacity[k] = heat_of[k];
         mass[k] = c0 * heat + c1 * loss;
-        l->c[k] = mass[k] - (l->w[k] + l->w[k + 1] + l->s[k]
-                             + l->s[k + st]);
-        valid &= l->c[k] > 0.0 && isfinite (l->c[k]);
-        l->inverse[k] = 1.0 / l->c[k];
+        c[k] = mass[k] - (w[k] + w[k + 1] + s[k] + s[k + st]);
+        valid &= c[k] > 0.0 && isfinite (c[k]);
+        inverse[k] = 1.0 / c[k];
       }
   return valid;
 }
@@ -357,6 +510,18 @@ count_levels (size_t *nx, size_t *ny, bool periodic_x, bool periodic_y,
   return levels;
 }
 
+/* The factor's doubles of an nx x ny coarsest level (boxmg_coarse.c:
+   n rows of band + 1), SIZE_MAX where that overflows.  */
+static size_t
+factor_doubles (size_t nx, size_t ny, bool periodic_x, bool periodic_y)
+{
+  bool x_first;
+  const size_t band = boxmg_coarse_band (nx, ny, periodic_x, periodic_y,
+                                         &x_first);
+  const size_t n = nx * ny;
+  return band + 1 > SIZE_MAX / n ? SIZE_MAX : n * (band + 1);
+}
+
 size_t
 boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
                        bool periodic_y, size_t *cnx, size_t *cny)
@@ -364,10 +529,48 @@ boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
   *cnx = nx;
   *cny = ny;
   count_levels (cnx, cny, periodic_x, periodic_y, BOXMG_COARSEST_NODES);
-  bool x_first;
-  const size_t band = boxmg_coarse_band (*cnx, *cny, periodic_x, periodic_y,
-                                         &x_first);
-  return *cnx * *cny * (band + 1);
+  return factor_doubles (*cnx, *cny, periodic_x, periodic_y);
+}
+
+/* The solver's own arrays (solver_arrays).  */
+enum { SOLVER_ARRAYS = 6 };
+
+size_t
+boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
+                 size_t coarsest, size_t *factor)
+{
+  *factor = SIZE_MAX;
+  size_t cells, doubles;
+  if (nx == 0 || ny == 0 || !level_cells (nx, ny, SOLVER_ARRAYS, &cells))
+    return SIZE_MAX;
+  size_t total = SOLVER_ARRAYS * cells;
+  size_t cnx = nx, cny = ny;
+  const size_t levels = count_levels (&cnx, &cny, periodic_x, periodic_y,
+                                      coarsest > 0 ? coarsest
+                                      : BOXMG_COARSEST_NODES);
+  for (size_t l = 0; l < levels; ++l, nx /= 2, ny /= 2)
+    {
+      if (!level_doubles (nx, ny, l > 0, l + 1 == levels, l == 0, &doubles)
+          || doubles > SIZE_MAX / sizeof (double) - total)
+        return SIZE_MAX;
+      total += doubles;
+    }
+  /* The factor and the solve's right-hand side, n more, in one block.  */
+  const size_t entries = factor_doubles (cnx, cny, periodic_x, periodic_y);
+  if (entries > SIZE_MAX / sizeof (double) - cnx * cny)
+    return SIZE_MAX;
+  *factor = (entries + cnx * cny) * sizeof (double);
+  return total * sizeof (double);
+}
+
+size_t
+boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
+{
+  size_t total = bm->bytes;
+  for (size_t l = 0; l < bm->levels; ++l)
+    total += bm->level[l].bytes;
+  *factor = bm->coarse.n * (bm->coarse.band + 2) * sizeof (double);
+  return total;
 }
 
 /* The solver's own arrays: the finest rho c_p, PCG's p, q, z, r and
@@ -377,10 +580,10 @@ solver_arrays (struct boxmg_solver *bm)
 {
   struct boxmg_level *l = &bm->level[0];
   const size_t cells = l->stride * (l->ny + 2);
-  if (cells > SIZE_MAX / sizeof (double) / 6)
+  if (cells > SIZE_MAX / sizeof (double) / SOLVER_ARRAYS)
     return false;
-  bm->bytes = 6 * cells * sizeof (double);
-  bm->block = calloc (6 * cells, sizeof (double));
+  bm->bytes = SOLVER_ARRAYS * cells * sizeof (double);
+  bm->block = calloc (SOLVER_ARRAYS * cells, sizeof (double));
   if (bm->block == NULL)
     return false;
   double *a = bm->block;

@@ -15,14 +15,16 @@
      the black box multigrid (implicit.c, material_init; boxmg_setup.c):
        the operator (4 G), edge_terms' sink and heat (2 G), a steady run's
        right-hand side (1 G), and on the whole grid its levels: the finest
-       9 arrays and the solver's 6, each coarser one 13 (8 the coarsest);
-       split over ranks, every rank also holds the whole grid's u and f
+       9 arrays and the solver's 6, each coarser one 13 (8 the coarsest),
+       and the coarsest level's band factor (up to 64 MiB where a
+       periodic axis stops the coarsening: boxmg_footprint counts them
+       all as boxmg_create allocates them); split over ranks, every rank also holds the whole grid's u and f
        and, while the hierarchy is built, four whole operator arrays;
      LLVM's x86_64 host plugin keeps an offloading strategy's device
        copies in host memory: u, unew, the explicit step's wx, wy, gain and
        rise, and a resident multigrid's levels.
-   Arrays of a row or a column, halo strips and the coarsest level's
-   dense inverse or band factor are small beside these and left out;
+   Arrays of a row or a column, halo strips and the constant-coefficient
+   multigrid's coarsest solve are small beside these and left out;
    so are the whole-grid maps read while the material is set up, freed
    before the fields are allocated.  */
 #include <config.h>
@@ -52,23 +54,33 @@ add_grids (size_t *total, size_t count, size_t nx, size_t ny)
     *total += count * bytes;
 }
 
-/* The black box hierarchy of an nx x ny grid (boxmg_setup.c: the level
-   count of count_levels, the arrays of boxmg_level_alloc and
-   solver_arrays).  */
+/* *total += bytes, saturating at SIZE_MAX.  */
 static void
-add_boxmg_levels (size_t *total, size_t nx, size_t ny)
+add_bytes (size_t *total, size_t bytes)
 {
-  for (bool finest = true;; finest = false, nx /= 2, ny /= 2)
-    {
-      const bool coarsest = !(nx * ny > BOXMG_COARSEST_NODES && nx >= 3
-                              && ny >= 3);
-      /* c, w, s, 1 / c; the solver's 6 on the finest, u, f and the
-         9-point sw, se below it; the transfers and residual.  */
-      const size_t arrays = 4 + (finest ? 6 : 4) + (coarsest ? 0 : 5);
-      add_grids (total, arrays, nx, ny);
-      if (coarsest)
-        return;
-    }
+  *total = bytes > SIZE_MAX - *total ? SIZE_MAX : *total + bytes;
+}
+
+/* The black box hierarchy of the whole grid, counted by boxmg_setup.c
+   as it allocates it (its periodic axes coarsen only while even): the
+   levels and the solver's arrays, and the coarsest level's band factor
+   unless only the levels (a device's copies).  A factor beyond
+   BOXMG_FACTOR_LIMIT is refused with its own message before anything
+   is built (implicit.c, check_rings): left out here, so that the
+   memory check does not refuse it first for a reason that hides the
+   cure.  */
+static void
+add_boxmg (size_t *total, const struct config *cfg, const struct domain *d,
+           bool factor_too)
+{
+  const bool px = config_periodic (cfg, EDGE_LEFT);
+  const bool py = config_periodic (cfg, EDGE_BOTTOM);
+  size_t factor, cnx, cny;
+  add_bytes (total, boxmg_footprint (d->nx, d->ny, px, py, 0, &factor));
+  if (factor_too
+      && boxmg_coarsest_factor (d->nx, d->ny, px, py, &cnx, &cny)
+         <= BOXMG_FACTOR_LIMIT)
+    add_bytes (total, factor);
 }
 
 /* Append part to the list of what was counted.  */
@@ -142,7 +154,7 @@ run_footprint (const struct config *cfg, const struct domain *d)
       add_grids (&f.bytes, 6 + (cfg->steady ? 1 : 0), nx, ny);
       if (d->ranks > 1)
         add_grids (&f.bytes, 6, d->nx, d->ny);
-      add_boxmg_levels (&f.bytes, d->nx, d->ny);
+      add_boxmg (&f.bytes, cfg, d, true);
       counted (&f, d->ranks > 1 ? "operator, whole grid, levels"
                    : "operator, levels");
     }
@@ -155,7 +167,7 @@ run_footprint (const struct config *cfg, const struct domain *d)
     {
       add_grids (&f.bytes, 2 + (variable && !multigrid ? 4 : 0), nx, ny);
       if (boxmg && d->ranks == 1 && cfg->strategy->multigrid == MG_RESIDENT)
-        add_boxmg_levels (&f.bytes, d->nx, d->ny);
+        add_boxmg (&f.bytes, cfg, d, false);
       else if (multigrid && d->ranks == 1
                && cfg->strategy->multigrid == MG_RESIDENT)
         add_grids (&f.bytes, 3, nx, ny);

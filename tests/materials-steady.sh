@@ -9,7 +9,8 @@
 # backward Euler and Crank-Nicolson with insulated edges and a source,
 # whose total heat grows by the source's power times the time to 1e-10;
 # the offload
-# placements (x86_64 host plugin) and 1-4 MPI ranks bitwise alike
+# placements (x86_64 host plugin), 1-3 threads and 1-4 MPI ranks bitwise
+# alike
 # (periodic edges: periodic-material.sh).
 . "${srcdir:-.}/tests/testlib.sh"
 
@@ -226,6 +227,26 @@ if host_plugin; then
     done
   done
 fi
+
+# The set-up and the solve take their sums in a fixed order: 1, 2 and 3
+# threads give the same bits (the random map: its finest level and its
+# set-up run on the threads).
+for args in "--steady --rtol 1e-12" "-b neumann --scheme backward-euler --dt 1e-3 -n 3"; do
+  want=
+  for threads in 1 2 3; do
+    # shellcheck disable=SC2086
+    if OMP_NUM_THREADS=$threads "$HEATSIM" -q --json --material-map \
+        random.h5 --source-map source.h5 --length 2x1.5 $args \
+        >"$workdir/out" 2>"$workdir/err"; then
+      got=$(json_field checksum "$workdir/out")
+      [ -n "$want" ] || want=$got
+      [ "$got" = "$want" ] || fail "$args: $threads threads differ from 1"
+      pass
+    else
+      fail "$args: $threads threads failed: $(cat "$workdir/err")"
+    fi
+  done
+done
 
 # Several MPI ranks: bitwise the field of one (oversubscribed, as root in
 # CI containers: see tests/mpi.sh).

@@ -16,8 +16,11 @@
 #include <string.h>
 
 #include "boxmg.h"
+#include "domain.h"
 #include "field.h"
+#include "footprint.h"
 #include "operator.h"
+#include "options.h"
 #include "unit.h"
 
 /* A deterministic generator (xorshift64*), uniform in [0, 1).  */
@@ -154,6 +157,19 @@ operator_of (struct heat_operator *op, const struct map *m, double dx,
         op->wy[n] = edge ? 0.0 : harmonic (m->k[n], m->k[n + st]) / (dy * dy);
       }
   memcpy (op->capacity, m->capacity, cells * sizeof (double));
+}
+
+/* boxmg_footprint, the memory check's count, is what bm holds: its
+   levels and solver arrays, and its coarsest factor, byte for byte.  */
+static void
+check_bytes (const struct boxmg_solver *bm, size_t nx, size_t ny,
+             const bool periodic[2], size_t coarsest)
+{
+  size_t factor, held_factor;
+  const size_t levels = boxmg_footprint (nx, ny, periodic[0], periodic[1],
+                                         coarsest, &factor);
+  CHECK (levels == boxmg_bytes (bm, &held_factor));
+  CHECK (factor == held_factor);
 }
 
 /* Gaussian elimination of the n x n system a x = b of lower and upper
@@ -314,6 +330,7 @@ check_direct (size_t nx, size_t ny, size_t coarsest, double contrast,
 
   struct boxmg_solver *bm;
   CHECK (boxmg_create (&bm, &op, NULL, c0, c1, coarsest) == MG_OK);
+  check_bytes (bm, nx, ny, open, coarsest);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-14;
   struct mg_report report;
@@ -388,6 +405,7 @@ check_periodic (size_t nx, size_t ny, size_t coarsest, const bool ins[4],
   direct (&m, dx, dy, edges, periodic, c0, c1, &f, &u, heat, &ref);
   struct boxmg_solver *bm;
   CHECK (boxmg_create (&bm, &op, NULL, c0, c1, coarsest) == MG_OK);
+  check_bytes (bm, nx, ny, periodic, coarsest);
   struct mg_options opt = mg_default_options ();
   opt.rtol = 1e-14;
   struct mg_report report;
@@ -642,6 +660,102 @@ check_sink (double c0, double c1, unsigned long long seed)
   map_free (&m);
 }
 
+/* The bytes of the default hierarchy of a random map of nx x ny nodes,
+   built, with those periodic axes: its levels, solver arrays and
+   coarsest factor.  */
+static size_t
+built_bytes (size_t nx, size_t ny, const bool periodic[2])
+{
+  static const bool fixed[4] = { false, false, false, false };
+  struct map m;
+  map_alloc (&m, nx, ny);
+  map_fill (&m, RANDOM, 1e3, 7);
+  map_wrap (&m, periodic);
+  struct heat_operator op;
+  operator_of (&op, &m, 1.0 / (double) nx, 1.0 / (double) ny, fixed);
+  op.periodic_x = periodic[0];
+  op.periodic_y = periodic[1];
+  struct boxmg_solver *bm;
+  CHECK (boxmg_create (&bm, &op, NULL, 0.0, 1.0, 0) == MG_OK);
+  size_t factor = 0, bytes = 0;
+  if (bm != NULL)
+    {
+      check_bytes (bm, nx, ny, periodic, 0);
+      bytes = boxmg_bytes (bm, &factor) + factor;
+    }
+  boxmg_destroy (bm);
+  free (op.block);
+  map_free (&m);
+  return bytes;
+}
+
+/* The memory check's estimate (footprint.c) of a steady material run
+   of nx x ny nodes on one rank, with those periodic axes.  */
+static size_t
+estimate (size_t nx, size_t ny, const bool periodic[2])
+{
+  char grid[64], err[512];
+  snprintf (grid, sizeof grid, "%zux%zu", nx, ny);
+  char *argv[16] = { (char *) "heatsim", (char *) "-g", grid,
+                     (char *) "--steady", (char *) "--source", (char *) "1" };
+  int argc = 6;
+  if (periodic[0])
+    {
+      argv[argc++] = (char *) "--bc";
+      argv[argc++] = (char *) "left=periodic";
+      argv[argc++] = (char *) "--bc";
+      argv[argc++] = (char *) "right=periodic";
+    }
+  if (periodic[1])
+    {
+      argv[argc++] = (char *) "--bc";
+      argv[argc++] = (char *) "bottom=periodic";
+      argv[argc++] = (char *) "--bc";
+      argv[argc++] = (char *) "top=periodic";
+    }
+  argv[argc] = NULL;
+  struct config cfg;
+  const enum options_action action = options_parse (argc, argv, &cfg, err,
+                                                    sizeof err);
+  CHECK (action == OPTIONS_RUN);
+  if (action != OPTIONS_RUN)
+    fprintf (stderr, "%s\n", err);
+  const struct domain d = { .ranks = 1, .dims = { 1, 1 }, .nx = nx,
+                            .ny = ny, .local_nx = nx, .local_ny = ny };
+  const size_t bytes = run_footprint (&cfg, &d).bytes;
+  options_free (&cfg);
+  return bytes;
+}
+
+/* A periodic axis widens the coarsest level's band factor (and one of
+   odd length stops the coarsening): the memory check's estimate grows
+   by what the hierarchy built grows by, against the same grid without
+   rings.  192 x 96 coarsens to 96 x 48 either way, its band 49 without
+   rings and up to 98 with; 193 x 96 with x periodic does not coarsen,
+   and its band is 193.  */
+static void
+check_footprint (void)
+{
+  static const bool open[2] = { false, false };
+  static const bool rings[4][2] = { { true, false }, { false, true },
+                                    { true, true }, { true, false } };
+  static const size_t sizes[4][2] = { { 192, 96 }, { 192, 96 },
+                                      { 192, 96 }, { 193, 96 } };
+  for (int r = 0; r < 4; ++r)
+    {
+      const size_t nx = sizes[r][0], ny = sizes[r][1];
+      const size_t plain = built_bytes (nx, ny, open);
+      const size_t ring = built_bytes (nx, ny, rings[r]);
+      const size_t plain_estimate = estimate (nx, ny, open);
+      const size_t ring_estimate = estimate (nx, ny, rings[r]);
+      printf ("%zux%zu periodic %d%d: hierarchy %zu bytes, %zu with rings; "
+              "estimate %zu, %zu\n", nx, ny, rings[r][0], rings[r][1],
+              plain, ring, plain_estimate, ring_estimate);
+      CHECK (ring != plain);
+      CHECK (ring_estimate - plain_estimate == ring - plain);
+    }
+}
+
 int
 main (void)
 {
@@ -666,6 +780,7 @@ main (void)
     }
   check_sink (0.0, 1.0, 81);
   check_sink (1.0, 0.5, 82);
+  check_footprint ();
   static const bool open[2] = { false, false };
   check_placements (insulated, open, 0.0, 71);
   check_placements (corner, open, 1.0, 72);
