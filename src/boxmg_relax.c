@@ -54,7 +54,7 @@ relax_row (double *u, const double *f, const double *d, const double *w,
       }
 }
 
-/* out = f - A u over row j (f NULL for 0).  */
+/* out[1 .. nx] = f - A u over row j (f NULL for 0).  */
 static void
 residual_row (const double *c, const double *w, const double *s,
               const double *sw, const double *se, size_t stride, size_t nx,
@@ -67,7 +67,7 @@ residual_row (const double *c, const double *w, const double *s,
       {
         const size_t k = row + i;
         const double a = c[k] * u[k] + boxmg_off5 (u + k, w + k, s + k, st);
-        out[k] = (f != NULL ? f[k] : 0.0) - a;
+        out[i] = (f != NULL ? f[k] : 0.0) - a;
       }
   else
     for (size_t i = 1; i <= nx; ++i)
@@ -76,27 +76,30 @@ residual_row (const double *c, const double *w, const double *s,
         const double a = c[k] * u[k]
                          + boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
                                        st);
-        out[k] = (f != NULL ? f[k] : 0.0) - a;
+        out[i] = (f != NULL ? f[k] : 0.0) - a;
       }
 }
 
-/* Coarse row J of P^T r.  The fine nodes around (2I, 2J): those west of
-   or below it see this coarse node as their east or north one.  */
+/* Coarse row J of P^T r, rb, rk and rt r's fine rows 2 J - 1, 2 J and
+   2 J + 1 (each from its column 0).  The fine nodes around (2I, 2J):
+   those west of or below it see this coarse node as their east or
+   north one.  */
 static void
-restrict_row (const double *r, const double *p0, const double *p1,
-              const double *p2, const double *p3, size_t fs, double *f,
-              size_t cs, size_t nx, size_t J)
+restrict_row (const double *rb, const double *rk, const double *rt,
+              const double *p0, const double *p1, const double *p2,
+              const double *p3, size_t fs, double *f, size_t cs, size_t nx,
+              size_t J)
 {
   for (size_t I = 1; I <= nx; ++I)
     {
-      const size_t k = 2 * J * fs + 2 * I;
+      const size_t i = 2 * I, k = 2 * J * fs + i;
       const size_t b = k - fs, t = k + fs;
-      f[J * cs + I] = p3[b - 1] * r[b - 1] + p2[b] * r[b] + p2[b + 1]
-                      * r[b + 1]
-                      + p1[k - 1] * r[k - 1] + p0[k] * r[k]
-                      + p0[k + 1] * r[k + 1]
-                      + p1[t - 1] * r[t - 1] + p0[t] * r[t]
-                      + p0[t + 1] * r[t + 1];
+      f[J * cs + I] = p3[b - 1] * rb[i - 1] + p2[b] * rb[i] + p2[b + 1]
+                      * rb[i + 1]
+                      + p1[k - 1] * rk[i - 1] + p0[k] * rk[i]
+                      + p0[k + 1] * rk[i + 1]
+                      + p1[t - 1] * rt[i - 1] + p0[t] * rt[i]
+                      + p0[t + 1] * rt[i + 1];
     }
 }
 
@@ -162,7 +165,7 @@ static double
 apply_row (const double *c, const double *w, const double *s, size_t stride,
            size_t nx, size_t j, const double *p, double *q)
 {
-  residual_row (c, w, s, NULL, NULL, stride, nx, j, p, NULL, q);
+  residual_row (c, w, s, NULL, NULL, stride, nx, j, p, NULL, q + j * stride);
   double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
     {
@@ -383,13 +386,13 @@ residual (struct boxmg_exec *x, struct boxmg_level *l)
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
-        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r + j * stride);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
-        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r + j * stride);
     }
   boxmg_wrap (x, l, r);
 }
@@ -407,12 +410,14 @@ restriction (struct boxmg_exec *x, const struct boxmg_level *fine,
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t J = 1; J <= ny; ++J)
-        restrict_row (r, p0, p1, p2, p3, fs, f, cs, nx, J);
+        restrict_row (r + (2 * J - 1) * fs, r + 2 * J * fs,
+                      r + (2 * J + 1) * fs, p0, p1, p2, p3, fs, f, cs, nx, J);
       return;
     }
 #pragma omp parallel for schedule(static) if (threaded (fine))
   for (size_t J = 1; J <= ny; ++J)
-    restrict_row (r, p0, p1, p2, p3, fs, f, cs, nx, J);
+    restrict_row (r + (2 * J - 1) * fs, r + 2 * J * fs, r + (2 * J + 1) * fs,
+                  p0, p1, p2, p3, fs, f, cs, nx, J);
 }
 
 static void
@@ -529,8 +534,19 @@ covers (const struct pipeline *pl, size_t q, size_t j)
     }
 }
 
+/* Row j of the residual: in ring's three rows (row j % 3) where ring
+   is not NULL and j an interior row, else at its place in r.  */
+static double *
+residual_at (const struct pipeline *pl, double *ring, size_t j)
+{
+  const struct boxmg_level *l = pl->fine;
+  if (ring != NULL && j >= 1 && j <= l->ny)
+    return ring + (j % 3) * l->stride;
+  return l->r + j * l->stride;
+}
+
 static void
-stage_row (const struct pipeline *pl, size_t q, size_t j)
+stage_row (const struct pipeline *pl, double *ring, size_t q, size_t j)
 {
   const struct stage *st = &pl->stage[q];
   struct boxmg_level *l = pl->fine;
@@ -548,11 +564,13 @@ stage_row (const struct pipeline *pl, size_t q, size_t j)
       break;
     case STAGE_RESIDUAL:
       residual_row (l->c, l->w, l->s, l->sw, l->se, stride, nx, j, l->u,
-                    l->f, l->r);
+                    l->f, residual_at (pl, ring, j));
       break;
     case STAGE_RESTRICT:
-      restrict_row (l->r, l->p[0], l->p[1], l->p[2], l->p[3], stride,
-                    pl->coarse->f, pl->coarse->stride, pl->coarse->nx, j / 2);
+      restrict_row (residual_at (pl, ring, j - 1), residual_at (pl, ring, j),
+                    residual_at (pl, ring, j + 1), l->p[0], l->p[1], l->p[2],
+                    l->p[3], stride, pl->coarse->f, pl->coarse->stride,
+                    pl->coarse->nx, j / 2);
       break;
     case STAGE_PROLONG:
       prolong_row (l->u, l->p[0], l->p[1], l->p[2], l->p[3], stride,
@@ -565,14 +583,20 @@ stage_row (const struct pipeline *pl, size_t q, size_t j)
 }
 
 /* Band b of bands: rows a .. z.  Phase one: the wavefront over the
-   band, stage q > 0 kept 2q rows off each end that meets another band.
-   Phase two (after every band's phase one), band b > 0: the rows
-   deferred around its first row, the stages in order.  */
+   band, stage q > 0 kept 2q rows off each end that meets another band;
+   the residual, which only the restriction two rows behind reads, in
+   three rows of r at the band's start, which stay in cache (r is
+   scratch, read by nothing else).  Phase two (after every band's phase
+   one), band b > 0: the rows deferred around its first row, the stages
+   in order, the residual at its place in r: the rows the deferred
+   restriction reads, computed again (the same bits) where phase one
+   computed them into a ring.  */
 static void
 pipeline_band (const struct pipeline *pl, size_t b, size_t bands)
 {
   const size_t ny = pl->fine->ny, n = pl->count;
   const size_t a = 1 + ny * b / bands, z = ny * (b + 1) / bands;
+  double *ring = pl->fine->r + a * pl->fine->stride;
   for (size_t front = a; front < z + n; ++front)
     for (size_t q = 0; q < n && q <= front - a; ++q)
       {
@@ -580,19 +604,24 @@ pipeline_band (const struct pipeline *pl, size_t b, size_t bands)
         const size_t lo = b > 0 ? a + 2 * q : a;
         const size_t hi = b + 1 < bands ? z - 2 * q : z;
         if (j >= lo && j <= hi && covers (pl, q, j))
-          stage_row (pl, q, j);
+          stage_row (pl, ring, q, j);
       }
 #pragma omp barrier
   if (b == 0)
     return;
   for (size_t q = 1; q < n; ++q)
-    for (size_t j = a - 2 * q; j < a + 2 * q; ++j)
-      if (covers (pl, q, j))
-        stage_row (pl, q, j);
+    {
+      const size_t reach = pl->stage[q].kind == STAGE_RESIDUAL ? 2 * q + 3
+                                                               : 2 * q;
+      for (size_t j = a - reach; j < a + reach; ++j)
+        if (covers (pl, q, j))
+          stage_row (pl, NULL, q, j);
+    }
 }
 
 /* Bands of at least 4 stages + 2 rows: the deferred rows of one
-   boundary neither reach another's nor read them.  */
+   boundary (and the residual's rows around them) neither reach
+   another's nor read them, nor another band's ring.  */
 static void
 pipeline_run (struct boxmg_exec *x, const struct pipeline *pl,
               unsigned long passes)
