@@ -152,11 +152,10 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
       vcycle (bm, 0, one_level ? NULL : l->row_sum);
       const double rz_new = one_level ? boxmg_dot (&bm->x, l, r, z)
                                       : boxmg_row_total (&bm->x, l);
-      boxmg_direction (&bm->x, l, restart ? 0.0 : rz_new / rz, z, p);
+      const double pq = boxmg_search (&bm->x, l, restart ? 0.0 : rz_new / rz,
+                                      z, p, q);
       rz = rz_new;
       restart = false;
-      boxmg_wrap (&bm->x, l, p);
-      const double pq = boxmg_apply (&bm->x, l, p, q);
       if (!(pq > 0.0) || !isfinite (pq))
         {
           if (!isfinite (pq))

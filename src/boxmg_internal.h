@@ -200,6 +200,10 @@ double boxmg_update (struct boxmg_exec *x, struct boxmg_level *l,
 /* p = z + beta p.  */
 void boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l,
                       double beta, const double *z, double *p);
+/* p = z + beta p (its periodic halo lines wrapped), q = A p; returns
+   p . q.  */
+double boxmg_search (struct boxmg_exec *x, struct boxmg_level *l,
+                     double beta, const double *z, double *p, double *q);
 /* a . b over the interior; sum of w a (w NULL for 1).  */
 double boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l,
                   const double *a, const double *b);

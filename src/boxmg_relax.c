@@ -499,7 +499,7 @@ zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
    axis (halo lines wrapped between passes) take the separate passes.  */
 
 enum stage_kind { STAGE_ZERO, STAGE_RELAX, STAGE_RESIDUAL, STAGE_RESTRICT,
-                  STAGE_PROLONG, STAGE_DOT };
+                  STAGE_PROLONG, STAGE_DOT, STAGE_DIRECTION, STAGE_APPLY };
 /* Down's: zero, two per sweep, residual, restriction (up's fewer).  */
 enum { STAGES_MAX = 3 + 2 * BOXMG_SWEEPS };
 
@@ -513,6 +513,10 @@ struct pipeline {
   struct boxmg_level *fine;
   const struct boxmg_level *coarse;
   double *row_sum;
+  /* PCG's search direction p = z + beta p and q = A p.  */
+  double beta;
+  const double *z;
+  double *p, *q;
   size_t count;
   struct stage stage[STAGES_MAX];
 };
@@ -578,6 +582,13 @@ stage_row (const struct pipeline *pl, double *ring, size_t q, size_t j)
       break;
     case STAGE_DOT:
       pl->row_sum[j - 1] = dot_row (NULL, l->f, l->u, stride, nx, j);
+      break;
+    case STAGE_DIRECTION:
+      direction_row (pl->beta, pl->z, pl->p, stride, nx, j);
+      break;
+    case STAGE_APPLY:
+      pl->row_sum[j - 1] = apply_row (l->c, l->w, l->s, stride, nx, j, pl->p,
+                                      pl->q);
       break;
     }
 }
@@ -809,6 +820,26 @@ boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l, double beta,
       for (size_t j = 1; j <= ny; ++j)
         direction_row (beta, z, p, stride, nx, j);
     }
+}
+
+/* The host's in one wavefront (the pipeline above): p row j, then q
+   row j - 1, whose p rows are then new, p read from memory once.  */
+double
+boxmg_search (struct boxmg_exec *x, struct boxmg_level *l, double beta,
+              const double *z, double *p, double *q)
+{
+  if (pipelined (x, l))
+    {
+      struct pipeline pl = { .fine = l, .row_sum = l->row_sum, .beta = beta,
+                             .z = z, .p = p, .q = q, .count = 2 };
+      pl.stage[0] = (struct stage) { .kind = STAGE_DIRECTION };
+      pl.stage[1] = (struct stage) { .kind = STAGE_APPLY };
+      pipeline_run (x, &pl, 2);
+      return sum_rows (x, l);
+    }
+  boxmg_direction (x, l, beta, z, p);
+  boxmg_wrap (x, l, p);
+  return boxmg_apply (x, l, p, q);
 }
 
 double
