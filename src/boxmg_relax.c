@@ -539,7 +539,10 @@ covers (const struct pipeline *pl, size_t q, size_t j)
 }
 
 /* Row j of the residual: in ring's three rows (row j % 3) where ring
-   is not NULL and j an interior row, else at its place in r.  */
+   is not NULL and j an interior row, else at its place in r.  A level
+   with a coarser one has at least 3 rows, so the ring never reaches
+   r's halo row ny + 1, which the last coarse row's restriction reads
+   (times weights 0).  */
 static double *
 residual_at (const struct pipeline *pl, double *ring, size_t j)
 {
