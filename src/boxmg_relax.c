@@ -598,9 +598,9 @@ stage_row (const struct pipeline *pl, double *ring, size_t q, size_t j)
 
 /* Band b of bands: rows a .. z.  Phase one: the wavefront over the
    band, stage q > 0 kept 2q rows off each end that meets another band;
-   the residual, which only the restriction two rows behind reads, in
-   three rows of r at the band's start, which stay in cache (r is
-   scratch, read by nothing else).  Phase two (after every band's phase
+   the residual, which only the restriction (the next stage, on the
+   rows around the one behind) reads, in three rows of r at the band's
+   start, which stay in cache (r is scratch, read by nothing else).  Phase two (after every band's phase
    one), band b > 0: the rows deferred around its first row, the stages
    in order, the residual at its place in r: the rows the deferred
    restriction reads, computed again (the same bits) where phase one
