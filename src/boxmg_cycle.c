@@ -9,13 +9,11 @@
 #include <math.h>
 #include <omp.h>
 
-/* Smoothing sweeps before and after the coarse correction, equal so that
-   the cycle is symmetric (bench/RESULTS.md).  */
-enum { BOXMG_SWEEPS = 2 };
-
-/* level l's u = V-cycle approximation of A^-1 level l's f, from 0.  */
+/* level l's u = V-cycle approximation of A^-1 level l's f, from 0;
+   row_sum not NULL: each row's f . u there (level 0 with a coarser
+   one).  */
 static void
-vcycle (struct boxmg_solver *bm, size_t l)
+vcycle (struct boxmg_solver *bm, size_t l, double *row_sum)
 {
   struct boxmg_level *fine = &bm->level[l];
   struct boxmg_exec *x = &bm->x;
@@ -28,15 +26,9 @@ vcycle (struct boxmg_solver *bm, size_t l)
       boxmg_coarse_return (x, fine);
       return;
     }
-  boxmg_zero (x, fine, fine->u);
-  for (int t = 0; t < BOXMG_SWEEPS; ++t)
-    boxmg_smooth (x, fine, true);
-  boxmg_residual (x, fine);
-  boxmg_restrict (x, fine, fine + 1);
-  vcycle (bm, l + 1);
-  boxmg_prolong (x, fine, fine + 1);
-  for (int t = 0; t < BOXMG_SWEEPS; ++t)
-    boxmg_smooth (x, fine, false);
+  boxmg_down (x, fine, fine + 1);
+  vcycle (bm, l + 1, NULL);
+  boxmg_up (x, fine, fine + 1, row_sum);
 }
 
 /* The mean of r removed: the part of a singular problem's residual
@@ -154,13 +146,16 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
           bm->resume_heat = heat;
           break;
         }
-      vcycle (bm, 0);
-      const double rz_new = boxmg_dot (&bm->x, l, r, z);
-      boxmg_direction (&bm->x, l, restart ? 0.0 : rz_new / rz, z, p);
+      /* r . z taken by the cycle's last sweep, as it leaves each row
+         (a single level: by a pass of its own).  */
+      const bool one_level = bm->levels == 1;
+      vcycle (bm, 0, one_level ? NULL : l->row_sum);
+      const double rz_new = one_level ? boxmg_dot (&bm->x, l, r, z)
+                                      : boxmg_row_total (&bm->x, l);
+      const double pq = boxmg_search (&bm->x, l, restart ? 0.0 : rz_new / rz,
+                                      z, p, q);
       rz = rz_new;
       restart = false;
-      boxmg_wrap (&bm->x, l, p);
-      const double pq = boxmg_apply (&bm->x, l, p, q);
       if (!(pq > 0.0) || !isfinite (pq))
         {
           if (!isfinite (pq))

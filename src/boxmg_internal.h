@@ -157,23 +157,24 @@ void boxmg_coarse_solve (const struct boxmg_coarse *cs,
                          struct boxmg_level *l);
 void boxmg_coarse_free (struct boxmg_coarse *cs);
 
-/* Passes over a level (boxmg_relax.c).  Those that write a level's u
-   or r (smooth, residual, prolong, zero) leave its periodic halo lines
-   wrapped, as restrict and prolong read them.  */
-/* One Gauss-Seidel sweep on u, the colours in order (forward) or the
-   reverse order.  */
-void boxmg_smooth (struct boxmg_exec *x, struct boxmg_level *l,
-                   bool forward);
-/* r = f - A u.  */
-void boxmg_residual (struct boxmg_exec *x, struct boxmg_level *l);
-/* coarse->f = P^T fine->r.  */
-void boxmg_restrict (struct boxmg_exec *x, const struct boxmg_level *fine,
-                     struct boxmg_level *coarse);
-/* fine->u += P coarse->u.  */
-void boxmg_prolong (struct boxmg_exec *x, struct boxmg_level *fine,
-                    const struct boxmg_level *coarse);
-/* u = 0 over the interior.  */
-void boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u);
+/* Smoothing sweeps before and after the coarse correction, equal so that
+   the cycle is symmetric (bench/RESULTS.md).  */
+enum { BOXMG_SWEEPS = 2 };
+
+/* The V-cycle's passes over a level (boxmg_relax.c), the sweeps
+   Gauss-Seidel's four colours in order (forward) or in the reverse
+   order (backward).  Whatever writes a level's u or r leaves its
+   periodic halo lines wrapped, as the transfers read them.
+   Down: u = 0, BOXMG_SWEEPS forward sweeps, r = f - A u, coarse->f =
+   P^T r.  Up: u += P coarse->u, BOXMG_SWEEPS backward sweeps, and
+   where row_sum is not NULL each row's f . u there (PCG's r . z, for
+   boxmg_row_total).  */
+void boxmg_down (struct boxmg_exec *x, struct boxmg_level *fine,
+                 const struct boxmg_level *coarse);
+void boxmg_up (struct boxmg_exec *x, struct boxmg_level *fine,
+               const struct boxmg_level *coarse, double *row_sum);
+/* The sum of l's row_sum, the rows in order (fetched from a device).  */
+double boxmg_row_total (struct boxmg_exec *x, const struct boxmg_level *l);
 /* The coarsest level's f to the host, and its u back (device
    placements: the band Cholesky solve runs on the host).  */
 void boxmg_coarse_fetch (struct boxmg_exec *x, struct boxmg_level *l);
@@ -199,6 +200,10 @@ double boxmg_update (struct boxmg_exec *x, struct boxmg_level *l,
 /* p = z + beta p.  */
 void boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l,
                       double beta, const double *z, double *p);
+/* p = z + beta p (its periodic halo lines wrapped), q = A p; returns
+   p . q.  */
+double boxmg_search (struct boxmg_exec *x, struct boxmg_level *l,
+                     double beta, const double *z, double *p, double *q);
 /* a . b over the interior; sum of w a (w NULL for 1).  */
 double boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l,
                   const double *a, const double *b);

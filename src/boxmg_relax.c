@@ -54,7 +54,7 @@ relax_row (double *u, const double *f, const double *d, const double *w,
       }
 }
 
-/* out = f - A u over row j (f NULL for 0).  */
+/* out[1 .. nx] = f - A u over row j (f NULL for 0).  */
 static void
 residual_row (const double *c, const double *w, const double *s,
               const double *sw, const double *se, size_t stride, size_t nx,
@@ -67,7 +67,7 @@ residual_row (const double *c, const double *w, const double *s,
       {
         const size_t k = row + i;
         const double a = c[k] * u[k] + boxmg_off5 (u + k, w + k, s + k, st);
-        out[k] = (f != NULL ? f[k] : 0.0) - a;
+        out[i] = (f != NULL ? f[k] : 0.0) - a;
       }
   else
     for (size_t i = 1; i <= nx; ++i)
@@ -76,27 +76,30 @@ residual_row (const double *c, const double *w, const double *s,
         const double a = c[k] * u[k]
                          + boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
                                        st);
-        out[k] = (f != NULL ? f[k] : 0.0) - a;
+        out[i] = (f != NULL ? f[k] : 0.0) - a;
       }
 }
 
-/* Coarse row J of P^T r.  The fine nodes around (2I, 2J): those west of
-   or below it see this coarse node as their east or north one.  */
+/* Coarse row J of P^T r, rb, rk and rt r's fine rows 2 J - 1, 2 J and
+   2 J + 1 (each from its column 0).  The fine nodes around (2I, 2J):
+   those west of or below it see this coarse node as their east or
+   north one.  */
 static void
-restrict_row (const double *r, const double *p0, const double *p1,
-              const double *p2, const double *p3, size_t fs, double *f,
-              size_t cs, size_t nx, size_t J)
+restrict_row (const double *rb, const double *rk, const double *rt,
+              const double *p0, const double *p1, const double *p2,
+              const double *p3, size_t fs, double *f, size_t cs, size_t nx,
+              size_t J)
 {
   for (size_t I = 1; I <= nx; ++I)
     {
-      const size_t k = 2 * J * fs + 2 * I;
+      const size_t i = 2 * I, k = 2 * J * fs + i;
       const size_t b = k - fs, t = k + fs;
-      f[J * cs + I] = p3[b - 1] * r[b - 1] + p2[b] * r[b] + p2[b + 1]
-                      * r[b + 1]
-                      + p1[k - 1] * r[k - 1] + p0[k] * r[k]
-                      + p0[k + 1] * r[k + 1]
-                      + p1[t - 1] * r[t - 1] + p0[t] * r[t]
-                      + p0[t + 1] * r[t + 1];
+      f[J * cs + I] = p3[b - 1] * rb[i - 1] + p2[b] * rb[i] + p2[b + 1]
+                      * rb[i + 1]
+                      + p1[k - 1] * rk[i - 1] + p0[k] * rk[i]
+                      + p0[k + 1] * rk[i + 1]
+                      + p1[t - 1] * rt[i - 1] + p0[t] * rt[i]
+                      + p0[t + 1] * rt[i + 1];
     }
 }
 
@@ -162,7 +165,7 @@ static double
 apply_row (const double *c, const double *w, const double *s, size_t stride,
            size_t nx, size_t j, const double *p, double *q)
 {
-  residual_row (c, w, s, NULL, NULL, stride, nx, j, p, NULL, q);
+  residual_row (c, w, s, NULL, NULL, stride, nx, j, p, NULL, q + j * stride);
   double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
     {
@@ -313,10 +316,13 @@ relax_colours (double *u, const double *f, const double *d, const double *w,
 /* Colours (even, odd) of the rows of parity j0 % 2 (j0 = 1 or 2): the
    rows of one parity do not couple (9 points reach one row up and
    down), so each row does its two colours in turn, in cache, and the
-   rows run in parallel.  A periodic y axis's halo rows follow.  */
+   rows run in parallel.  A periodic y axis's halo rows follow.
+   row_sum not NULL: the rows are final, and each row's f . u goes to
+   row_sum (PCG's r . z on the finest level, taken while the row is in
+   cache).  */
 static void
 relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
-            size_t first, size_t second)
+            size_t first, size_t second, double *row_sum)
 {
   const size_t rows = l->ny >= j0 ? (l->ny - j0) / 2 + 1 : 0;
   const size_t stride = l->stride, nx = l->nx;
@@ -328,38 +334,49 @@ relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t t = 0; t < rows; ++t)
-        relax_colours (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first,
-                       second, px);
+        {
+          const size_t j = j0 + 2 * t;
+          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
+                         px);
+          if (row_sum != NULL)
+            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
+        }
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t t = 0; t < rows; ++t)
-        relax_colours (u, f, d, w, s, sw, se, stride, nx, j0 + 2 * t, first,
-                       second, px);
+        {
+          const size_t j = j0 + 2 * t;
+          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
+                         px);
+          if (row_sum != NULL)
+            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
+        }
     }
   wrap_y (x, l, u);
 }
 
 /* Forward: colours (i % 2, j % 2) = (0, 0), (1, 0), (0, 1), (1, 1);
    backward the reverse, the adjoint sweep.  */
-void
-boxmg_smooth (struct boxmg_exec *x, struct boxmg_level *l, bool forward)
+static void
+smooth (struct boxmg_exec *x, struct boxmg_level *l, bool forward,
+        double *row_sum)
 {
   if (forward)
     {
-      relax_rows (x, l, 2, 2, 1);
-      relax_rows (x, l, 1, 2, 1);
+      relax_rows (x, l, 2, 2, 1, row_sum);
+      relax_rows (x, l, 1, 2, 1, row_sum);
     }
   else
     {
-      relax_rows (x, l, 1, 1, 2);
-      relax_rows (x, l, 2, 1, 2);
+      relax_rows (x, l, 1, 1, 2, row_sum);
+      relax_rows (x, l, 2, 1, 2, row_sum);
     }
 }
 
-void
-boxmg_residual (struct boxmg_exec *x, struct boxmg_level *l)
+static void
+residual (struct boxmg_exec *x, struct boxmg_level *l)
 {
   const size_t ny = l->ny, nx = l->nx, stride = l->stride;
   const double *c = l->c, *w = l->w, *s = l->s, *sw = l->sw, *se = l->se;
@@ -369,20 +386,20 @@ boxmg_residual (struct boxmg_exec *x, struct boxmg_level *l)
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
-        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r + j * stride);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
-        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r);
+        residual_row (c, w, s, sw, se, stride, nx, j, u, f, r + j * stride);
     }
   boxmg_wrap (x, l, r);
 }
 
-void
-boxmg_restrict (struct boxmg_exec *x, const struct boxmg_level *fine,
-                struct boxmg_level *coarse)
+static void
+restriction (struct boxmg_exec *x, const struct boxmg_level *fine,
+             const struct boxmg_level *coarse)
 {
   const size_t fs = fine->stride, cs = coarse->stride;
   const size_t nx = coarse->nx, ny = coarse->ny;
@@ -393,17 +410,19 @@ boxmg_restrict (struct boxmg_exec *x, const struct boxmg_level *fine,
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t J = 1; J <= ny; ++J)
-        restrict_row (r, p0, p1, p2, p3, fs, f, cs, nx, J);
+        restrict_row (r + (2 * J - 1) * fs, r + 2 * J * fs,
+                      r + (2 * J + 1) * fs, p0, p1, p2, p3, fs, f, cs, nx, J);
       return;
     }
 #pragma omp parallel for schedule(static) if (threaded (fine))
   for (size_t J = 1; J <= ny; ++J)
-    restrict_row (r, p0, p1, p2, p3, fs, f, cs, nx, J);
+    restrict_row (r + (2 * J - 1) * fs, r + 2 * J * fs, r + (2 * J + 1) * fs,
+                  p0, p1, p2, p3, fs, f, cs, nx, J);
 }
 
-void
-boxmg_prolong (struct boxmg_exec *x, struct boxmg_level *fine,
-               const struct boxmg_level *coarse)
+static void
+prolong (struct boxmg_exec *x, struct boxmg_level *fine,
+         const struct boxmg_level *coarse)
 {
   const size_t fs = fine->stride, cs = coarse->stride;
   const size_t nx = fine->nx, ny = fine->ny;
@@ -442,8 +461,8 @@ sum_rows (struct boxmg_exec *x, const struct boxmg_level *l)
   return sum;
 }
 
-void
-boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
+static void
+zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
 {
   const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   if (on_device (x))
@@ -459,6 +478,242 @@ boxmg_zero (struct boxmg_exec *x, struct boxmg_level *l, double *u)
         zero_row (u, stride, nx, j);
     }
   boxmg_wrap (x, l, u);
+}
+
+/* ---- The host's half V-cycles in one pass over a level.
+
+   Down (u = 0, the forward sweeps, r = f - A u, coarse f = P^T r) and
+   up (u += P coarse u, the backward sweeps, PCG's r . z) run on the
+   host as one wavefront over the rows: a chain of stages, each a row
+   pass, stage q working on row front - q while stage q - 1 works on
+   row front - q + 1.  A stage's row reads the rows beside it as the
+   passes one after another leave them (the one before has done them,
+   the one after has not yet), so every node gets the bits of the
+   separate passes, the device's, from one read of the level's arrays
+   from memory instead of one per pass.
+   Threads take bands of rows.  Stage q (q > 0) leaves 2q rows at each
+   end of a band that meets another for after a barrier (the rows beside
+   the band's are another thread's, and the passes ahead of them in
+   phase one would overwrite what a deferred row needs); then each
+   boundary's deferred rows run stage by stage.  Levels with a periodic
+   axis (halo lines wrapped between passes) take the separate passes.  */
+
+enum stage_kind { STAGE_ZERO, STAGE_RELAX, STAGE_RESIDUAL, STAGE_RESTRICT,
+                  STAGE_PROLONG, STAGE_DOT, STAGE_DIRECTION, STAGE_APPLY };
+/* Down's: zero, two per sweep, residual, restriction (up's fewer).  */
+enum { STAGES_MAX = 3 + 2 * BOXMG_SWEEPS };
+
+struct stage {
+  enum stage_kind kind;
+  size_t parity;              /* STAGE_RELAX: rows j, j % 2 == parity */
+  size_t first, second;       /* STAGE_RELAX: the columns' colours */
+};
+
+struct pipeline {
+  struct boxmg_level *fine;
+  const struct boxmg_level *coarse;
+  double *row_sum;
+  /* PCG's search direction p = z + beta p and q = A p.  */
+  double beta;
+  const double *z;
+  double *p, *q;
+  size_t count;
+  struct stage stage[STAGES_MAX];
+};
+
+/* Whether stage q has work on row j.  */
+static bool
+covers (const struct pipeline *pl, size_t q, size_t j)
+{
+  const struct stage *st = &pl->stage[q];
+  switch (st->kind)
+    {
+    case STAGE_RELAX:
+      return j % 2 == st->parity;
+    case STAGE_RESTRICT:
+      /* Coarse row J is fine row 2 J's: rows 2 J +- 1 of r are ready.  */
+      return j % 2 == 0 && j / 2 <= pl->coarse->ny;
+    default:
+      return true;
+    }
+}
+
+/* Row j of the residual: in ring's three rows (row j % 3) where ring
+   is not NULL and j an interior row, else at its place in r.  A level
+   with a coarser one has at least 3 rows, so the ring never reaches
+   r's halo row ny + 1, which the last coarse row's restriction reads
+   (times weights 0).  */
+static double *
+residual_at (const struct pipeline *pl, double *ring, size_t j)
+{
+  const struct boxmg_level *l = pl->fine;
+  if (ring != NULL && j >= 1 && j <= l->ny)
+    return ring + (j % 3) * l->stride;
+  return l->r + j * l->stride;
+}
+
+static void
+stage_row (const struct pipeline *pl, double *ring, size_t q, size_t j)
+{
+  const struct stage *st = &pl->stage[q];
+  struct boxmg_level *l = pl->fine;
+  const size_t stride = l->stride, nx = l->nx;
+  switch (st->kind)
+    {
+    case STAGE_ZERO:
+      zero_row (l->u, stride, nx, j);
+      break;
+    case STAGE_RELAX:
+      relax_row (l->u, l->f, l->inverse, l->w, l->s, l->sw, l->se, stride,
+                 nx, j, st->first);
+      relax_row (l->u, l->f, l->inverse, l->w, l->s, l->sw, l->se, stride,
+                 nx, j, st->second);
+      break;
+    case STAGE_RESIDUAL:
+      residual_row (l->c, l->w, l->s, l->sw, l->se, stride, nx, j, l->u,
+                    l->f, residual_at (pl, ring, j));
+      break;
+    case STAGE_RESTRICT:
+      restrict_row (residual_at (pl, ring, j - 1), residual_at (pl, ring, j),
+                    residual_at (pl, ring, j + 1), l->p[0], l->p[1], l->p[2],
+                    l->p[3], stride, pl->coarse->f, pl->coarse->stride,
+                    pl->coarse->nx, j / 2);
+      break;
+    case STAGE_PROLONG:
+      prolong_row (l->u, l->p[0], l->p[1], l->p[2], l->p[3], stride,
+                   pl->coarse->u, pl->coarse->stride, nx, j);
+      break;
+    case STAGE_DOT:
+      pl->row_sum[j - 1] = dot_row (NULL, l->f, l->u, stride, nx, j);
+      break;
+    case STAGE_DIRECTION:
+      direction_row (pl->beta, pl->z, pl->p, stride, nx, j);
+      break;
+    case STAGE_APPLY:
+      pl->row_sum[j - 1] = apply_row (l->c, l->w, l->s, stride, nx, j, pl->p,
+                                      pl->q);
+      break;
+    }
+}
+
+/* Band b of bands: rows a .. z.  Phase one: the wavefront over the
+   band, stage q > 0 kept 2q rows off each end that meets another band;
+   the residual, which only the restriction (the next stage, on the
+   rows around the one behind) reads, in three rows of r at the band's
+   start, which stay in cache (r is scratch, read by nothing else).  Phase two (after every band's phase
+   one), band b > 0: the rows deferred around its first row, the stages
+   in order, the residual at its place in r: the rows the deferred
+   restriction reads, computed again (the same bits) where phase one
+   computed them into a ring.  */
+static void
+pipeline_band (const struct pipeline *pl, size_t b, size_t bands)
+{
+  const size_t ny = pl->fine->ny, n = pl->count;
+  const size_t a = 1 + ny * b / bands, z = ny * (b + 1) / bands;
+  double *ring = pl->fine->r + a * pl->fine->stride;
+  for (size_t front = a; front < z + n; ++front)
+    for (size_t q = 0; q < n && q <= front - a; ++q)
+      {
+        const size_t j = front - q;
+        const size_t lo = b > 0 ? a + 2 * q : a;
+        const size_t hi = b + 1 < bands ? z - 2 * q : z;
+        if (j >= lo && j <= hi && covers (pl, q, j))
+          stage_row (pl, ring, q, j);
+      }
+#pragma omp barrier
+  if (b == 0)
+    return;
+  for (size_t q = 1; q < n; ++q)
+    {
+      const size_t reach = pl->stage[q].kind == STAGE_RESIDUAL ? 2 * q + 3
+                                                               : 2 * q;
+      for (size_t j = a - reach; j < a + reach; ++j)
+        if (covers (pl, q, j))
+          stage_row (pl, NULL, q, j);
+    }
+}
+
+/* Bands of at least 4 stages + 2 rows: the deferred rows of one
+   boundary (and the residual's rows around them) neither reach
+   another's nor read them, nor another band's ring.  */
+static void
+pipeline_run (struct boxmg_exec *x, const struct pipeline *pl,
+              unsigned long passes)
+{
+  const size_t ny = pl->fine->ny, least = 4 * pl->count + 2;
+  size_t bands = threaded (pl->fine) ? (size_t) omp_get_max_threads () : 1;
+  if (bands > ny / least)
+    bands = ny / least > 0 ? ny / least : 1;
+  x->launches += passes;
+#pragma omp parallel num_threads(bands) if (bands > 1)
+  pipeline_band (pl, (size_t) omp_get_thread_num (),
+                 (size_t) omp_get_num_threads ());
+}
+
+static bool
+pipelined (const struct boxmg_exec *x, const struct boxmg_level *l)
+{
+  return !x->device && !l->periodic_x && !l->periodic_y;
+}
+
+static void
+add_sweeps (struct pipeline *pl, bool forward)
+{
+  for (int t = 0; t < BOXMG_SWEEPS; ++t)
+    for (size_t h = 0; h < 2; ++h)
+      pl->stage[pl->count++] = (struct stage) {
+        .kind = STAGE_RELAX,
+        .parity = forward ? h : 1 - h,
+        .first = forward ? 2 : 1,
+        .second = forward ? 1 : 2 };
+}
+
+void
+boxmg_down (struct boxmg_exec *x, struct boxmg_level *fine,
+            const struct boxmg_level *coarse)
+{
+  if (pipelined (x, fine))
+    {
+      struct pipeline pl = { .fine = fine, .coarse = coarse };
+      pl.stage[pl.count++] = (struct stage) { .kind = STAGE_ZERO };
+      add_sweeps (&pl, true);
+      pl.stage[pl.count++] = (struct stage) { .kind = STAGE_RESIDUAL };
+      pl.stage[pl.count++] = (struct stage) { .kind = STAGE_RESTRICT };
+      /* The device's: zero, two per sweep, residual, restriction.  */
+      pipeline_run (x, &pl, 3 + 2 * BOXMG_SWEEPS);
+      return;
+    }
+  zero (x, fine, fine->u);
+  for (int t = 0; t < BOXMG_SWEEPS; ++t)
+    smooth (x, fine, true, NULL);
+  residual (x, fine);
+  restriction (x, fine, coarse);
+}
+
+void
+boxmg_up (struct boxmg_exec *x, struct boxmg_level *fine,
+          const struct boxmg_level *coarse, double *row_sum)
+{
+  if (pipelined (x, fine))
+    {
+      struct pipeline pl = { .fine = fine, .coarse = coarse,
+                             .row_sum = row_sum };
+      pl.stage[pl.count++] = (struct stage) { .kind = STAGE_PROLONG };
+      add_sweeps (&pl, false);
+      if (row_sum != NULL)
+        pl.stage[pl.count++] = (struct stage) { .kind = STAGE_DOT };
+      pipeline_run (x, &pl, 1 + 2 * BOXMG_SWEEPS);
+      return;
+    }
+  prolong (x, fine, coarse);
+  for (int t = 0; t < BOXMG_SWEEPS; ++t)
+    smooth (x, fine, false, t + 1 == BOXMG_SWEEPS ? row_sum : NULL);
+}
+
+double
+boxmg_row_total (struct boxmg_exec *x, const struct boxmg_level *l)
+{
+  return sum_rows (x, l);
 }
 
 double
@@ -568,6 +823,26 @@ boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l, double beta,
       for (size_t j = 1; j <= ny; ++j)
         direction_row (beta, z, p, stride, nx, j);
     }
+}
+
+/* The host's in one wavefront (the pipeline above): p row j, then q
+   row j - 1, whose p rows are then new, p read from memory once.  */
+double
+boxmg_search (struct boxmg_exec *x, struct boxmg_level *l, double beta,
+              const double *z, double *p, double *q)
+{
+  if (pipelined (x, l))
+    {
+      struct pipeline pl = { .fine = l, .row_sum = l->row_sum, .beta = beta,
+                             .z = z, .p = p, .q = q, .count = 2 };
+      pl.stage[0] = (struct stage) { .kind = STAGE_DIRECTION };
+      pl.stage[1] = (struct stage) { .kind = STAGE_APPLY };
+      pipeline_run (x, &pl, 2);
+      return sum_rows (x, l);
+    }
+  boxmg_direction (x, l, beta, z, p);
+  boxmg_wrap (x, l, p);
+  return boxmg_apply (x, l, p, q);
 }
 
 double

@@ -521,16 +521,19 @@ solve_twice (struct boxmg_solver *bm, enum mg_placement where,
   CHECK (boxmg_solve (bm, u, f, &opt, &report[1]) == MG_OK);
 }
 
-/* Host, map and resident solves of one problem (five levels), twice
+/* Host, map and resident solves of one problem (five levels; large: two,
+   a finest level the host's half cycles split into bands of rows, one
+   per thread, that meet), twice
    each with the same solver: the same bits and launches; in a build
    with a device (LLVM's x86_64 host plugin has its own memory) MG_MAP
    moves the hierarchy every solve and MG_RESIDENT only at its first.  */
 static void
 check_placements (const bool ins[4], const bool periodic[2], double c0,
-                  unsigned long long seed)
+                  bool large, unsigned long long seed)
 {
   /* Even periodic axes (rings to 6 and 4 nodes).  */
-  const size_t nx = periodic[0] ? 96 : 97, ny = periodic[1] ? 64 : 61;
+  const size_t nx = periodic[0] ? 96 : large ? 193 : 97;
+  const size_t ny = periodic[1] ? 64 : large ? 125 : 61;
   const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
   bool edges[4];
   for (int e = 0; e < 4; ++e)
@@ -558,15 +561,16 @@ check_placements (const bool ins[4], const bool periodic[2], double c0,
   for (size_t n = 0; n < field_cells (&f); ++n)
     f.data[n] -= mean / (double) field_cells (&f);
   struct boxmg_solver *bm;
-  CHECK (boxmg_create (&bm, &op, NULL, c0, 1.0, 4) == MG_OK);
+  /* The large one's random map wants a fine coarsest level.  */
+  CHECK (boxmg_create (&bm, &op, NULL, c0, 1.0, large ? 0 : 4) == MG_OK);
   static const enum mg_placement where[3] = { MG_HOST, MG_MAP, MG_RESIDENT };
   struct mg_report report[3][2][2];
   for (int p = 0; p < 3; ++p)
     for (int t = 0; t < 2; ++t)
       solve_twice (bm, where[p], &u0, &f, &u[p], report[p][t]);
-  printf ("placements insulated %d periodic %d%d c0 %g: %zu levels, "
+  printf ("placements %zux%zu insulated %d periodic %d%d c0 %g: %zu levels, "
           "%u + %u iterations, %lu + %lu launches; bytes to the device "
-          "host %llu, map %llu %llu, resident %llu %llu\n", ins[0],
+          "host %llu, map %llu %llu, resident %llu %llu\n", nx, ny, ins[0],
           periodic[0], periodic[1], c0, boxmg_levels (bm),
           report[0][0][0].cycles, report[0][0][1].cycles,
           report[0][0][0].launches, report[0][0][1].launches,
@@ -782,8 +786,14 @@ main (void)
   check_sink (1.0, 0.5, 82);
   check_footprint ();
   static const bool open[2] = { false, false };
-  check_placements (insulated, open, 0.0, 71);
-  check_placements (corner, open, 1.0, 72);
+  check_placements (insulated, open, 0.0, false, 71);
+  check_placements (corner, open, 1.0, false, 72);
+  /* Three bands of about 40 rows, whatever the machine.  */
+  const int threads = omp_get_max_threads ();
+  omp_set_num_threads (3);
+  check_placements (insulated, open, 0.0, true, 81);
+  check_placements (corner, open, 1.0, true, 82);
+  omp_set_num_threads (threads);
   /* Periodic axes: x, y, both.  */
   static const bool rings[3][2] = { { true, false }, { false, true },
                                     { true, true } };
@@ -803,8 +813,8 @@ main (void)
           check_periodic (nx, ny, coarsest, walls, rings[r], 1.0, 0.1,
                           99 + s);
         }
-      check_placements (insulated, rings[r], 0.0, 73 + (unsigned) r);
-      check_placements (corner, rings[r], 1.0, 76 + (unsigned) r);
+      check_placements (insulated, rings[r], 0.0, false, 73 + (unsigned) r);
+      check_placements (corner, rings[r], 1.0, false, 76 + (unsigned) r);
     }
   /* The target of issue 23: zero Dirichlet edges, a uniform source,
      contrast 1e6, at most 12 iterations; singular and implicit
