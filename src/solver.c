@@ -775,6 +775,18 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
           status = HEATSIM_NOT_FINITE;
           break;
         }
+      if (mg == MG_NOT_CONVERGED && rep.cycles == 0)
+        {
+          /* Conjugate gradients stopped before their first iteration
+             (p . A p not positive): going on would repeat it forever.  */
+          heatsim_error ("--solver multigrid: conjugate gradients broke "
+                         "down after %zu V-cycles (p . A p not positive): "
+                         "the operator is singular to rounding; a weak "
+                         "heat sink (small H) or a huge contrast of k "
+                         "does this", n);
+          status = HEATSIM_NOT_CONVERGED;
+          break;
+        }
       n += rep.cycles;
       s->residual = rep.final;
       r->converged = mg == MG_OK;

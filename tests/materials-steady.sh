@@ -250,6 +250,24 @@ done
 
 # Several MPI ranks: bitwise the field of one (oversubscribed, as root in
 # CI containers: see tests/mpi.sh).
+# Cells far from square: a steady run that reaches --max-steps says
+# they slow the black box multigrid (a copper strip of 256 x 128 nodes
+# at dx/dy = 50, man page); one of square cells stopped early does not.
+strip="-g 256x128 --conductivity 400 --density 8960 --heat-capacity 385
+  --source 1e6 --edges 20,20,20,20 --steady"
+# shellcheck disable=SC2086
+if expect_status 4 "$HEATSIM" -q $strip --length 0.1x0.001; then
+  grep -q 'cells far from square' "$workdir/err" \
+    || fail "stretched cells: no hint: $(cat "$workdir/err")"
+fi
+# shellcheck disable=SC2086
+if expect_status 4 "$HEATSIM" -q $strip --length 0.1x0.05 --max-steps 2; then
+  grep -q 'still above --rtol' "$workdir/err" \
+    || fail "square cells: no warning: $(cat "$workdir/err")"
+  grep -q 'cells far from square' "$workdir/err" \
+    && fail "square cells: the stretched cells' hint"
+fi
+
 if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
