@@ -32,11 +32,11 @@
 #include "multigrid.h"
 #include "operator.h"
 
-enum kind { LAYERED, CHECKERBOARD, DISKS, KINDS };
+enum kind { LAYERED, CHECKERBOARD, DISKS, RANDOM, KINDS };
 static const char *const kind_names[] = { "layered", "checkerboard 32x32",
-                                          "150 disks" };
+                                          "150 disks", "random nodes 40 %" };
 static const char *const kind_flags[] = { "layered", "checkerboard",
-                                          "disks" };
+                                          "disks", "random" };
 
 /* A deterministic generator (xorshift64*), uniform in [0, 1).  */
 static double
@@ -48,7 +48,9 @@ uniform (unsigned long long *state)
   return (double) ((*state * 2685821657736338717ULL) >> 11) * 0x1p-53;
 }
 
-/* k of the map at node (i, j) of n x n: contrast inside, 1 outside.  */
+/* k of the map at node (i, j) of n x n: contrast inside, 1 outside.
+   RANDOM: each node inside with probability 0.4 (below site
+   percolation, 0.593: islands of every size, none spanning).  */
 static void
 fill_map (struct field *k, enum kind kind, double contrast)
 {
@@ -63,6 +65,11 @@ fill_map (struct field *k, enum kind kind, double contrast)
       disk[d][2] = 0.01 + 0.03 * uniform (&state);
     }
   const size_t layer = n / 8 > 0 ? n / 8 : 1, block = n / 32 > 0 ? n / 32 : 1;
+  if (kind == RANDOM)
+    for (size_t j = 1; j <= n; ++j)
+      for (size_t i = 1; i <= n; ++i)
+        k->data[field_index (k, i, j)] = uniform (&state) < 0.4 ? contrast
+                                         : 1.0;
   for (size_t j = 0; j <= n + 1; ++j)
     for (size_t i = 0; i <= n + 1; ++i)
       {
@@ -77,6 +84,9 @@ fill_map (struct field *k, enum kind kind, double contrast)
             break;
           case CHECKERBOARD:
             inside = ((ii - 1) / block + (jj - 1) / block) % 2 == 1;
+            break;
+          case RANDOM:
+            inside = k->data[field_index (k, ii, jj)] > 1.0;
             break;
           default:
             for (int d = 0; d < DISK_COUNT && !inside; ++d)

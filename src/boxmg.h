@@ -19,7 +19,10 @@
        stencil collapsed across the line, a node between four by its own
        stencil over the interpolated values of its eight neighbours, so
        that the flux, not the temperature gradient, is continuous across
-       a jump;
+       a jump; a positive coupling (Galerkin operators of rough maps have
+       them) joins the node's diagonal instead, so that no weight turns
+       negative or overshoots 1 (without it, a map of nodes k = 100 or 1
+       at random took 98 iterations on three levels instead of 25);
      - restriction P^T and Galerkin coarse operators R A P (9-point,
        symmetric);
      - four-colour Gauss-Seidel (colours i % 2, j % 2), the post-smoother

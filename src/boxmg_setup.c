@@ -125,6 +125,19 @@ weight (const struct boxmg_level *l, size_t i, size_t j, size_t I, size_t J)
   return l->p[(J - j / 2) * 2 + (I - i / 2)][node_at (l, i, j)];
 }
 
+/* A coupling a of a node to a neighbour that interpolation reads: a
+   negative one joins sum, a positive one (Galerkin operators of rough
+   maps have them) the centre, so that no weight turns negative or
+   overshoots 1.  */
+static void
+collapse (double a, double *sum, double *centre)
+{
+  if (a > 0.0)
+    *centre += a;
+  else
+    *sum += a;
+}
+
 /* Fine node (i, j) with one odd index lies between two coarse nodes of
    a coarse line: its equation with the correction taken constant across
    the line (the stencil collapsed onto the line) gives the weights, so
@@ -142,15 +155,15 @@ line_weights (struct boxmg_level *l, size_t i, size_t j)
         {
           if (d != 0)
             centre += boxmg_entry (l, k, 0, d);
-          lower += boxmg_entry (l, k, -1, d);
-          upper += boxmg_entry (l, k, 1, d);
+          collapse (boxmg_entry (l, k, -1, d), &lower, &centre);
+          collapse (boxmg_entry (l, k, 1, d), &upper, &centre);
         }
       else
         {
           if (d != 0)
             centre += boxmg_entry (l, k, d, 0);
-          lower += boxmg_entry (l, k, d, -1);
-          upper += boxmg_entry (l, k, d, 1);
+          collapse (boxmg_entry (l, k, d, -1), &lower, &centre);
+          collapse (boxmg_entry (l, k, d, 1), &upper, &centre);
         }
     }
   if (!(centre > 0.0))
@@ -159,23 +172,38 @@ line_weights (struct boxmg_level *l, size_t i, size_t j)
   l->p[along_x ? 1 : 2][k] = -upper / centre;
 }
 
+/* The diagonal of node k with its positive couplings added (collapse's
+   rule for a centre node), in a fixed order.  */
+static double
+lumped_centre (const struct boxmg_level *l, size_t k)
+{
+  double centre = l->c[k];
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      if ((dx != 0 || dy != 0) && boxmg_entry (l, k, dx, dy) > 0.0)
+        centre += boxmg_entry (l, k, dx, dy);
+  return centre;
+}
+
 /* Fine node (i, j) with both indices odd: from its own equation over the
-   interpolated values of its eight neighbours.  */
+   interpolated values of its eight neighbours (its positive couplings
+   lumped onto its diagonal, as collapse does).  */
 static void
 centre_weights (struct boxmg_level *l, size_t i, size_t j)
 {
   const size_t k = j * l->stride + i;
+  const double centre = lumped_centre (l, k);
   for (int q = 0; q < 4; ++q)
     {
       const size_t I = i / 2 + (size_t) (q % 2), J = j / 2 + (size_t) (q / 2);
       double sum = 0.0;
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
-          if (dx != 0 || dy != 0)
+          if ((dx != 0 || dy != 0) && boxmg_entry (l, k, dx, dy) <= 0.0)
             sum += boxmg_entry (l, k, dx, dy)
                    * weight (l, (size_t) ((ptrdiff_t) i + dx),
                              (size_t) ((ptrdiff_t) j + dy), I, J);
-      l->p[q][k] = -sum / l->c[k];
+      l->p[q][k] = -sum / centre;
     }
 }
 
@@ -192,6 +220,7 @@ static void
 centre_weights_inner (struct boxmg_level *l, size_t i, size_t j)
 {
   const size_t st = l->stride, k = j * st + i;
+  const double centre = lumped_centre (l, k);
   for (int q = 0; q < 4; ++q)
     {
       const int qx = q % 2, qy = q / 2;
@@ -200,13 +229,14 @@ centre_weights_inner (struct boxmg_level *l, size_t i, size_t j)
         for (int dx = -1; dx <= 1; ++dx)
           {
             const int cx = dx <= 0 ? qx : qx - 1, cy = dy <= 0 ? qy : qy - 1;
-            if ((dx == 0 && dy == 0) || cx < 0 || cy < 0)
+            if ((dx == 0 && dy == 0) || cx < 0 || cy < 0
+                || boxmg_entry (l, k, dx, dy) > 0.0)
               continue;
             const size_t n = (size_t) ((ptrdiff_t) k + dy * (ptrdiff_t) st
                                        + dx);
             sum += boxmg_entry (l, k, dx, dy) * l->p[cy * 2 + cx][n];
           }
-      l->p[q][k] = -sum / l->c[k];
+      l->p[q][k] = -sum / centre;
     }
 }
 
