@@ -166,6 +166,40 @@ hierarchy_status (enum mg_status status, size_t nx, size_t ny,
     }
 }
 
+/* A hierarchy whose band factor met a pivot that is not positive
+   (MG_SINGULAR): every coefficient is valid, but the operator is
+   singular in double precision.  In an implicit step, rho c_p / dt
+   vanishes to rounding beside k / dx^2 where nothing else (a fixed
+   edge, a sink) ties the temperature's level: the level is then set by
+   rounding, and a smaller dt resolves it.  In a steady state a sink too
+   weak beside the conduction (check_balance refuses most such first),
+   or conductivities too far apart.  Returns HEATSIM_USAGE after a
+   message.  */
+static int
+singular_status (const struct implicit *im, const struct config *cfg)
+{
+  if (cfg->steady)
+    {
+      heatsim_error ("--steady: the operator is singular to rounding (the "
+                     "multigrid's coarsest factor met a pivot that is not "
+                     "positive): a sink (convection, face cooling) too weak "
+                     "beside the conduction, or conductivities too far "
+                     "apart, to fix the temperature in double precision; "
+                     "fix an edge's temperature or give a larger H");
+      return HEATSIM_USAGE;
+    }
+  const double w = cfg->alpha * cfg->dt;
+  heatsim_error ("--scheme %s: dt %g: the step's operator is singular to "
+                 "rounding: rho c_p / dt vanishes beside k / dx^2 "
+                 "(alpha*dt/dx^2 = %g, alpha*dt/dy^2 = %g, alpha the "
+                 "largest k / (rho c_p)), and no fixed edge, convection or "
+                 "face cooling ties the temperature's level firmly enough; "
+                 "take a smaller dt (--dt, or more --steps), or --steady "
+                 "for the steady state", time_scheme_name (cfg->scheme),
+                 cfg->dt, w / (im->dx * im->dx), w / (im->dy * im->dy));
+  return HEATSIM_USAGE;
+}
+
 /* A periodic axis halves only while its node count is even: refused
    where the coarsest level left would need too large a factor
    (boxmg.h).  Returns 0 or HEATSIM_USAGE after a message.  */
@@ -247,11 +281,21 @@ material_init (struct implicit *im, const struct config *cfg,
       edge_terms_at (&im->terms, cfg, d, im->op.source, next);
       edge_conductances_at (cfg, next, im->built_h);
     }
-  char refusal[160];
-  snprintf (refusal, sizeof refusal, "multigrid cannot take this material "
-            "(dt %g, dx %g, dy %g): a coefficient is not finite or positive",
-            cfg->dt, im->dx, im->dy);
-  return hierarchy_status (create_whole (im, c0, c1), d->nx, d->ny, refusal);
+  const enum mg_status status = create_whole (im, c0, c1);
+  if (status == MG_SINGULAR)
+    return singular_status (im, cfg);
+  /* A steady run's dt is that of its sweeps, no time step.  */
+  char refusal[200];
+  if (cfg->steady)
+    snprintf (refusal, sizeof refusal, "--steady: multigrid cannot take "
+              "this material (dx %g, dy %g): a coefficient is not finite "
+              "or positive", im->dx, im->dy);
+  else
+    snprintf (refusal, sizeof refusal, "--scheme %s: multigrid cannot take "
+              "this material (dt %g, dx %g, dy %g): a coefficient is not "
+              "finite or positive", time_scheme_name (cfg->scheme), cfg->dt,
+              im->dx, im->dy);
+  return hierarchy_status (status, d->nx, d->ny, refusal);
 }
 
 int
