@@ -304,5 +304,25 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
     near "$(cat "stored$n")" "$(cat stored1)" 1e-9 "stored heat rate on $n ranks"
     checks=$((checks + 2))
   done
+  # The weak sinks' check decides alike on every rank (its sums are
+  # taken once and sent to all): refused with one message, status 2;
+  # H = 1e-4 solves, the field of one rank.
+  for n in 1 3; do
+    # shellcheck disable=SC2086
+    "$MPIEXEC" -np $n "$HEATSIM" -q $weak --bc bottom=convection:1e-6,0 \
+      >"$workdir/out" 2>"$workdir/err"
+    status=$?
+    [ $status -eq 2 ] && [ "$(grep -c 'is too weak' "$workdir/err")" -eq 1 ] \
+      || fail "weak sink on $n ranks: status $status, $(cat "$workdir/err")"
+    # shellcheck disable=SC2086
+    if "$MPIEXEC" -np $n "$HEATSIM" -q --json $weak \
+         --bc bottom=convection:1e-4,0 >"$workdir/out" 2>"$workdir/err"; then
+      key checksum >"weak$n"
+    else
+      fail "H = 1e-4 on $n ranks: $(cat "$workdir/err")"
+    fi
+    checks=$((checks + 2))
+  done
+  cmp -s weak1 weak3 || fail "H = 1e-4: the field on 3 ranks differs from 1"
 fi
 finish
