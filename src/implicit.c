@@ -149,15 +149,17 @@ part_sums (const struct implicit *im, double sums[3])
 #define SINK_RATIO_MIN 1e-13
 
 /* The sinks of H > 0 (im->built_h, the steady state's) as the options
-   name them, into text.  */
-static void
+   name them, into text; returns their count.  */
+static int
 name_sinks (const struct implicit *im, char *text, size_t size)
 {
   size_t used = 0;
+  int count = 0;
   text[0] = '\0';
   for (int e = 0; e <= EDGE_COUNT && used < size; ++e)
     if (im->built_h[e] > 0.0)
       {
+        ++count;
         const int n = snprintf (text + used, size - used, "%s%s%s (H %g)",
                                 used > 0 ? ", " : "",
                                 e < EDGE_COUNT ? "--bc " : "",
@@ -165,6 +167,7 @@ name_sinks (const struct implicit *im, char *text, size_t size)
                                 : "--surface-convection", im->built_h[e]);
         used += n > 0 ? (size_t) n : 0;
       }
+  return count;
 }
 
 /* Without a Dirichlet edge, or convection or face cooling of H > 0
@@ -193,14 +196,16 @@ check_balance (const struct implicit *im, const struct config *cfg)
   if (sink)
     {
       char names[256];
-      name_sinks (im, names, sizeof names);
-      heatsim_error ("--steady: the sink of %s is too weak beside the "
+      const bool one = name_sinks (im, names, sizeof names) == 1;
+      heatsim_error ("--steady: the %s of %s %s too weak beside the "
                      "conduction to fix the steady state's level in double "
-                     "precision: its mean term is %.3g of the largest "
+                     "precision: %s mean term is %.3g of the largest "
                      "diagonal term (about 4 k / dx^2), below %g, where "
                      "rounding could move the level by more than 2e-3; "
                      "give a larger H, or fix an edge's temperature",
-                     names, sums[2] / nodes / diagonal, SINK_RATIO_MIN);
+                     one ? "sink" : "sinks", names, one ? "is" : "are",
+                     one ? "its" : "their", sums[2] / nodes / diagonal,
+                     SINK_RATIO_MIN);
       return HEATSIM_USAGE;
     }
   if (fabs (net) <= 1e-9 * moved)

@@ -127,7 +127,7 @@ done
 refused "^heatsim: --steady: the sink of --surface-convection (H 1e-09) is too weak" \
   $weak --bc bottom=insulated --thickness 0.01 --surface-convection 1e-9,0
 # shellcheck disable=SC2086
-refused "^heatsim: --steady: the sink of --bc bottom (H 1e-07), --surface-convection (H 1e-09) is too weak" \
+refused "^heatsim: --steady: the sinks of --bc bottom (H 1e-07), --surface-convection (H 1e-09) are too weak" \
   $weak --bc bottom=convection:1e-7,0 --thickness 0.01 --surface-convection 1e-9,0
 # shellcheck disable=SC2086
 if expect_status 0 "$HEATSIM" -q --json $weak --bc bottom=convection:1e-4,0; then
