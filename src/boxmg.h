@@ -101,8 +101,12 @@ size_t boxmg_bytes (const struct boxmg_solver *bm, size_t *factor);
    coarsening until at most coarsest nodes (0 for BOXMG_COARSEST_NODES),
    an axis of fewer than 3 or a periodic axis that does not halve.  MG_INVALID when a size is 0, c0 < 0,
    c1 <= 0, a coefficient is negative or not finite, or a node has no
-   coupling at all (no face, no sink and no c0 term); MG_NO_MEMORY.  op
-   and sink may be freed after.
+   coupling at all (no face, no sink and no c0 term); MG_SINGULAR when
+   the coefficients are valid but the coarsest level's band factor meets
+   a pivot that is not positive (the operator is singular in double
+   precision: with no Dirichlet face, c0 rho c_p or the sink vanishes to
+   rounding beside c1 k / dx^2); MG_NO_MEMORY.  op and sink may be freed
+   after.
    Without a Dirichlet face (every boundary face of conductance 0, or
    periodic) and without a sink the problem floats; with c0 = 0 too it is singular:
    solves then work on f minus its mean.  */

@@ -152,7 +152,9 @@ boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
     return MG_NO_MEMORY;
   cs->rhs = cs->factor + cs->n * (cs->band + 1);
   band_matrix (cs, l);
-  return cholesky (cs, singular ? cs->n - 1 : cs->n) ? MG_OK : MG_INVALID;
+  /* The coefficients were checked (finest_matrix): a pivot that is not
+     positive means that the operator is singular in double precision.  */
+  return cholesky (cs, singular ? cs->n - 1 : cs->n) ? MG_OK : MG_SINGULAR;
 }
 
 void

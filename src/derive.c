@@ -199,6 +199,32 @@ continue_checkpoint (struct parser *p, struct config *c)
          && (c->steady || check_stability (p, c));
 }
 
+/* Whether a map sets the grid: read without --grid or a file that
+   fixes it (material.c's read_whole), the grid is the map's.  */
+static bool
+grid_from_map (const struct config *c)
+{
+  return !c->given.grid && c->init == NULL && c->restart == NULL
+         && (c->material.map != NULL || c->material.source_map != NULL);
+}
+
+/* What set the grid, for a message: --grid (or its default), the file
+   of --init or --restart, or the first map that read_whole reads.  */
+static void
+describe_grid (const struct config *c, char *text, size_t size)
+{
+  if (c->restart != NULL)
+    snprintf (text, size, "--restart %s", c->restart);
+  else if (c->init != NULL)
+    snprintf (text, size, "--init %s", c->init);
+  else if (!grid_from_map (c))
+    snprintf (text, size, "--grid");
+  else if (c->material.map != NULL)
+    snprintf (text, size, "--material-map %s", c->material.map);
+  else
+    snprintf (text, size, "--source-map %s", c->material.source_map);
+}
+
 /* Each axis must span at least one interval: two edge nodes need two
    nodes between the edges, one edge node one.  */
 static bool
@@ -210,13 +236,17 @@ check_axes (struct parser *p, const struct config *c)
     {
       const struct edge_condition *lo = &c->bc[2 * a], *hi = &c->bc[2 * a + 1];
       if (axis_intervals (n[a], lo->kind, hi->kind) < 1)
-        return parse_fail (p, "--grid: %zu node%s along %s cannot have "
-                           "nodes on both edges (%s %s, %s %s): give at "
-                           "least 2", n[a], n[a] == 1 ? "" : "s", names[a],
-                           edge_name ((enum edge) (2 * a)),
-                           edge_kind_name (lo),
-                           edge_name ((enum edge) (2 * a + 1)),
-                           edge_kind_name (hi));
+        {
+          char source[320];
+          describe_grid (c, source, sizeof source);
+          return parse_fail (p, "%s: %zu node%s along %s cannot have "
+                             "nodes on both edges (%s %s, %s %s): give at "
+                             "least 2", source, n[a], n[a] == 1 ? "" : "s",
+                             names[a], edge_name ((enum edge) (2 * a)),
+                             edge_kind_name (lo),
+                             edge_name ((enum edge) (2 * a + 1)),
+                             edge_kind_name (hi));
+        }
     }
   return true;
 }
@@ -227,7 +257,16 @@ derive_settings (struct config *c, char *err, size_t errlen)
   struct parser p = { err, errlen };
   const struct given_options given = c->given;
   size_t bytes;
-  if (!check_axes (&p, c) || !material_derive (c, err, errlen))
+  /* A grid that a map sets is known once the map is read; one that the
+     options or a file set is checked first, so that it, not a map of
+     another size, is blamed.  Before check_scale: dx or dy would be
+     infinite (and a run without it gave inf and NaN).  */
+  const bool from_map = grid_from_map (c);
+  if (!from_map && !check_axes (&p, c))
+    return false;
+  if (!material_derive (c, err, errlen))
+    return false;
+  if (from_map && !check_axes (&p, c))
     return false;
   if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
     return parse_fail (&p, "--grid: %zux%zu cells need more memory than "

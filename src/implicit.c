@@ -109,30 +109,105 @@ create_whole (struct implicit *im, double c0, double c1)
   return status;
 }
 
+/* The sums over the part of the steady right-hand side f (its sum and
+   that of its magnitudes) and of the sink, in sums[0 .. 2], and the
+   largest diagonal term of sink - L_k (the sink and the node's faces).  */
+static double
+part_sums (const struct implicit *im, double sums[3])
+{
+  const struct field *f = &im->steady_rhs, *sink = &im->terms.sink;
+  const double *wx = im->op.wx, *wy = im->op.wy;
+  const size_t st = im->op.stride;
+  double diagonal = 0.0;
+  sums[0] = sums[1] = sums[2] = 0.0;
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        const double q = f->data[field_index (f, i, j)];
+        const double s = sink->data[field_index (sink, i, j)];
+        const size_t k = j * st + i;
+        sums[0] += q;
+        sums[1] += fabs (q);
+        sums[2] += s;
+        diagonal = fmax (diagonal, s + wx[k - 1] + wx[k] + wy[k - st]
+                                   + wy[k]);
+      }
+  return diagonal;
+}
+
+/* The sinks' hold on the steady state's level where no edge is fixed.
+   L_k takes nothing from a constant, so the level's eigenvalue is at
+   most the mean sink term (the Rayleigh quotient of a constant), and
+   the largest is at least the largest diagonal term (about 4 k / dx^2):
+   the level's relative error from rounding is about the doubles'
+   epsilon over their ratio (measured a quarter to a thirtieth of it).
+   Below this ratio it could exceed 2e-3: a run "converged" to a level
+   70 % off (H 1e-10 on a 256 x 128 map of k up to 1e3).  A copper plate
+   of 0.1 m with H = 10 at one edge has 1e-8 at 256^2, 1e-11 at 8192^2.
+   Sums taken once and sent to every rank, so that all ranks decide
+   alike.  */
+#define SINK_RATIO_MIN 1e-13
+
+/* The sinks of H > 0 (im->built_h, the steady state's) as the options
+   name them, into text; returns their count.  */
+static int
+name_sinks (const struct implicit *im, char *text, size_t size)
+{
+  size_t used = 0;
+  int count = 0;
+  text[0] = '\0';
+  for (int e = 0; e <= EDGE_COUNT && used < size; ++e)
+    if (im->built_h[e] > 0.0)
+      {
+        ++count;
+        const int n = snprintf (text + used, size - used, "%s%s%s (H %g)",
+                                used > 0 ? ", " : "",
+                                e < EDGE_COUNT ? "--bc " : "",
+                                e < EDGE_COUNT ? edge_name ((enum edge) e)
+                                : "--surface-convection", im->built_h[e]);
+        used += n > 0 ? (size_t) n : 0;
+      }
+  return count;
+}
+
 /* Without a Dirichlet edge, or convection or face cooling of H > 0
    (im->built_h, the steady state's), the steady state is singular: it
    exists only where the heat the sources and the edges bring (the sum
-   of f) balances, to a relative 1e-9 of the heat they move.  Returns 0
-   or HEATSIM_USAGE after a message giving the net heat rate.  */
+   of f) balances, to a relative 1e-9 of the heat they move.  With them
+   but no Dirichlet edge, the sinks must be strong enough to fix the
+   level (SINK_RATIO_MIN).  Returns 0 or HEATSIM_USAGE after a message
+   giving the net heat rate, or naming the weak sinks.  */
 static int
 check_balance (const struct implicit *im, const struct config *cfg)
 {
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
       return HEATSIM_OK;
+  bool sink = false;
   for (int e = 0; e <= EDGE_COUNT; ++e)
-    if (im->built_h[e] > 0.0)
-      return HEATSIM_OK;
-  const struct field *f = &im->steady_rhs;
-  double net = 0.0, moved = 0.0;
-  for (size_t j = 1; j <= f->ny; ++j)
-    for (size_t i = 1; i <= f->nx; ++i)
-      {
-        net += f->data[field_index (f, i, j)];
-        moved += fabs (f->data[field_index (f, i, j)]);
-      }
-  net = domain_sum (im->domain, net);
-  moved = domain_sum (im->domain, moved);
+    sink |= im->built_h[e] > 0.0;
+  double sums[3];
+  const double diagonal = domain_max (im->domain, part_sums (im, sums));
+  domain_sum_ordered (im->domain, sums, 3);
+  const double net = sums[0], moved = sums[1];
+  const double nodes = (double) im->domain->nx * (double) im->domain->ny;
+  if (sink && sums[2] / nodes >= SINK_RATIO_MIN * diagonal)
+    return HEATSIM_OK;
+  if (sink)
+    {
+      char names[256];
+      const bool one = name_sinks (im, names, sizeof names) == 1;
+      heatsim_error ("--steady: the %s of %s %s too weak beside the "
+                     "conduction to fix the steady state's level in double "
+                     "precision: %s mean term is %.3g of the largest "
+                     "diagonal term (about 4 k / dx^2), below %g, where "
+                     "rounding could move the level by more than 2e-3; "
+                     "give a larger H, or fix an edge's temperature",
+                     one ? "sink" : "sinks", names, one ? "is" : "are",
+                     one ? "its" : "their", sums[2] / nodes / diagonal,
+                     SINK_RATIO_MIN);
+      return HEATSIM_USAGE;
+    }
   if (fabs (net) <= 1e-9 * moved)
     return HEATSIM_OK;
   const double area = im->dx * im->dy;
@@ -164,6 +239,40 @@ hierarchy_status (enum mg_status status, size_t nx, size_t ny,
       heatsim_error ("%s", refusal);
       return HEATSIM_USAGE;
     }
+}
+
+/* A hierarchy whose band factor met a pivot that is not positive
+   (MG_SINGULAR): every coefficient is valid, but the operator is
+   singular in double precision.  In an implicit step, rho c_p / dt
+   vanishes to rounding beside k / dx^2 where nothing else (a fixed
+   edge, a sink) ties the temperature's level: the level is then set by
+   rounding, and a smaller dt resolves it.  In a steady state a sink too
+   weak beside the conduction (check_balance refuses most such first),
+   or conductivities too far apart.  Returns HEATSIM_USAGE after a
+   message.  */
+static int
+singular_status (const struct implicit *im, const struct config *cfg)
+{
+  if (cfg->steady)
+    {
+      heatsim_error ("--steady: the operator is singular to rounding (the "
+                     "multigrid's coarsest factor met a pivot that is not "
+                     "positive): a sink (convection, face cooling) too weak "
+                     "beside the conduction, or conductivities too far "
+                     "apart, to fix the temperature in double precision; "
+                     "fix an edge's temperature or give a larger H");
+      return HEATSIM_USAGE;
+    }
+  const double w = cfg->alpha * cfg->dt;
+  heatsim_error ("--scheme %s: dt %g: the step's operator is singular to "
+                 "rounding: rho c_p / dt vanishes beside k / dx^2 "
+                 "(alpha*dt/dx^2 = %g, alpha*dt/dy^2 = %g, alpha the "
+                 "largest k / (rho c_p)), and no fixed edge, convection or "
+                 "face cooling ties the temperature's level firmly enough; "
+                 "take a smaller dt (--dt, or more --steps), or --steady "
+                 "for the steady state", time_scheme_name (cfg->scheme),
+                 cfg->dt, w / (im->dx * im->dx), w / (im->dy * im->dy));
+  return HEATSIM_USAGE;
 }
 
 /* A periodic axis halves only while its node count is even: refused
@@ -247,11 +356,21 @@ material_init (struct implicit *im, const struct config *cfg,
       edge_terms_at (&im->terms, cfg, d, im->op.source, next);
       edge_conductances_at (cfg, next, im->built_h);
     }
-  char refusal[160];
-  snprintf (refusal, sizeof refusal, "multigrid cannot take this material "
-            "(dt %g, dx %g, dy %g): a coefficient is not finite or positive",
-            cfg->dt, im->dx, im->dy);
-  return hierarchy_status (create_whole (im, c0, c1), d->nx, d->ny, refusal);
+  const enum mg_status status = create_whole (im, c0, c1);
+  if (status == MG_SINGULAR)
+    return singular_status (im, cfg);
+  /* A steady run's dt is that of its sweeps, no time step.  */
+  char refusal[200];
+  if (cfg->steady)
+    snprintf (refusal, sizeof refusal, "--steady: multigrid cannot take "
+              "this material (dx %g, dy %g): a coefficient is not finite "
+              "or positive", im->dx, im->dy);
+  else
+    snprintf (refusal, sizeof refusal, "--scheme %s: multigrid cannot take "
+              "this material (dt %g, dx %g, dy %g): a coefficient is not "
+              "finite or positive", time_scheme_name (cfg->scheme), cfg->dt,
+              im->dx, im->dy);
+  return hierarchy_status (status, d->nx, d->ny, refusal);
 }
 
 int

@@ -104,10 +104,14 @@ enum mg_status {
   MG_NOT_CONVERGED,    /* max_cycles spent: u holds the last iterate */
   MG_INVALID,          /* bad sizes, operator, boundary or options */
   MG_NO_MEMORY,
-  MG_NOT_FINITE        /* a residual norm (or its round-off floor) is
+  MG_NOT_FINITE,       /* a residual norm (or its round-off floor) is
                           infinite or NaN: u or f holds, or the cycles
                           made, values beyond the range of double; u holds
                           the last iterate */
+  MG_SINGULAR          /* boxmg_create: every coefficient is valid, but
+                          the coarsest level's band factor met a pivot
+                          that is not positive: the operator is singular
+                          to rounding */
 };
 
 /* What a solve did.  Residual norms are l2 over the interior,

@@ -106,6 +106,43 @@ if expect_status 0 "$HEATSIM" -q --json $die --steady --rtol 1e-11; then
   below "$(key stored_heat_rate)" 0 "die: stored heat rate of a steady state"
 fi
 
+# Sinks too weak to fix the steady state's level in double precision:
+# with no fixed edge the level is set by the sinks alone, whose share of
+# the operator (the mean sink term against the largest diagonal term,
+# about 4 k / dx^2) fell below rounding: H = 1e-8 gave 1.7e11 for the
+# exact 1e11, "converged" after 1 cycle, status 0; H = 1e-6 0.4 % off.  Refused where
+# that ratio is below 1e-13 (here 1.5e-8 H for the edge, 3e-7 H for the
+# faces), naming the sink.  Where it is not, the
+# edge nodes (the coldest) hold the exact 1000 / H: the sources' 1000
+# W/m^3 over 2 x 1 m leave through H u over the 2 m bottom edge.
+weak='-g 256x128 -L 2x1 --conductivity 1000 --density 1 --heat-capacity 1
+  --temperature-unit K --source 1000 --bc left=periodic --bc right=periodic
+  --bc top=insulated --steady'
+for h in 1e-10 1e-06; do
+  # shellcheck disable=SC2086
+  refused "^heatsim: --steady: the sink of --bc bottom (H $h) is too weak beside the conduction" \
+    $weak --bc bottom=convection:$h,0
+done
+# shellcheck disable=SC2086
+refused "^heatsim: --steady: the sink of --surface-convection (H 1e-09) is too weak" \
+  $weak --bc bottom=insulated --thickness 0.01 --surface-convection 1e-9,0
+# shellcheck disable=SC2086
+refused "^heatsim: --steady: the sinks of --bc bottom (H 1e-07), --surface-convection (H 1e-09) are too weak" \
+  $weak --bc bottom=convection:1e-7,0 --thickness 0.01 --surface-convection 1e-9,0
+# shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" -q --json $weak --bc bottom=convection:1e-4,0; then
+  near "$(key min)" 1e7 1e-3 "a weak sink (H = 1e-4): the edge's temperature"
+  [ "$(key converged)" = true ] || fail "a weak sink (H = 1e-4): not converged"
+fi
+# A copper plate of 0.1 m on 256 x 256 nodes cooled at one edge (H = 10,
+# ratio 1e-8): the edge at TINF + q Ly / H.
+# shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" -q --json -g 256 -L 0.1 --conductivity 401 \
+    --density 8933 --heat-capacity 385 --temperature-unit K --source 1e5 \
+    --bc all=insulated --bc bottom=convection:10,20 --steady; then
+  near "$(key min)" 1020 1e-6 "copper plate, H = 10: the edge's temperature"
+fi
+
 # Energy budget of a transient: rows every step; the heat balances of the
 # rows, integrated as each scheme takes its step (explicit: at the step's
 # start; backward Euler: its end; Crank-Nicolson: the mean), against the
@@ -267,5 +304,25 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
     near "$(cat "stored$n")" "$(cat stored1)" 1e-9 "stored heat rate on $n ranks"
     checks=$((checks + 2))
   done
+  # The weak sinks' check decides alike on every rank (its sums are
+  # taken once and sent to all): refused with one message, status 2;
+  # H = 1e-4 solves, the field of one rank.
+  for n in 1 3; do
+    # shellcheck disable=SC2086
+    "$MPIEXEC" -np $n "$HEATSIM" -q $weak --bc bottom=convection:1e-6,0 \
+      >"$workdir/out" 2>"$workdir/err"
+    status=$?
+    [ $status -eq 2 ] && [ "$(grep -c 'is too weak' "$workdir/err")" -eq 1 ] \
+      || fail "weak sink on $n ranks: status $status, $(cat "$workdir/err")"
+    # shellcheck disable=SC2086
+    if "$MPIEXEC" -np $n "$HEATSIM" -q --json $weak \
+         --bc bottom=convection:1e-4,0 >"$workdir/out" 2>"$workdir/err"; then
+      key checksum >"weak$n"
+    else
+      fail "H = 1e-4 on $n ranks: $(cat "$workdir/err")"
+    fi
+    checks=$((checks + 2))
+  done
+  cmp -s weak1 weak3 || fail "H = 1e-4: the field on 3 ranks differs from 1"
 fi
 finish

@@ -53,6 +53,13 @@ write("floatkeys.h5", material=keys.astype(float))
 write("source.h5", source=np.arange(24.0).reshape(4, 6))
 bad = np.zeros((4, 6)); bad[0, 5] = np.inf; write("source-inf.h5", source=bad)
 write("source8.h5", source=np.zeros((8, 8)))
+# One row, one column: too few nodes for edge nodes on both edges.
+write("row.h5", conductivity=np.full((1, 16), 2.0),
+      volumetric_heat_capacity=np.full((1, 16), 4.0))
+write("col.h5", conductivity=np.full((16, 1), 2.0),
+      volumetric_heat_capacity=np.full((16, 1), 4.0))
+write("sourcerow.h5", source=np.ones((1, 16)))
+write("initrow.h5", field=np.zeros((3, 18)))   # a ring around 16x1
 EOF
 printf 'not a map' >text.map
 head -c 600 wall.h5 >truncated.h5
@@ -250,6 +257,7 @@ png("colour.png", [[R, R, B], [R, R, B]], True)
 png("gray.png", [[0, 0, 128], [0, 128, 128]], False)
 png("src16.png", [[0, 65535, 0], [0, 0, 32768]], False, 16)
 png("src8.png", [[0, 255, 0], [0, 0, 0]], False)
+png("row.png", [[0] * 16], False)
 EOF
 check_json alpha "$("$PY" -c 'print(repr(401 / (8933 * 385)))')" \
   --material-map colour.png --material '#ff0000=copper' --material '#0000FF=air' \
@@ -351,6 +359,34 @@ fi
 # --init fixes the grid (a ring off the dataset): the map must match it.
 refused "--material-map: wall.h5 is 6x4 but the grid is 4x2 (wall.h5)" \
   --init wall.h5 --init-dataset conductivity --material-map wall.h5
+
+# A map or an --init file of one row (column) sets a grid with too few
+# nodes for edge nodes on the bottom and top (left and right) edges:
+# refused as --grid 16x1 is, naming the file that set the grid, before
+# the steady and implicit solvers' check of the cells' size (dy would be
+# infinite: a run gave inf and NaN, exit 0).  Between edges at a fixed
+# temperature one row is a grid.
+shut="--bc bottom=insulated --bc top=insulated"
+for run in "-n 5" "--steady" "--scheme backward-euler -n 1 --dt 1"; do
+  # shellcheck disable=SC2086
+  refused "--material-map row.h5: 1 node along y cannot have nodes on both edges (bottom insulated, top insulated): give at least 2" \
+    --material-map row.h5 $shut --bc left=temperature:10 --source 100 $run
+done
+refused "--material-map col.h5: 1 node along x cannot have nodes on both edges (left insulated, right insulated)" \
+  --material-map col.h5 --bc left=insulated --bc right=insulated -n 1
+# shellcheck disable=SC2086
+refused "--material-map row.png: 1 node along y cannot have nodes on both edges" \
+  --material-map row.png --material 0=copper $shut -n 1
+# shellcheck disable=SC2086
+refused "--source-map sourcerow.h5: 1 node along y cannot have nodes on both edges" \
+  --source-map sourcerow.h5 $shut -n 1
+# shellcheck disable=SC2086
+refused "--init initrow.h5: 1 node along y cannot have nodes on both edges" \
+  --init initrow.h5 $shut -n 1
+# shellcheck disable=SC2086
+refused "--grid: 1 node along y cannot have nodes on both edges" -g 16x1 $shut \
+  --material-map row.h5 -n 1
+check_json ny 1 --material-map row.h5 -n 1 --dt 1e-4 -L 1
 
 # Every rank of an MPI run takes its part of the maps: checkpoints on 1
 # and 4 ranks hold the same fields.

@@ -35,6 +35,19 @@ for name, shift in (("map", 0), ("shifted", 8)):
         f["source"] = np.roll(q, shift, axis=1)
 with h5py.File("balanced.h5", "w") as f:
     f["source"] = q - q.mean()
+# 64 x 32 nodes, few enough to be the coarsest level (the band factor
+# takes the finest operator), and the same with one k of 1e308: its
+# faces' conductances overflow.
+rng = np.random.default_rng(7)
+k = np.where(rng.random((32, 64)) < 0.4, 1e3, 1.0)
+cap = np.where(rng.random((32, 64)) < 0.5, 3.0, 1.0)
+with h5py.File("small.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = cap
+k[5, 7] = 1e308
+with h5py.File("huge.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = cap
 EOF
 
 # The discretisation of heatsim(1) and operator.h, written here: node P
@@ -177,6 +190,21 @@ refused "no steady state exists; check --bc and the sources" \
 refused "periodic: .* a 1023 x 600 grid stops at 1023 x 600 nodes" \
   --grid 1023x600 $xring --conductivity 1 --density 1 --heat-capacity 1 \
   --source 1 --steady
+
+# Implicit steps with nothing to tie the temperature's level (a ring and
+# insulated edges, no sink) at a huge dt: rho c_p / dt vanishes to
+# rounding beside k / dx^2, and the band factor meets a pivot that is
+# not positive.  It was refused as "a coefficient is not finite or
+# positive", which none is.
+for e in 12 16 24; do
+  refused "--scheme backward-euler: dt 1e+$e: the step's operator is singular to rounding: rho c_p / dt vanishes beside k / dx^2 .*take a smaller dt" \
+    --material-map small.h5 --length 2x1 $xring --bc bottom=insulated \
+    --bc top=insulated --source 1 --scheme backward-euler --dt 1e$e -n 1
+done
+# A coefficient that overflows is refused as one; the steady state
+# quotes no dt (it quoted its sweeps', 0 or 2.9e-306).
+refused "^heatsim: --steady: multigrid cannot take this material (dx 0.0307692, dy 0.030303): a coefficient is not finite or positive" \
+  --material-map huge.h5 --length 2x1 --bc left=temperature:0 --steady
 
 # Shifted 8 nodes along the x ring, the map and the source give the
 # field shifted (to the solver's tolerance).
