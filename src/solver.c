@@ -835,13 +835,25 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
                            "--rtol %g in %u V-cycles (residual %g of %g)",
                            time_scheme_name (cfg->scheme), failed, cfg->rtol,
                            rep.cycles, rep.final, rep.initial);
+          else if (mg == MG_SINGULAR || mg == MG_INVALID)
+            /* The hierarchy is set up again where a heat transfer
+               coefficient changed: the new operator failed.  */
+            heatsim_error ("--scheme %s: step %zu: the operator set up for "
+                           "the step's heat transfer coefficients is %s: "
+                           "take a smaller dt (--dt, or more --steps)",
+                           time_scheme_name (cfg->scheme), failed,
+                           mg == MG_SINGULAR
+                           ? "singular to rounding (rho c_p / dt vanishes "
+                             "beside k / dx^2 where nothing ties the level)"
+                           : "not positive definite");
           else
             heatsim_error ("--scheme %s: step %zu: the residual norm is not "
                            "finite after %u V-cycles: the field's values "
                            "leave the range of double",
                            time_scheme_name (cfg->scheme), failed,
                            rep.cycles);
-          status = mg == MG_NOT_CONVERGED ? HEATSIM_NOT_CONVERGED
+          status = mg == MG_NOT_CONVERGED || mg == MG_SINGULAR
+                   || mg == MG_INVALID ? HEATSIM_NOT_CONVERGED
                    : HEATSIM_NOT_FINITE;
           break;
         }

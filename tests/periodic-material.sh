@@ -201,6 +201,16 @@ for e in 12 16 24; do
     --material-map small.h5 --length 2x1 $xring --bc bottom=insulated \
     --bc top=insulated --source 1 --scheme backward-euler --dt 1e$e -n 1
 done
+# The same singular operator reached mid-run: the bottom edge's H falls
+# to 0 after the first step, whose hierarchy is then set up again.  It
+# was reported as "the residual norm is not finite" (status 5).
+printf '0,1000\n1e12,1000\n2e12,0\n' >falling-h.csv
+if expect_status 4 "$HEATSIM" -q --material-map small.h5 --length 2x1 $xring \
+    --bc bottom=convection:@falling-h.csv,0 --bc top=insulated --source 1 \
+    --scheme backward-euler --dt 1e12 -n 3; then
+  grep -q "step 2: the operator set up for the step's heat transfer coefficients is singular to rounding" \
+    "$workdir/err" || fail "H falling to 0 at dt 1e12: $(cat "$workdir/err")"
+fi
 # A coefficient that overflows is refused as one; the steady state
 # quotes no dt (it quoted its sweeps', 0 or 2.9e-306).
 refused "^heatsim: --steady: multigrid cannot take this material (dx 0.0307692, dy 0.030303): a coefficient is not finite or positive" \
