@@ -830,7 +830,14 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
       if (mg != MG_OK)
         {
           const size_t failed = cfg->start_step + n + 1;
-          if (mg == MG_NOT_CONVERGED)
+          if (mg == MG_NOT_CONVERGED && rep.cycles == 0)
+            heatsim_error ("--scheme %s: step %zu: conjugate gradients "
+                           "broke down before their first iteration (p . "
+                           "A p not positive): the step's operator is "
+                           "singular to rounding; take a smaller dt (--dt, "
+                           "or more --steps)",
+                           time_scheme_name (cfg->scheme), failed);
+          else if (mg == MG_NOT_CONVERGED)
             heatsim_error ("--scheme %s: step %zu: multigrid did not reach "
                            "--rtol %g in %u V-cycles (residual %g of %g)",
                            time_scheme_name (cfg->scheme), failed, cfg->rtol,

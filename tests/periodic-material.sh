@@ -211,6 +211,31 @@ if expect_status 4 "$HEATSIM" -q --material-map small.h5 --length 2x1 $xring \
   grep -q "step 2: the operator set up for the step's heat transfer coefficients is singular to rounding" \
     "$workdir/err" || fail "H falling to 0 at dt 1e12: $(cat "$workdir/err")"
 fi
+# At any huge dt a step runs, is refused as singular to rounding, or
+# fails (status 4) saying that conjugate gradients broke down: which
+# one depends on rounding (a log-uniform map of 192 x 96 broke down at
+# dt 1e26, reported as "did not reach --rtol ... in 0 V-cycles").
+"$PY" - <<'EOF' || exit 99
+import h5py, numpy as np
+rng = np.random.default_rng(5)
+with h5py.File("logmap.h5", "w") as f:
+    f["conductivity"] = np.exp(rng.random((96, 192)) * np.log(1e3))
+    f["volumetric_heat_capacity"] = 1 + 2 * rng.random((96, 192))
+EOF
+for dt in 1e18 1e22 1e26 1e30; do
+  for m in logmap.h5 map.h5; do
+    # shellcheck disable=SC2086
+    "$HEATSIM" -q --material-map $m --length 2x1 $xring --bc bottom=insulated \
+      --bc top=insulated --source 1 --scheme backward-euler --dt $dt -n 1 \
+      >"$workdir/out" 2>"$workdir/err"
+    case $?:$(cat "$workdir/err") in
+      0:) pass ;;
+      2:*"singular to rounding"*) pass ;;
+      4:*"conjugate gradients broke down before their first iteration"*) pass ;;
+      *) fail "$m at dt $dt: $(cat "$workdir/err")" ;;
+    esac
+  done
+done
 # A coefficient that overflows is refused as one; the steady state
 # quotes no dt (it quoted its sweeps', 0 or 2.9e-306).
 refused "^heatsim: --steady: multigrid cannot take this material (dx 0.0307692, dy 0.030303): a coefficient is not finite or positive" \
