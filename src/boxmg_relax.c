@@ -610,7 +610,9 @@ pipeline_band (const struct pipeline *pl, size_t b, size_t bands)
 {
   const size_t ny = pl->fine->ny, n = pl->count;
   const size_t a = 1 + ny * b / bands, z = ny * (b + 1) / bands;
-  double *ring = pl->fine->r + a * pl->fine->stride;
+  /* A level without a coarser one has no r (and no residual stage).  */
+  double *ring = pl->fine->r != NULL ? pl->fine->r + a * pl->fine->stride
+                 : NULL;
   for (size_t front = a; front < z + n; ++front)
     for (size_t q = 0; q < n && q <= front - a; ++q)
       {
