@@ -220,6 +220,58 @@ check_balance (const struct implicit *im, const struct config *cfg)
   return HEATSIM_USAGE;
 }
 
+/* The same hold on an implicit step's level (c1 = theta dt), where no
+   edge is fixed but a sink of H > 0 takes the conservation's shift
+   away (boxmg.h): the level's eigenvalue is at most the mean of
+   rho c_p + c1 sink, the largest at least the largest rho c_p + c1
+   (sink + faces).  Below SINK_RATIO_MIN a step found its residual under
+   the round-off floor and left the field as it was, with status 0 (a
+   uniform k of 1e6 on 64^2, H 1e-6, dt 1e6).  Returns 0 or
+   HEATSIM_USAGE after a message.  */
+static int
+check_step_level (const struct implicit *im, const struct config *cfg,
+                  double c1)
+{
+  bool sink = false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
+      return HEATSIM_OK;
+  for (int e = 0; e <= EDGE_COUNT; ++e)
+    sink |= im->built_h[e] > 0.0;
+  if (!sink)
+    return HEATSIM_OK;
+  const struct field *sinks = &im->terms.sink;
+  const double *wx = im->op.wx, *wy = im->op.wy, *cap = im->op.capacity;
+  const size_t st = im->op.stride;
+  double diagonal = 0.0, sum = 0.0;
+  for (size_t j = 1; j <= sinks->ny; ++j)
+    for (size_t i = 1; i <= sinks->nx; ++i)
+      {
+        const size_t k = j * st + i;
+        const double s = sinks->data[field_index (sinks, i, j)];
+        sum += cap[k] + c1 * s;
+        diagonal = fmax (diagonal, cap[k] + c1 * (s + wx[k - 1] + wx[k]
+                                                  + wy[k - st] + wy[k]));
+      }
+  diagonal = domain_max (im->domain, diagonal);
+  domain_sum_ordered (im->domain, &sum, 1);
+  const double nodes = (double) im->domain->nx * (double) im->domain->ny;
+  if (sum / nodes >= SINK_RATIO_MIN * diagonal)
+    return HEATSIM_OK;
+  char names[256];
+  const bool one = name_sinks (im, names, sizeof names) == 1;
+  heatsim_error ("--scheme %s: dt %g: with no edge at a fixed temperature, "
+                 "rho c_p / dt and the %s of %s hold the step's level too "
+                 "weakly beside the conduction for double precision: their "
+                 "mean is %.3g of the largest diagonal term, below %g, where "
+                 "rounding could leave the field unchanged; take a smaller "
+                 "dt (--dt, or more --steps), give a larger H, or fix an "
+                 "edge's temperature", time_scheme_name (cfg->scheme),
+                 cfg->dt, one ? "sink" : "sinks", names, sum / nodes / diagonal,
+                 SINK_RATIO_MIN);
+  return HEATSIM_USAGE;
+}
+
 /* The outcome of building the multigrid hierarchy of an nx x ny grid
    as a status for main, with a message where it failed: refusal where
    the operator is refused.  */
@@ -355,6 +407,9 @@ material_init (struct implicit *im, const struct config *cfg,
       const double next = config_time (cfg, cfg->start_step + 1);
       edge_terms_at (&im->terms, cfg, d, im->op.source, next);
       edge_conductances_at (cfg, next, im->built_h);
+      const int level = check_step_level (im, cfg, c1);
+      if (level != HEATSIM_OK)
+        return level;
     }
   const enum mg_status status = create_whole (im, c0, c1);
   if (status == MG_SINGULAR)

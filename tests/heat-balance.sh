@@ -134,6 +134,20 @@ if expect_status 0 "$HEATSIM" -q --json $weak --bc bottom=convection:1e-4,0; the
   near "$(key min)" 1e7 1e-3 "a weak sink (H = 1e-4): the edge's temperature"
   [ "$(key converged)" = true ] || fail "a weak sink (H = 1e-4): not converged"
 fi
+# The same for implicit steps, whose level rho c_p / dt holds too: a
+# uniform k of 1e6 on 64 x 64 nodes, H = 1e-6 at dt 1e6 (ratio 2e-16)
+# left the field as the first step made it, status 0 (the mean 335755
+# after 6 steps where a 0-D model of backward Euler gives 912209).
+# Refused; H = 1 at the same dt gives that model's 1.0 to 1e-5.
+stiff="-g 64 --length 1 --conductivity 1e6 --density 2 --heat-capacity 1
+  --scheme backward-euler --dt 1e6 -n 6 --source 1 --bc all=insulated"
+# shellcheck disable=SC2086
+refused "^heatsim: --scheme backward-euler: dt 1e+06: with no edge at a fixed temperature, rho c_p / dt and the sink of --bc top (H 1e-06) hold the step's level too weakly" \
+  $stiff --bc top=convection:1e-6,0
+# shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" -q --json $stiff --bc top=convection:1,0; then
+  near "$(key mean)" 1 1e-5 "a stiff plate, H = 1, dt 1e6: the mean"
+fi
 # A copper plate of 0.1 m on 256 x 256 nodes cooled at one edge (H = 10,
 # ratio 1e-8): the edge at TINF + q Ly / H.
 # shellcheck disable=SC2086
