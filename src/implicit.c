@@ -272,6 +272,33 @@ check_step_level (const struct implicit *im, const struct config *cfg,
   return HEATSIM_USAGE;
 }
 
+/* The largest alpha dt / dx^2 of the black box multigrid's implicit
+   steps.  Its norms and dot products are not scaled (the geometric
+   multigrid's are, up to derive.c's 1e280): at 1e153 a uniform material
+   with a source overflowed the residual's squares (status 5, "the
+   field's values leave the range of double"), and a random map of k up
+   to 1e6 at 1e99; 1e60 keeps a margin of 1e39 below that, and is a dt of
+   1e58 s for copper on millimetre cells.  */
+#define MATERIAL_WEIGHT_MAX 1e60
+
+/* Returns 0 or HEATSIM_USAGE after a message.  */
+static int
+check_step_weight (const struct implicit *im, const struct config *cfg)
+{
+  const double w = cfg->alpha * cfg->dt;
+  const double wx = w / (im->dx * im->dx), wy = w / (im->dy * im->dy);
+  if (wx <= MATERIAL_WEIGHT_MAX && wy <= MATERIAL_WEIGHT_MAX)
+    return HEATSIM_OK;
+  heatsim_error ("--scheme %s: dt %g: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = "
+                 "%g (alpha the largest k / (rho c_p)): beyond %g, where the "
+                 "black box multigrid of a material (whose sums are not "
+                 "scaled) could overflow; take a smaller dt (--dt, or more "
+                 "--steps), or --steady for the steady state",
+                 time_scheme_name (cfg->scheme), cfg->dt, wx, wy,
+                 MATERIAL_WEIGHT_MAX);
+  return HEATSIM_USAGE;
+}
+
 /* The outcome of building the multigrid hierarchy of an nx x ny grid
    as a status for main, with a message where it failed: refusal where
    the operator is refused.  */
@@ -407,6 +434,9 @@ material_init (struct implicit *im, const struct config *cfg,
       const double next = config_time (cfg, cfg->start_step + 1);
       edge_terms_at (&im->terms, cfg, d, im->op.source, next);
       edge_conductances_at (cfg, next, im->built_h);
+      const int weight = check_step_weight (im, cfg);
+      if (weight != HEATSIM_OK)
+        return weight;
       const int level = check_step_level (im, cfg, c1);
       if (level != HEATSIM_OK)
         return level;

@@ -77,6 +77,14 @@ refused "^heatsim: --steady: cells of .* are too large" -g 16 -L 1e308 \
 refused "^heatsim: --steady: cells of .* are too small" -g 16 -L 1e-150 --steady
 refused "^heatsim: --scheme backward-euler: alpha\*dt/dx^2 = .* out of multigrid's range" \
   -g 16 -L 1e308 --scheme backward-euler -n 2
+# A material's black box multigrid does not scale its sums: alpha
+# dt/dx^2 beyond 1e60 is refused (at 2e153 a source's residual
+# overflowed, status 5, blaming the field); 2e53 runs.
+refused "^heatsim: --scheme backward-euler: dt 1e+150: alpha\*dt/dx^2 = 2.1125e+153, .*beyond 1e+60" \
+  -g 64 -L 1 --conductivity 1 --density 2 --heat-capacity 1 --source 1 \
+  --scheme backward-euler --dt 1e150 -n 1
+expect_status 0 "$HEATSIM" -q -g 64 -L 1 --conductivity 1 --density 2 \
+  --heat-capacity 1 --source 1 --scheme backward-euler --dt 1e50 -n 1
 # Implicit steps take a dt far past the explicit limit without --force.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 30 \
   --steps 2 --scheme crank-nicolson
