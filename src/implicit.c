@@ -200,9 +200,10 @@ check_balance (const struct implicit *im, const struct config *cfg)
       heatsim_error ("--steady: the %s of %s %s too weak beside the "
                      "conduction to fix the steady state's level in double "
                      "precision: %s mean term is %.3g of the largest "
-                     "diagonal term (about 4 k / dx^2), below %g, where "
-                     "rounding could move the level by more than 2e-3; "
-                     "give a larger H, or fix an edge's temperature",
+                     "diagonal term (about 2 k / dx^2 + 2 k / dy^2), below "
+                     "%g, where rounding could move the level by more than "
+                     "2e-3; give a larger H, fewer nodes across the "
+                     "domain, or fix an edge's temperature",
                      one ? "sink" : "sinks", names, one ? "is" : "are",
                      one ? "its" : "their", sums[2] / nodes / diagonal,
                      SINK_RATIO_MIN);
