@@ -109,47 +109,70 @@ create_whole (struct implicit *im, double c0, double c1)
   return status;
 }
 
-/* The sums over the part of the steady right-hand side f (its sum and
-   that of its magnitudes) and of the sink, in sums[0 .. 2], and the
-   largest diagonal term of sink - L_k (the sink and the node's faces).  */
-static double
-part_sums (const struct implicit *im, double sums[3])
+/* Whether an edge is held at a fixed temperature: it ties the level.  */
+static bool
+fixed_edge (const struct config *cfg)
 {
-  const struct field *f = &im->steady_rhs, *sink = &im->terms.sink;
-  const double *wx = im->op.wx, *wy = im->op.wy;
-  const size_t st = im->op.stride;
-  double diagonal = 0.0;
-  sums[0] = sums[1] = sums[2] = 0.0;
-  for (size_t j = 1; j <= f->ny; ++j)
-    for (size_t i = 1; i <= f->nx; ++i)
-      {
-        const double q = f->data[field_index (f, i, j)];
-        const double s = sink->data[field_index (sink, i, j)];
-        const size_t k = j * st + i;
-        sums[0] += q;
-        sums[1] += fabs (q);
-        sums[2] += s;
-        diagonal = fmax (diagonal, s + wx[k - 1] + wx[k] + wy[k - st]
-                                   + wy[k]);
-      }
-  return diagonal;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
+      return true;
+  return false;
 }
 
-/* The sinks' hold on the steady state's level where no edge is fixed.
-   L_k takes nothing from a constant, so the level's eigenvalue is at
-   most the mean sink term (the Rayleigh quotient of a constant), and
-   the largest is at least the largest diagonal term (about 4 k / dx^2):
-   the level's relative error from rounding is about the doubles'
-   epsilon over their ratio (measured a quarter to a thirtieth of it).
-   Below this ratio it could exceed 2e-3: a run "converged" to a level
-   70 % off (H 1e-10 on a 256 x 128 map of k up to 1e3).  A copper plate
-   of 0.1 m with H = 10 at one edge has 1e-8 at 256^2, 1e-11 at 8192^2.
-   Sums taken once and sent to every rank, so that all ranks decide
-   alike.  */
+/* Whether a convection edge or face cooling of H > 0 (im->built_h, of
+   the time the hierarchy is built for) takes heat out.  */
+static bool
+any_sink (const struct implicit *im)
+{
+  for (int e = 0; e <= EDGE_COUNT; ++e)
+    if (im->built_h[e] > 0.0)
+      return true;
+  return false;
+}
+
+/* The hold on the level of A = c0 rho c_p + c1 (sink - L_k) where no
+   edge is fixed.  L_k takes nothing from a constant, so the level's
+   eigenvalue is at most the mean of c0 rho c_p + c1 sink (the Rayleigh
+   quotient of a constant), and the largest is at least the largest
+   diagonal term c0 rho c_p + c1 (sink + faces), about 2 k / dx^2 + 2 k /
+   dy^2 of conduction: the level's relative error from rounding is about
+   the doubles' epsilon over their ratio (measured a quarter to a
+   thirtieth of it).  Returns that largest term, the mean in *mean,
+   over the whole grid: the sum taken once and sent to every rank, so
+   that all ranks decide alike.  */
+static double
+level_hold (const struct implicit *im, double c0, double c1, double *mean)
+{
+  const struct field *sinks = &im->terms.sink;
+  const double *wx = im->op.wx, *wy = im->op.wy, *cap = im->op.capacity;
+  const size_t st = im->op.stride;
+  double diagonal = 0.0, sum = 0.0;
+  for (size_t j = 1; j <= sinks->ny; ++j)
+    for (size_t i = 1; i <= sinks->nx; ++i)
+      {
+        const size_t k = j * st + i;
+        const double s = sinks->data[field_index (sinks, i, j)];
+        sum += c0 * cap[k] + c1 * s;
+        diagonal = fmax (diagonal, c0 * cap[k]
+                                   + c1 * (s + wx[k - 1] + wx[k]
+                                           + wy[k - st] + wy[k]));
+      }
+  domain_sum_ordered (im->domain, &sum, 1);
+  *mean = sum / ((double) im->domain->nx * (double) im->domain->ny);
+  return domain_max (im->domain, diagonal);
+}
+
+/* Below this ratio of level_hold's mean to its largest term the level
+   could be off by more than 2e-3: a steady run "converged" to a level
+   70 % off (H 1e-10 on a 256 x 128 map of k up to 1e3), and implicit
+   steps found their residual under the round-off floor and left the
+   field as it was, with status 0 (a uniform k of 1e6 on 64^2, H 1e-6,
+   dt 1e6).  A copper plate of 0.1 m with H = 10 at one edge has 1e-8 at
+   256^2, 1e-11 at 8192^2.  */
 #define SINK_RATIO_MIN 1e-13
 
-/* The sinks of H > 0 (im->built_h, the steady state's) as the options
-   name them, into text; returns their count.  */
+/* The sinks of H > 0 (im->built_h) as the options name them, into
+   text; returns their count.  */
 static int
 name_sinks (const struct implicit *im, char *text, size_t size)
 {
@@ -175,26 +198,19 @@ name_sinks (const struct implicit *im, char *text, size_t size)
    exists only where the heat the sources and the edges bring (the sum
    of f) balances, to a relative 1e-9 of the heat they move.  With them
    but no Dirichlet edge, the sinks must be strong enough to fix the
-   level (SINK_RATIO_MIN).  Returns 0 or HEATSIM_USAGE after a message
-   giving the net heat rate, or naming the weak sinks.  */
+   level (level_hold, SINK_RATIO_MIN).  Returns 0 or HEATSIM_USAGE after
+   a message giving the net heat rate, or naming the weak sinks.  */
 static int
 check_balance (const struct implicit *im, const struct config *cfg)
 {
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
-      return HEATSIM_OK;
-  bool sink = false;
-  for (int e = 0; e <= EDGE_COUNT; ++e)
-    sink |= im->built_h[e] > 0.0;
-  double sums[3];
-  const double diagonal = domain_max (im->domain, part_sums (im, sums));
-  domain_sum_ordered (im->domain, sums, 3);
-  const double net = sums[0], moved = sums[1];
-  const double nodes = (double) im->domain->nx * (double) im->domain->ny;
-  if (sink && sums[2] / nodes >= SINK_RATIO_MIN * diagonal)
+  if (fixed_edge (cfg))
     return HEATSIM_OK;
-  if (sink)
+  if (any_sink (im))
     {
+      double mean;
+      const double diagonal = level_hold (im, 0.0, 1.0, &mean);
+      if (mean >= SINK_RATIO_MIN * diagonal)
+        return HEATSIM_OK;
       char names[256];
       const bool one = name_sinks (im, names, sizeof names) == 1;
       heatsim_error ("--steady: the %s of %s %s too weak beside the "
@@ -205,10 +221,19 @@ check_balance (const struct implicit *im, const struct config *cfg)
                      "2e-3; give a larger H, fewer nodes across the "
                      "domain, or fix an edge's temperature",
                      one ? "sink" : "sinks", names, one ? "is" : "are",
-                     one ? "its" : "their", sums[2] / nodes / diagonal,
-                     SINK_RATIO_MIN);
+                     one ? "its" : "their", mean / diagonal, SINK_RATIO_MIN);
       return HEATSIM_USAGE;
     }
+  const struct field *f = &im->steady_rhs;
+  double sums[2] = { 0.0, 0.0 };
+  for (size_t j = 1; j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        sums[0] += f->data[field_index (f, i, j)];
+        sums[1] += fabs (f->data[field_index (f, i, j)]);
+      }
+  domain_sum_ordered (im->domain, sums, 2);
+  const double net = sums[0], moved = sums[1];
   if (fabs (net) <= 1e-9 * moved)
     return HEATSIM_OK;
   const double area = im->dx * im->dy;
@@ -221,43 +246,18 @@ check_balance (const struct implicit *im, const struct config *cfg)
   return HEATSIM_USAGE;
 }
 
-/* The same hold on an implicit step's level (c1 = theta dt), where no
-   edge is fixed but a sink of H > 0 takes the conservation's shift
-   away (boxmg.h): the level's eigenvalue is at most the mean of
-   rho c_p + c1 sink, the largest at least the largest rho c_p + c1
-   (sink + faces).  Below SINK_RATIO_MIN a step found its residual under
-   the round-off floor and left the field as it was, with status 0 (a
-   uniform k of 1e6 on 64^2, H 1e-6, dt 1e6).  Returns 0 or
-   HEATSIM_USAGE after a message.  */
+/* The same hold on an implicit step's level (c0 = 1, c1 = theta dt),
+   where no edge is fixed but a sink of H > 0 takes the conservation's
+   shift away (boxmg.h).  Returns 0 or HEATSIM_USAGE after a message.  */
 static int
 check_step_level (const struct implicit *im, const struct config *cfg,
                   double c1)
 {
-  bool sink = false;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
-      return HEATSIM_OK;
-  for (int e = 0; e <= EDGE_COUNT; ++e)
-    sink |= im->built_h[e] > 0.0;
-  if (!sink)
+  if (fixed_edge (cfg) || !any_sink (im))
     return HEATSIM_OK;
-  const struct field *sinks = &im->terms.sink;
-  const double *wx = im->op.wx, *wy = im->op.wy, *cap = im->op.capacity;
-  const size_t st = im->op.stride;
-  double diagonal = 0.0, sum = 0.0;
-  for (size_t j = 1; j <= sinks->ny; ++j)
-    for (size_t i = 1; i <= sinks->nx; ++i)
-      {
-        const size_t k = j * st + i;
-        const double s = sinks->data[field_index (sinks, i, j)];
-        sum += cap[k] + c1 * s;
-        diagonal = fmax (diagonal, cap[k] + c1 * (s + wx[k - 1] + wx[k]
-                                                  + wy[k - st] + wy[k]));
-      }
-  diagonal = domain_max (im->domain, diagonal);
-  domain_sum_ordered (im->domain, &sum, 1);
-  const double nodes = (double) im->domain->nx * (double) im->domain->ny;
-  if (sum / nodes >= SINK_RATIO_MIN * diagonal)
+  double mean;
+  const double diagonal = level_hold (im, 1.0, c1, &mean);
+  if (mean >= SINK_RATIO_MIN * diagonal)
     return HEATSIM_OK;
   char names[256];
   const bool one = name_sinks (im, names, sizeof names) == 1;
@@ -268,9 +268,20 @@ check_step_level (const struct implicit *im, const struct config *cfg,
                  "rounding could leave the field unchanged; take a smaller "
                  "dt (--dt, or more --steps), give a larger H, or fix an "
                  "edge's temperature", time_scheme_name (cfg->scheme),
-                 cfg->dt, one ? "sink" : "sinks", names, sum / nodes / diagonal,
+                 cfg->dt, one ? "sink" : "sinks", names, mean / diagonal,
                  SINK_RATIO_MIN);
   return HEATSIM_USAGE;
+}
+
+/* alpha dt / dx^2 and alpha dt / dy^2 of cfg's step, alpha the largest
+   k / (rho c_p).  */
+static void
+step_weights (const struct implicit *im, const struct config *cfg,
+              double *wx, double *wy)
+{
+  const double w = cfg->alpha * cfg->dt;
+  *wx = w / (im->dx * im->dx);
+  *wy = w / (im->dy * im->dy);
 }
 
 /* The largest alpha dt / dx^2 of the black box multigrid's implicit
@@ -286,8 +297,8 @@ check_step_level (const struct implicit *im, const struct config *cfg,
 static int
 check_step_weight (const struct implicit *im, const struct config *cfg)
 {
-  const double w = cfg->alpha * cfg->dt;
-  const double wx = w / (im->dx * im->dx), wy = w / (im->dy * im->dy);
+  double wx, wy;
+  step_weights (im, cfg, &wx, &wy);
   if (wx <= MATERIAL_WEIGHT_MAX && wy <= MATERIAL_WEIGHT_MAX)
     return HEATSIM_OK;
   heatsim_error ("--scheme %s: dt %g: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = "
@@ -343,7 +354,8 @@ singular_status (const struct implicit *im, const struct config *cfg)
                      "fix an edge's temperature or give a larger H");
       return HEATSIM_USAGE;
     }
-  const double w = cfg->alpha * cfg->dt;
+  double wx, wy;
+  step_weights (im, cfg, &wx, &wy);
   heatsim_error ("--scheme %s: dt %g: the step's operator is singular to "
                  "rounding: rho c_p / dt vanishes beside k / dx^2 "
                  "(alpha*dt/dx^2 = %g, alpha*dt/dy^2 = %g, alpha the "
@@ -351,7 +363,7 @@ singular_status (const struct implicit *im, const struct config *cfg)
                  "face cooling ties the temperature's level firmly enough; "
                  "take a smaller dt (--dt, or more --steps), or --steady "
                  "for the steady state", time_scheme_name (cfg->scheme),
-                 cfg->dt, w / (im->dx * im->dx), w / (im->dy * im->dy));
+                 cfg->dt, wx, wy);
   return HEATSIM_USAGE;
 }
 
@@ -471,10 +483,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
     .domain = d,
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
-    .conserves = cfg->bc[EDGE_LEFT].kind != BOUNDARY_DIRICHLET
-                 && cfg->bc[EDGE_RIGHT].kind != BOUNDARY_DIRICHLET
-                 && cfg->bc[EDGE_BOTTOM].kind != BOUNDARY_DIRICHLET
-                 && cfg->bc[EDGE_TOP].kind != BOUNDARY_DIRICHLET,
+    .conserves = !fixed_edge (cfg),
     .volume = ((double) d->nx - 0.5 * (config_edge_node (cfg, EDGE_LEFT)
                                        + config_edge_node (cfg, EDGE_RIGHT)))
               * ((double) d->ny
