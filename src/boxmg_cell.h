@@ -28,6 +28,33 @@ boxmg_off9 (const double *u, const double *w, const double *s,
          + se[0] * u[-stride + 1] + se[stride - 1] * u[stride - 1];
 }
 
+/* A line smoother's right-hand side takes the couplings of node k to
+   the lines beside its own, the rest of the line's row of A being the
+   tridiagonal it solves: the rows above and below for a row (an x
+   line), the columns either side for a column.  sw NULL: a 5-point
+   level.  */
+static inline double
+boxmg_off_rows (const double *u, const double *s, const double *sw,
+                const double *se, size_t k, size_t stride)
+{
+  double a = s[k] * u[k - stride] + s[k + stride] * u[k + stride];
+  if (sw != NULL)
+    a += sw[k] * u[k - stride - 1] + sw[k + stride + 1] * u[k + stride + 1]
+         + se[k] * u[k - stride + 1] + se[k + stride - 1] * u[k + stride - 1];
+  return a;
+}
+
+static inline double
+boxmg_off_columns (const double *u, const double *w, const double *sw,
+                   const double *se, size_t k, size_t stride)
+{
+  double a = w[k] * u[k - 1] + w[k + 1] * u[k + 1];
+  if (sw != NULL)
+    a += sw[k] * u[k - stride - 1] + sw[k + stride + 1] * u[k + stride + 1]
+         + se[k] * u[k - stride + 1] + se[k + stride - 1] * u[k + stride - 1];
+  return a;
+}
+
 /* The same as flows: sum over the neighbours n of a_n (u_n - u_P), which
    is (A u)_P - d u_P for a 5-point level whose rows sum to d (the finest:
    d = c0 rho c_p).  Differences keep a temperature offset out of the

@@ -42,11 +42,30 @@ struct boxmg_exec {
    periodic axis is coarsened only where its node count is even and at
    least 4 (coarse node I is fine node 2I, and fine node 1 lies between
    coarse nodes n / 2 and 1).  */
+/* How a level's Gauss-Seidel relaxes: node by node in four colours,
+   or whole lines in two (zebra: the lines of one parity, then the
+   other's), rows where the level's x couplings outweigh its y ones by
+   more than BOXMG_LINE_RATIO, columns where the y ones do.  Cells far
+   from square couple strongly along their short side, and a point
+   smoother leaves error that is smooth only along the other axis,
+   which no coarser level sees; a line solve removes it (the Galerkin
+   levels keep the anisotropy, so each level chooses).  Lines never run
+   along a periodic axis (its ring is no tridiagonal system): such a
+   level relaxes by points where that axis is the strong one; lines
+   across one wrap its halo lines after each parity, as the point
+   smoother does after each colour.  */
+enum boxmg_smoother { BOXMG_POINTS, BOXMG_ROWS, BOXMG_COLUMNS };
+enum { BOXMG_LINE_RATIO = 2 };
+
 struct boxmg_level {
   size_t nx, ny, stride;
   bool periodic_x, periodic_y;
+  enum boxmg_smoother smoother;
   double *c, *w, *s, *sw, *se;
-  double *inverse;        /* 1 / c: the smoother multiplies */
+  /* Points: 1 / c, which the smoother multiplies.  Lines: the inverse
+     pivots of each line's tridiagonal factor (forward elimination along
+     the line, from its first node).  */
+  double *inverse;
   /* Interpolation from the next coarser level: fine node (i, j) lies in
      the coarse cell whose lower-left coarse node is (i / 2, j / 2); its
      value is sum over q of p[q] times the coarse node (i / 2 + q % 2,

@@ -357,13 +357,173 @@ relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
   wrap_y (x, l, u);
 }
 
+#pragma omp declare target
+/* Row j solved whole, the rows beside it held (an x line): forward
+   elimination into u, back substitution; d holds the inverse pivots of
+   the row's factor (boxmg_setup.c).  The halo node before the row
+   enters as the point smoother reads it.  */
+static void
+line_row (double *u, const double *f, const double *d, const double *w,
+          const double *s, const double *sw, const double *se,
+          size_t stride, size_t nx, size_t j)
+{
+  const size_t row = j * stride;
+  for (size_t i = 1; i <= nx; ++i)
+    {
+      const size_t k = row + i;
+      u[k] = (f[k] - boxmg_off_rows (u, s, sw, se, k, stride)
+              - w[k] * u[k - 1])
+             * d[k];
+    }
+  for (size_t i = nx - 1; i >= 1; --i)
+    {
+      const size_t k = row + i;
+      u[k] -= w[k + 1] * d[k] * u[k + 1];
+    }
+}
+
+/* Columns first, first + 2, ..., last solved whole in the same way (y
+   lines), the columns beside them held.  The columns do not couple:
+   each node's arithmetic is the same whether they run together, row by
+   row (the host's, in cache) or one by one (the device's).  */
+static void
+line_columns (double *u, const double *f, const double *d, const double *w,
+              const double *s, const double *sw, const double *se,
+              size_t stride, size_t ny, size_t first, size_t last)
+{
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = first; i <= last; i += 2)
+      {
+        const size_t k = j * stride + i;
+        u[k] = (f[k] - boxmg_off_columns (u, w, sw, se, k, stride)
+                - s[k] * u[k - stride])
+               * d[k];
+      }
+  for (size_t j = ny - 1; j >= 1; --j)
+    for (size_t i = first; i <= last; i += 2)
+      {
+        const size_t k = j * stride + i;
+        u[k] -= s[k + stride] * d[k] * u[k + stride];
+      }
+}
+#pragma omp end declare target
+
+/* row_sum[j - 1] = row j's a . b, every row.  */
+static void
+dot_rows (struct boxmg_exec *x, const struct boxmg_level *l, const double *a,
+          const double *b, double *row_sum)
+{
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
+    }
+}
+
+/* The rows of parity j0 % 2 solved whole, in parallel (9 points reach
+   one row up and down); row_sum as relax_rows'.  */
+static void
+line_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
+           double *row_sum)
+{
+  const size_t rows = l->ny >= j0 ? (l->ny - j0) / 2 + 1 : 0;
+  const size_t stride = l->stride, nx = l->nx;
+  double *u = l->u;
+  const double *f = l->f, *d = l->inverse, *w = l->w, *s = l->s,
+    *sw = l->sw, *se = l->se;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t t = 0; t < rows; ++t)
+        {
+          const size_t j = j0 + 2 * t;
+          line_row (u, f, d, w, s, sw, se, stride, nx, j);
+          if (row_sum != NULL)
+            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
+        }
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t t = 0; t < rows; ++t)
+        {
+          const size_t j = j0 + 2 * t;
+          line_row (u, f, d, w, s, sw, se, stride, nx, j);
+          if (row_sum != NULL)
+            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
+        }
+    }
+  wrap_y (x, l, u);
+}
+
+/* The columns of parity i0 % 2 solved whole: on the host each thread's
+   share of them together, row by row.  */
+static void
+line_column_set (struct boxmg_exec *x, struct boxmg_level *l, size_t i0)
+{
+  const size_t columns = l->nx >= i0 ? (l->nx - i0) / 2 + 1 : 0;
+  const size_t stride = l->stride, ny = l->ny;
+  double *u = l->u;
+  const double *f = l->f, *d = l->inverse, *w = l->w, *s = l->s,
+    *sw = l->sw, *se = l->se;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t t = 0; t < columns; ++t)
+        line_columns (u, f, d, w, s, sw, se, stride, ny, i0 + 2 * t,
+                      i0 + 2 * t);
+    }
+  else
+    {
+#pragma omp parallel if (threaded (l))
+      {
+        const size_t n = (size_t) omp_get_num_threads ();
+        const size_t me = (size_t) omp_get_thread_num ();
+        const size_t t0 = columns * me / n, t1 = columns * (me + 1) / n;
+        if (t1 > t0)
+          line_columns (u, f, d, w, s, sw, se, stride, ny, i0 + 2 * t0,
+                        i0 + 2 * (t1 - 1));
+      }
+    }
+  wrap_x (x, l, u);
+}
+
+/* Zebra line Gauss-Seidel: forward the lines of parity 0, then 1;
+   backward the reverse, the adjoint sweep.  */
+static void
+smooth_lines (struct boxmg_exec *x, struct boxmg_level *l, bool forward,
+              double *row_sum)
+{
+  const size_t first = forward ? 2 : 1, second = forward ? 1 : 2;
+  if (l->smoother == BOXMG_ROWS)
+    {
+      line_rows (x, l, first, row_sum);
+      line_rows (x, l, second, row_sum);
+      return;
+    }
+  line_column_set (x, l, first);
+  line_column_set (x, l, second);
+  if (row_sum != NULL)
+    dot_rows (x, l, l->f, l->u, row_sum);
+}
+
 /* Forward: colours (i % 2, j % 2) = (0, 0), (1, 0), (0, 1), (1, 1);
    backward the reverse, the adjoint sweep.  */
 static void
 smooth (struct boxmg_exec *x, struct boxmg_level *l, bool forward,
         double *row_sum)
 {
-  if (forward)
+  if (l->smoother != BOXMG_POINTS)
+    smooth_lines (x, l, forward, row_sum);
+  else if (forward)
     {
       relax_rows (x, l, 2, 2, 1, row_sum);
       relax_rows (x, l, 1, 2, 1, row_sum);
@@ -655,7 +815,8 @@ pipeline_run (struct boxmg_exec *x, const struct pipeline *pl,
 static bool
 pipelined (const struct boxmg_exec *x, const struct boxmg_level *l)
 {
-  return !x->device && !l->periodic_x && !l->periodic_y;
+  return !x->device && !l->periodic_x && !l->periodic_y
+         && l->smoother == BOXMG_POINTS;
 }
 
 static void
@@ -851,20 +1012,7 @@ double
 boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l, const double *a,
            const double *b)
 {
-  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
-  double *row_sum = l->row_sum;
-  if (on_device (x))
-    {
-#pragma omp target teams distribute parallel for device(x->dev)
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
-    }
-  else
-    {
-#pragma omp parallel for schedule(static) if (threaded (l))
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
-    }
+  dot_rows (x, l, a, b, l->row_sum);
   return sum_rows (x, l);
 }
 

@@ -498,6 +498,48 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
   return valid;
 }
 
+/* The level's smoother (boxmg_internal.h), and the inverse pivots of
+   its lines where it relaxes by lines.  */
+static void
+choose_smoother (struct boxmg_level *l)
+{
+  const size_t nx = l->nx, ny = l->ny, st = l->stride;
+  const double *const restrict c = l->c, *const restrict w = l->w,
+    *const restrict s = l->s;
+  double *const restrict inverse = l->inverse;
+  double along_x = 0.0, along_y = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        along_x += fabs (w[j * st + i]);
+        along_y += fabs (s[j * st + i]);
+      }
+  if (along_x > BOXMG_LINE_RATIO * along_y && !l->periodic_x)
+    {
+      l->smoother = BOXMG_ROWS;
+      for (size_t j = 1; j <= ny; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          {
+            const size_t k = j * st + i;
+            const double before = i > 1 ? w[k] * w[k] * inverse[k - 1] : 0.0;
+            inverse[k] = 1.0 / (c[k] - before);
+          }
+    }
+  else if (along_y > BOXMG_LINE_RATIO * along_x && !l->periodic_y)
+    {
+      l->smoother = BOXMG_COLUMNS;
+      for (size_t j = 1; j <= ny; ++j)
+        for (size_t i = 1; i <= nx; ++i)
+          {
+            const size_t k = j * st + i;
+            const double before = j > 1 ? s[k] * s[k] * inverse[k - st]
+                                        : 0.0;
+            inverse[k] = 1.0 / (c[k] - before);
+          }
+    }
+  boxmg_wrap_host (l, inverse);
+}
+
 /* No Dirichlet face (every boundary face has conductance 0; a
    periodic axis has none) and no sink: nothing ties the temperature to
    a given one.  */
@@ -679,6 +721,7 @@ build (struct boxmg_solver *bm, const struct heat_operator *op,
     {
       boxmg_interpolation (&bm->level[l]);
       boxmg_galerkin (&bm->level[l], &bm->level[l + 1]);
+      choose_smoother (&bm->level[l]);
     }
   return boxmg_coarse_factor (&bm->coarse, &bm->level[levels - 1],
                               bm->singular);

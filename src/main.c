@@ -148,10 +148,10 @@ measure (const struct config *cfg, const struct domain *d,
 }
 
 /* Whether a material's steady state (the black box multigrid's) has
-   cells stretched enough (an aspect ratio above 4) to slow its point
-   smoother: the cycles it took grew from 5 at ratio 1 to 81 at ratio
-   25 (man page).  The geometric multigrid of a uniform material is not
-   slowed.  */
+   cells stretched enough (an aspect ratio above 4) to slow it: its
+   line smoother cures a uniform material and a layered wall, not all
+   maps of varying k, nor a strong axis that is periodic (man page).
+   The geometric multigrid of a uniform material is not slowed.  */
 static bool
 stretched_cells (const struct config *cfg)
 {
@@ -242,7 +242,9 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
                        report->run.residual_initial, cfg->max_steps,
                        stretched_cells (cfg)
                        ? " (cells far from square slow the multigrid of a "
-                         "material: make --grid proportional to --length)"
+                         "varying material, or where their short side lies "
+                         "along a periodic axis: make --grid proportional "
+                         "to --length)"
                        : "");
       return HEATSIM_NOT_CONVERGED;
     }

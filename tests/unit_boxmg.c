@@ -460,13 +460,13 @@ residual_norm (const struct map *m, const struct heat_operator *op,
    floating high-conductivity islands lift above it) in at most bound
    iterations, the residual checked here.  */
 static void
-check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
-                  double contrast, const bool ins[4], double c0,
-                  unsigned bound, bool periodic_x)
+iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
+            double contrast, const bool ins[4], double c0, unsigned bound,
+            bool periodic_x, double aspect)
 {
   static const char *const names[] = { "random", "layered", "checkerboard",
                                         "disks", "speckle" };
-  const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  const double dx = 1.0 / (double) (nx + 1), dy = dx / aspect;
   const bool periodic[2] = { periodic_x, false };
   bool edges[4] = { ins[0] && !periodic_x, ins[1] && !periodic_x, ins[2],
                     ins[3] };
@@ -496,10 +496,10 @@ check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
   const double r0 = residual_norm (&m, &op, c0, 1.0, &u, &f);
   CHECK (boxmg_solve (bm, &u, &f, &opt, &report) == MG_OK);
   const double r = residual_norm (&m, &op, c0, 1.0, &u, &f);
-  printf ("%zux%zu %s contrast %g insulated %d periodic x %d c0 %g: %zu "
-          "levels, %u iterations, residual %.3g of the initial\n", nx, ny,
-          names[kind], contrast, ins[0], periodic_x, c0, boxmg_levels (bm),
-          report.cycles, r / r0);
+  printf ("%zux%zu %s contrast %g insulated %d periodic x %d c0 %g "
+          "dx/dy %g: %zu levels, %u iterations, residual %.3g of the "
+          "initial\n", nx, ny, names[kind], contrast, ins[0], periodic_x, c0,
+          aspect, boxmg_levels (bm), report.cycles, r / r0);
   CHECK (report.cycles <= bound);
   CHECK (r <= 1.01e-10 * r0 || r <= 1.01 * report.floor);
   boxmg_destroy (bm);
@@ -507,6 +507,16 @@ check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
   field_free (&f);
   free (op.block);
   map_free (&m);
+}
+
+/* The same on square cells.  */
+static void
+check_iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
+                  double contrast, const bool ins[4], double c0,
+                  unsigned bound, bool periodic_x)
+{
+  iterations (nx, ny, coarsest, kind, contrast, ins, c0, bound, periodic_x,
+              1.0);
 }
 
 /* One solve of u0 and f with opt's placement into u: max_cycles
@@ -533,13 +543,13 @@ solve_twice (struct boxmg_solver *bm, enum mg_placement where,
    with a device (LLVM's x86_64 host plugin has its own memory) MG_MAP
    moves the hierarchy every solve and MG_RESIDENT only at its first.  */
 static void
-check_placements (const bool ins[4], const bool periodic[2], double c0,
-                  bool large, unsigned long long seed)
+placements (const bool ins[4], const bool periodic[2], double c0,
+            bool large, unsigned long long seed, double aspect)
 {
   /* Even periodic axes (rings to 6 and 4 nodes).  */
   const size_t nx = periodic[0] ? 96 : large ? 193 : 97;
   const size_t ny = periodic[1] ? 64 : large ? 125 : 61;
-  const double dx = 1.0 / (double) (nx + 1), dy = 1.0 / (double) (ny + 1);
+  const double dx = 1.0 / (double) (nx + 1), dy = dx / aspect;
   bool edges[4];
   for (int e = 0; e < 4; ++e)
     edges[e] = ins[e] && !periodic[e / 2];
@@ -573,10 +583,10 @@ check_placements (const bool ins[4], const bool periodic[2], double c0,
   for (int p = 0; p < 3; ++p)
     for (int t = 0; t < 2; ++t)
       solve_twice (bm, where[p], &u0, &f, &u[p], report[p][t]);
-  printf ("placements %zux%zu insulated %d periodic %d%d c0 %g: %zu levels, "
-          "%u + %u iterations, %lu + %lu launches; bytes to the device "
-          "host %llu, map %llu %llu, resident %llu %llu\n", nx, ny, ins[0],
-          periodic[0], periodic[1], c0, boxmg_levels (bm),
+  printf ("placements %zux%zu insulated %d periodic %d%d c0 %g dx/dy %g: "
+          "%zu levels, %u + %u iterations, %lu + %lu launches; bytes to the "
+          "device host %llu, map %llu %llu, resident %llu %llu\n", nx, ny,
+          ins[0], periodic[0], periodic[1], c0, aspect, boxmg_levels (bm),
           report[0][0][0].cycles, report[0][0][1].cycles,
           report[0][0][0].launches, report[0][0][1].launches,
           report[0][0][0].to_device, report[1][0][0].to_device,
@@ -613,6 +623,14 @@ check_placements (const bool ins[4], const bool periodic[2], double c0,
     field_free (&u[p]);
   free (op.block);
   map_free (&m);
+}
+
+/* The same on square cells.  */
+static void
+check_placements (const bool ins[4], const bool periodic[2], double c0,
+                  bool large, unsigned long long seed)
+{
+  placements (ins, periodic, c0, large, seed, 1.0);
 }
 
 /* Insulated edges and a sink on the left edge's nodes (a convection
@@ -798,6 +816,17 @@ main (void)
   omp_set_num_threads (3);
   check_placements (insulated, open, 0.0, true, 81);
   check_placements (corner, open, 1.0, true, 82);
+  /* Line smoothers: rows (dx/dy 1/20), columns (20), whose threads
+     each take a share of the columns on the host.  */
+  placements (insulated, open, 0.0, false, 83, 1.0 / 20);
+  placements (corner, open, 1.0, false, 84, 20.0);
+  placements (insulated, open, 0.0, true, 85, 20.0);
+  placements (corner, open, 1.0, true, 86, 1.0 / 20);
+  /* Lines across a periodic axis: columns on an x ring, rows on a y
+     ring.  */
+  static const bool ring_x[2] = { true, false }, ring_y[2] = { false, true };
+  placements (insulated, ring_x, 0.0, false, 87, 20.0);
+  placements (corner, ring_y, 1.0, false, 88, 1.0 / 20);
   omp_set_num_threads (threads);
   /* Periodic axes: x, y, both.  */
   static const bool rings[3][2] = { { true, false }, { false, true },
@@ -847,5 +876,30 @@ main (void)
      30).  */
   check_iterations (513, 513, 0, SPECKLE, 1e2, dirichlet, 0.0, 30, false);
   check_iterations (257, 257, 1024, SPECKLE, 1e2, dirichlet, 0.0, 30, false);
+  /* Cells far from square: the point smoother alone took 21 iterations
+     at dx/dy = 5, 81 at 25 and did not converge at 50 (a 256 x 128
+     strip); none of these converged in 50 iterations at dx/dy = 1/50
+     or 50, and they took 34 to 48 at 1/8 and 8.  Lines along the short
+     side (boxmg_internal.h) give a uniform material and a layered wall
+     their square-cell figures, other maps at most 45 (30 to 42 at
+     dx/dy = 50).  */
+  static const double aspects[] = { 1.0 / 50, 1.0 / 8, 8.0, 50.0 };
+  for (size_t a = 0; a < sizeof aspects / sizeof *aspects; ++a)
+    {
+      iterations (257, 129, 0, LAYERED, 1.0, dirichlet, 0.0, 8, false,
+                  aspects[a]);
+      iterations (257, 129, 0, LAYERED, 1e4, dirichlet, 0.0, 12, false,
+                  aspects[a]);
+      iterations (128, 96, 64, LAYERED, 1.0, walls, 0.0, 8, false,
+                  aspects[a]);
+      iterations (128, 96, 64, LAYERED, 1e4, dirichlet, 0.0, 12, false,
+                  aspects[a]);
+      for (enum kind kind = RANDOM; kind <= DISKS; ++kind)
+        iterations (128, 96, 64, kind, 1e2, walls, 0.0, 45, false,
+                    aspects[a]);
+    }
+  /* Columns across a periodic x axis (lines never run along one).  */
+  iterations (128, 96, 64, LAYERED, 1e4, dirichlet, 0.0, 12, true, 50.0);
+  iterations (256, 128, 0, LAYERED, 1.0, dirichlet, 0.0, 8, true, 50.0);
   return unit_exit ();
 }
