@@ -102,8 +102,9 @@ size_t boxmg_bytes (const struct boxmg_solver *bm, size_t *factor);
    an axis of fewer than 3 or a periodic axis that does not halve.  MG_INVALID when a size is 0, c0 < 0,
    c1 <= 0, a coefficient is negative or not finite, or a node has no
    coupling at all (no face, no sink and no c0 term); MG_SINGULAR when
-   the coefficients are valid but the coarsest level's band factor meets
-   a pivot that is not positive (the operator is singular in double
+   the coefficients are valid but the coarsest level's band factor, or
+   a line smoother's (boxmg_internal.h), meets a pivot that is not
+   positive (the operator is singular in double
    precision: with no Dirichlet face, c0 rho c_p or the sink vanishes to
    rounding beside c1 k / dx^2); MG_NO_MEMORY.  op and sink may be freed
    after.

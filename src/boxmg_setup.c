@@ -499,8 +499,9 @@ finest_matrix (struct boxmg_level *l, const struct heat_operator *op,
 }
 
 /* The level's smoother (boxmg_internal.h), and the inverse pivots of
-   its lines where it relaxes by lines.  */
-static void
+   its lines where it relaxes by lines: false where a pivot is not
+   positive (a line of an operator singular to rounding).  */
+static bool
 choose_smoother (struct boxmg_level *l)
 {
   const size_t nx = l->nx, ny = l->ny, st = l->stride;
@@ -508,6 +509,7 @@ choose_smoother (struct boxmg_level *l)
     *const restrict s = l->s;
   double *const restrict inverse = l->inverse;
   double along_x = 0.0, along_y = 0.0;
+  bool valid = true;
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
@@ -523,6 +525,7 @@ choose_smoother (struct boxmg_level *l)
             const size_t k = j * st + i;
             const double before = i > 1 ? w[k] * w[k] * inverse[k - 1] : 0.0;
             inverse[k] = 1.0 / (c[k] - before);
+            valid &= inverse[k] > 0.0 && isfinite (inverse[k]);
           }
     }
   else if (along_y > BOXMG_LINE_RATIO * along_x && !l->periodic_y)
@@ -535,9 +538,11 @@ choose_smoother (struct boxmg_level *l)
             const double before = j > 1 ? s[k] * s[k] * inverse[k - st]
                                         : 0.0;
             inverse[k] = 1.0 / (c[k] - before);
+            valid &= inverse[k] > 0.0 && isfinite (inverse[k]);
           }
     }
   boxmg_wrap_host (l, inverse);
+  return valid;
 }
 
 /* No Dirichlet face (every boundary face has conductance 0; a
@@ -721,7 +726,8 @@ build (struct boxmg_solver *bm, const struct heat_operator *op,
     {
       boxmg_interpolation (&bm->level[l]);
       boxmg_galerkin (&bm->level[l], &bm->level[l + 1]);
-      choose_smoother (&bm->level[l]);
+      if (!choose_smoother (&bm->level[l]))
+        return MG_SINGULAR;
     }
   return boxmg_coarse_factor (&bm->coarse, &bm->level[levels - 1],
                               bm->singular);

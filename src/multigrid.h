@@ -109,9 +109,9 @@ enum mg_status {
                           made, values beyond the range of double; u holds
                           the last iterate */
   MG_SINGULAR          /* boxmg_create: every coefficient is valid, but
-                          the coarsest level's band factor met a pivot
-                          that is not positive: the operator is singular
-                          to rounding */
+                          the coarsest level's band factor (or a line
+                          smoother's) met a pivot that is not positive:
+                          the operator is singular to rounding */
 };
 
 /* What a solve did.  Residual norms are l2 over the interior,
