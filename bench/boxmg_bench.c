@@ -1,4 +1,5 @@
-/* boxmg_bench [-m MAP] [-c CONTRAST] [-n NODES] [-1] [-v] [N ...]: the
+/* boxmg_bench [-m MAP] [-c CONTRAST] [-a DX/DY] [-n NODES] [-1] [-v]
+   [N ...]: the
    black box multigrid (boxmg.h) on material maps of N x N nodes
    (default 256 1024), as a Markdown table: for layered (8 layers across
    x), checkerboard (32 x 32 blocks) and random-disk
@@ -12,8 +13,9 @@
    rtol 1e-10, its time per unknown and the ratio, by wall clock and by
    processor time (the machine may be shared).  Times are the best of
    three solves; the operator is heat_operator_build's.  -m (layered,
-   checkerboard or disks) and -c run one map or one contrast only (a
-   large grid takes minutes per row), -n coarsens to at most NODES
+   checkerboard, disks or random) and -c run one map or one contrast only
+   (a large grid takes minutes per row), -a stretches the cells to
+   dx/dy = DX/DY (both solvers; default 1), -n coarsens to at most NODES
    nodes (boxmg_create's coarsest; default its own), -1 times one solve
    instead of three, -v prints each solve's residual history (relative
    to the initial residual) on stderr.  */
@@ -99,6 +101,17 @@ fill_map (struct field *k, enum kind kind, double contrast)
       }
 }
 
+/* The map column's note of stretched cells.  */
+static const char *
+stretch (double aspect)
+{
+  static char note[40];
+  if (aspect == 1.0)
+    return "";
+  snprintf (note, sizeof note, " (dx/dy %g)", aspect);
+  return note;
+}
+
 /* Processor time of this process: on a shared machine, what the work
    cost without the time other processes held the cores.  */
 static double
@@ -126,10 +139,11 @@ best_of (const double *t, int n)
 /* The constant-coefficient solver on the plate of n x n: seconds per
    unknown of its best solve, or NaN.  */
 static struct cost
-constant_solver (size_t n)
+constant_solver (size_t n, double aspect)
 {
   const double h = 1.0 / (double) (n + 1);
-  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = h, .dy = h };
+  const struct mg_operator op = { .c0 = 0.0, .c1 = 1.0, .dx = h,
+                                  .dy = h / aspect };
   const struct mg_boundary bc = {
     { BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET,
       BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET } };
@@ -167,8 +181,9 @@ constant_solver (size_t n)
   const double unknowns = (double) n * (double) n;
   const struct cost cost = { best_of (t, 3) / unknowns,
                              best_of (c, 3) / unknowns };
-  printf ("| %zu^2 | plate (constant k) | 1 | %u | %u (V-cycles) | %.1e "
-          "| - | %.4f | %.1f | 1.0 | %.1f | 1.0 |\n", n, rep.levels,
+  printf ("| %zu^2 | plate (constant k)%s | 1 | %u | %u (V-cycles) | %.1e "
+          "| - | %.4f | %.1f | 1.0 | %.1f | 1.0 |\n", n, stretch (aspect),
+          rep.levels,
           rep.cycles, rep.final / rep.initial, best_of (t, 3),
           cost.wall * 1e9, cost.cpu * 1e9);
   return status == MG_OK ? cost : failed;
@@ -177,6 +192,7 @@ constant_solver (size_t n)
 /* One row: false if something failed.  */
 struct choice {
   int repeats;        /* solves timed, 1 to 3 */
+  double aspect;      /* dx/dy */
   size_t coarsest;    /* boxmg_create's, 0 for its default */
   bool history;
 };
@@ -199,7 +215,7 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant,
   fill_map (&m.conductivity, kind, contrast);
   static const bool dirichlet[EDGE_COUNT] = { false, false, false, false };
   struct heat_operator op;
-  if (!heat_operator_build (&op, &m, h, h, dirichlet))
+  if (!heat_operator_build (&op, &m, h, h / choice->aspect, dirichlet))
     return false;
   for (size_t j = 1; j <= n; ++j)
     for (size_t i = 1; i <= n; ++i)
@@ -230,8 +246,9 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant,
   const double unknowns = (double) n * (double) n;
   const struct cost cost = { best_of (t, repeats) / unknowns,
                              best_of (cpu, repeats) / unknowns };
-  printf ("| %zu^2 | %s | %.0e | %u | %u | %.1e | %.3f | %.4f | %.1f "
-          "| %.1f | %.1f | %.1f |\n", n, kind_names[kind], contrast,
+  printf ("| %zu^2 | %s%s | %.0e | %u | %u | %.1e | %.3f | %.4f | %.1f "
+          "| %.1f | %.1f | %.1f |\n", n, kind_names[kind],
+          stretch (choice->aspect), contrast,
           rep.levels, rep.cycles, rep.final / rep.initial, setup,
           best_of (t, repeats), cost.wall * 1e9, cost.wall / constant.wall,
           cost.cpu * 1e9, cost.cpu / constant.cpu);
@@ -251,7 +268,7 @@ main (int argc, char **argv)
   static const double contrasts[] = { 1.0, 1e2, 1e4, 1e6 };
   int only_kind = -1;
   double only_contrast = 0.0;
-  struct choice choice = { .repeats = 3 };
+  struct choice choice = { .repeats = 3, .aspect = 1.0 };
   int a = 1;
   for (; a < argc && argv[a][0] == '-'; ++a)
     if (strcmp (argv[a], "-v") == 0)
@@ -262,6 +279,16 @@ main (int argc, char **argv)
       choice.coarsest = strtoul (argv[++a], NULL, 10);
     else if (strcmp (argv[a], "-c") == 0 && a + 1 < argc)
       only_contrast = strtod (argv[++a], NULL);
+    else if (strcmp (argv[a], "-a") == 0 && a + 1 < argc)
+      {
+        choice.aspect = strtod (argv[++a], NULL);
+        if (!(choice.aspect > 0.0) || !isfinite (choice.aspect))
+          {
+            fprintf (stderr, "boxmg_bench: -a: '%s' is no positive "
+                     "number\n", argv[a]);
+            return 2;
+          }
+      }
     else if (strcmp (argv[a], "-m") == 0 && a + 1 < argc)
       {
         ++a;
@@ -271,7 +298,7 @@ main (int argc, char **argv)
         if (only_kind < 0)
           {
             fprintf (stderr, "boxmg_bench: -m: no map '%s' (layered, "
-                     "checkerboard, disks)\n", argv[a]);
+                     "checkerboard, disks, random)\n", argv[a]);
             return 2;
           }
       }
@@ -292,7 +319,7 @@ main (int argc, char **argv)
     {
       const size_t n = argc > 1 ? strtoul (argv[s + 1], NULL, 10)
                        : default_sizes[s];
-      const struct cost constant = n > 0 ? constant_solver (n)
+      const struct cost constant = n > 0 ? constant_solver (n, choice.aspect)
                                    : (struct cost) { NAN, NAN };
       if (isnan (constant.wall))
         {
