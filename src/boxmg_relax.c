@@ -293,70 +293,6 @@ boxmg_wrap (struct boxmg_exec *x, const struct boxmg_level *l, double *a)
   wrap_x (x, l, a);
 }
 
-/* Row j's two colours (first, second) in turn; on a periodic x axis
-   the row's halo nodes follow each colour, so that the next one reads
-   the ring's new values (an even ring: nodes 1 and nx differ in
-   colour).  */
-#pragma omp declare target
-static void
-relax_colours (double *u, const double *f, const double *d, const double *w,
-               const double *s, const double *sw, const double *se,
-               size_t stride, size_t nx, size_t j, size_t first,
-               size_t second, bool periodic_x)
-{
-  relax_row (u, f, d, w, s, sw, se, stride, nx, j, first);
-  if (periodic_x)
-    wrap_row (u, stride, nx, j);
-  relax_row (u, f, d, w, s, sw, se, stride, nx, j, second);
-  if (periodic_x)
-    wrap_row (u, stride, nx, j);
-}
-#pragma omp end declare target
-
-/* Colours (even, odd) of the rows of parity j0 % 2 (j0 = 1 or 2): the
-   rows of one parity do not couple (9 points reach one row up and
-   down), so each row does its two colours in turn, in cache, and the
-   rows run in parallel.  A periodic y axis's halo rows follow.
-   row_sum not NULL: the rows are final, and each row's f . u goes to
-   row_sum (PCG's r . z on the finest level, taken while the row is in
-   cache).  */
-static void
-relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
-            size_t first, size_t second, double *row_sum)
-{
-  const size_t rows = l->ny >= j0 ? (l->ny - j0) / 2 + 1 : 0;
-  const size_t stride = l->stride, nx = l->nx;
-  const bool px = l->periodic_x;
-  double *u = l->u;
-  const double *f = l->f, *d = l->inverse, *w = l->w, *s = l->s,
-    *sw = l->sw, *se = l->se;
-  if (on_device (x))
-    {
-#pragma omp target teams distribute parallel for device(x->dev)
-      for (size_t t = 0; t < rows; ++t)
-        {
-          const size_t j = j0 + 2 * t;
-          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
-                         px);
-          if (row_sum != NULL)
-            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
-        }
-    }
-  else
-    {
-#pragma omp parallel for schedule(static) if (threaded (l))
-      for (size_t t = 0; t < rows; ++t)
-        {
-          const size_t j = j0 + 2 * t;
-          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
-                         px);
-          if (row_sum != NULL)
-            row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
-        }
-    }
-  wrap_y (x, l, u);
-}
-
 #pragma omp declare target
 /* Row j solved whole, the rows beside it held (an x line): forward
    elimination into u, back substitution; d holds the inverse pivots of
@@ -408,34 +344,46 @@ line_columns (double *u, const double *f, const double *d, const double *w,
 }
 #pragma omp end declare target
 
-/* row_sum[j - 1] = row j's a . b, every row.  */
+/* Row j's two colours (first, second) in turn; on a periodic x axis
+   the row's halo nodes follow each colour, so that the next one reads
+   the ring's new values (an even ring: nodes 1 and nx differ in
+   colour).  Or (line) the row solved whole.  */
+#pragma omp declare target
 static void
-dot_rows (struct boxmg_exec *x, const struct boxmg_level *l, const double *a,
-          const double *b, double *row_sum)
+relax_colours (double *u, const double *f, const double *d, const double *w,
+               const double *s, const double *sw, const double *se,
+               size_t stride, size_t nx, size_t j, size_t first,
+               size_t second, bool periodic_x, bool line)
 {
-  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
-  if (on_device (x))
+  if (line)
     {
-#pragma omp target teams distribute parallel for device(x->dev)
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
+      line_row (u, f, d, w, s, sw, se, stride, nx, j);
+      return;
     }
-  else
-    {
-#pragma omp parallel for schedule(static) if (threaded (l))
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (NULL, a, b, stride, nx, j);
-    }
+  relax_row (u, f, d, w, s, sw, se, stride, nx, j, first);
+  if (periodic_x)
+    wrap_row (u, stride, nx, j);
+  relax_row (u, f, d, w, s, sw, se, stride, nx, j, second);
+  if (periodic_x)
+    wrap_row (u, stride, nx, j);
 }
+#pragma omp end declare target
 
-/* The rows of parity j0 % 2 solved whole, in parallel (9 points reach
-   one row up and down); row_sum as relax_rows'.  */
+/* Colours (even, odd) of the rows of parity j0 % 2 (j0 = 1 or 2): the
+   rows of one parity do not couple (9 points reach one row up and
+   down), so each row does its two colours in turn, in cache, and the
+   rows run in parallel (or each row solved whole, a line smoother's).
+   A periodic y axis's halo rows follow.
+   row_sum not NULL: the rows are final, and each row's f . u goes to
+   row_sum (PCG's r . z on the finest level, taken while the row is in
+   cache).  */
 static void
-line_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
-           double *row_sum)
+relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
+            size_t first, size_t second, double *row_sum)
 {
   const size_t rows = l->ny >= j0 ? (l->ny - j0) / 2 + 1 : 0;
   const size_t stride = l->stride, nx = l->nx;
+  const bool px = l->periodic_x, line = l->smoother == BOXMG_ROWS;
   double *u = l->u;
   const double *f = l->f, *d = l->inverse, *w = l->w, *s = l->s,
     *sw = l->sw, *se = l->se;
@@ -445,7 +393,8 @@ line_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
       for (size_t t = 0; t < rows; ++t)
         {
           const size_t j = j0 + 2 * t;
-          line_row (u, f, d, w, s, sw, se, stride, nx, j);
+          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
+                         px, line);
           if (row_sum != NULL)
             row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
         }
@@ -456,12 +405,34 @@ line_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
       for (size_t t = 0; t < rows; ++t)
         {
           const size_t j = j0 + 2 * t;
-          line_row (u, f, d, w, s, sw, se, stride, nx, j);
+          relax_colours (u, f, d, w, s, sw, se, stride, nx, j, first, second,
+                         px, line);
           if (row_sum != NULL)
             row_sum[j - 1] = dot_row (NULL, f, u, stride, nx, j);
         }
     }
   wrap_y (x, l, u);
+}
+
+
+/* row_sum[j - 1] = dot_row (w, a, b) of row j, every row.  */
+static void
+dot_rows (struct boxmg_exec *x, const struct boxmg_level *l, const double *w,
+          const double *a, const double *b, double *row_sum)
+{
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (w, a, b, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = dot_row (w, a, b, stride, nx, j);
+    }
 }
 
 /* The columns of parity i0 % 2 solved whole: on the host each thread's
@@ -505,14 +476,14 @@ smooth_lines (struct boxmg_exec *x, struct boxmg_level *l, bool forward,
   const size_t first = forward ? 2 : 1, second = forward ? 1 : 2;
   if (l->smoother == BOXMG_ROWS)
     {
-      line_rows (x, l, first, row_sum);
-      line_rows (x, l, second, row_sum);
+      relax_rows (x, l, first, 0, 0, row_sum);
+      relax_rows (x, l, second, 0, 0, row_sum);
       return;
     }
   line_column_set (x, l, first);
   line_column_set (x, l, second);
   if (row_sum != NULL)
-    dot_rows (x, l, l->f, l->u, row_sum);
+    dot_rows (x, l, NULL, l->f, l->u, row_sum);
 }
 
 /* Forward: colours (i % 2, j % 2) = (0, 0), (1, 0), (0, 1), (1, 1);
@@ -1012,7 +983,7 @@ double
 boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l, const double *a,
            const double *b)
 {
-  dot_rows (x, l, a, b, l->row_sum);
+  dot_rows (x, l, NULL, a, b, l->row_sum);
   return sum_rows (x, l);
 }
 
@@ -1020,20 +991,7 @@ double
 boxmg_weighted_sum (struct boxmg_exec *x, struct boxmg_level *l,
                     const double *w, const double *a)
 {
-  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
-  double *row_sum = l->row_sum;
-  if (on_device (x))
-    {
-#pragma omp target teams distribute parallel for device(x->dev)
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (w, a, NULL, stride, nx, j);
-    }
-  else
-    {
-#pragma omp parallel for schedule(static) if (threaded (l))
-      for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = dot_row (w, a, NULL, stride, nx, j);
-    }
+  dot_rows (x, l, w, a, NULL, l->row_sum);
   return sum_rows (x, l);
 }
 
