@@ -53,9 +53,11 @@ struct boxmg_exec {
    along a periodic axis (its ring is no tridiagonal system): such a
    level relaxes by points where that axis is the strong one; lines
    across one wrap its halo lines after each parity, as the point
-   smoother does after each colour.  */
+   smoother does after each colour.  The ratio is where a line sweep,
+   dearer than a point sweep, starts to pay: cells of dx/dy = 2 (bench/
+   RESULTS.md).  */
 enum boxmg_smoother { BOXMG_POINTS, BOXMG_ROWS, BOXMG_COLUMNS };
-enum { BOXMG_LINE_RATIO = 2 };
+enum { BOXMG_LINE_RATIO = 4 };
 
 struct boxmg_level {
   size_t nx, ny, stride;

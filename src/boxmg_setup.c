@@ -513,8 +513,8 @@ choose_smoother (struct boxmg_level *l)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
       {
-        along_x += fabs (w[j * st + i]);
-        along_y += fabs (s[j * st + i]);
+        along_x -= fmin (w[j * st + i], 0.0);
+        along_y -= fmin (s[j * st + i], 0.0);
       }
   if (along_x > BOXMG_LINE_RATIO * along_y && !l->periodic_x)
     {

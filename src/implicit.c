@@ -332,26 +332,30 @@ hierarchy_status (enum mg_status status, size_t nx, size_t ny,
     }
 }
 
-/* A hierarchy whose band factor met a pivot that is not positive
-   (MG_SINGULAR): every coefficient is valid, but the operator is
+/* A hierarchy whose band factor (or line smoother) met a pivot that
+   is not positive (MG_SINGULAR): every coefficient is valid, but the
+   operator is
    singular in double precision.  In an implicit step, rho c_p / dt
    vanishes to rounding beside k / dx^2 where nothing else (a fixed
    edge, a sink) ties the temperature's level: the level is then set by
    rounding, and a smaller dt resolves it.  In a steady state a sink too
    weak beside the conduction (check_balance refuses most such first),
-   or conductivities too far apart.  Returns HEATSIM_USAGE after a
-   message.  */
+   conductivities too far apart, or cells so far from square that the
+   couplings along one axis vanish beside the other's.  Returns
+   HEATSIM_USAGE after a message.  */
 static int
 singular_status (const struct implicit *im, const struct config *cfg)
 {
   if (cfg->steady)
     {
       heatsim_error ("--steady: the operator is singular to rounding (the "
-                     "multigrid's coarsest factor met a pivot that is not "
-                     "positive): a sink (convection, face cooling) too weak "
-                     "beside the conduction, or conductivities too far "
-                     "apart, to fix the temperature in double precision; "
-                     "fix an edge's temperature or give a larger H");
+                     "multigrid met a pivot that is not positive): a sink "
+                     "(convection, face cooling) too weak beside the "
+                     "conduction, conductivities too far apart, or cells "
+                     "too far from square (dx/dy %g), to fix the "
+                     "temperature in double precision; fix an edge's "
+                     "temperature, give a larger H or make --grid "
+                     "proportional to --length", im->dx / im->dy);
       return HEATSIM_USAGE;
     }
   double wx, wy;
