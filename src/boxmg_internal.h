@@ -26,6 +26,24 @@ struct boxmg_exec {
   unsigned long long to_device, from_device;
 };
 
+/* How a level's Gauss-Seidel relaxes: node by node in four colours,
+   or whole lines in two (zebra: the lines of one parity, then the
+   other's), rows where the level's binding (negative) x couplings
+   outweigh its y ones by more than BOXMG_LINE_RATIO, columns where the
+   y ones do.  Cells far
+   from square couple strongly along their short side, and a point
+   smoother leaves error that is smooth only along the other axis,
+   which no coarser level sees; a line solve removes it (the Galerkin
+   levels keep the anisotropy, so each level chooses).  Lines never run
+   along a periodic axis (its ring is no tridiagonal system): such a
+   level relaxes by points where that axis is the strong one; lines
+   across one wrap its halo lines after each parity, as the point
+   smoother does after each colour.  The ratio is where a line sweep,
+   dearer than a point sweep, starts to pay: cells of dx/dy = 2
+   (bench/RESULTS.md).  */
+enum boxmg_smoother { BOXMG_POINTS, BOXMG_ROWS, BOXMG_COLUMNS };
+enum { BOXMG_LINE_RATIO = 4 };
+
 /* The matrix of a level, symmetric, row P:
      (A u)_P = c u_P + w u_W + w[E] u_E + s u_S + s[N] u_N
                + sw u_SW + sw[NE] u_NE + se u_SE + se[NW] u_NW,
@@ -42,23 +60,6 @@ struct boxmg_exec {
    periodic axis is coarsened only where its node count is even and at
    least 4 (coarse node I is fine node 2I, and fine node 1 lies between
    coarse nodes n / 2 and 1).  */
-/* How a level's Gauss-Seidel relaxes: node by node in four colours,
-   or whole lines in two (zebra: the lines of one parity, then the
-   other's), rows where the level's x couplings outweigh its y ones by
-   more than BOXMG_LINE_RATIO, columns where the y ones do.  Cells far
-   from square couple strongly along their short side, and a point
-   smoother leaves error that is smooth only along the other axis,
-   which no coarser level sees; a line solve removes it (the Galerkin
-   levels keep the anisotropy, so each level chooses).  Lines never run
-   along a periodic axis (its ring is no tridiagonal system): such a
-   level relaxes by points where that axis is the strong one; lines
-   across one wrap its halo lines after each parity, as the point
-   smoother does after each colour.  The ratio is where a line sweep,
-   dearer than a point sweep, starts to pay: cells of dx/dy = 2 (bench/
-   RESULTS.md).  */
-enum boxmg_smoother { BOXMG_POINTS, BOXMG_ROWS, BOXMG_COLUMNS };
-enum { BOXMG_LINE_RATIO = 4 };
-
 struct boxmg_level {
   size_t nx, ny, stride;
   bool periodic_x, periodic_y;

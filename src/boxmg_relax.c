@@ -428,7 +428,6 @@ relax_rows (struct boxmg_exec *x, struct boxmg_level *l, size_t j0,
   wrap_y (x, l, u);
 }
 
-
 /* row_sum[j - 1] = dot_row (w, a, b) of row j, every row.  */
 static void
 dot_rows (struct boxmg_exec *x, const struct boxmg_level *l, const double *w,
