@@ -297,8 +297,26 @@ if expect_status 4 "$HEATSIM" -q $strip --length 0.1x0.05 --max-steps 2; then
   grep -q 'cells far from square' "$workdir/err" \
     && fail "square cells: the stretched cells' hint"
 fi
+# The geometric multigrid of a uniform material without a source: a fin
+# whose short side's axis has insulated ends, which its semicoarsening
+# cannot bring to square cells, reaches --max-steps with a hint of its
+# own (323 V-cycles); --source 0 takes the black box multigrid, whose
+# lines need a few.
+fin="-g 300x10 --length 1x1e-3 --steady --bc left=temperature:20
+  --bc right=temperature:30 --bc bottom=insulated --bc top=insulated"
+# shellcheck disable=SC2086
+if expect_status 4 "$HEATSIM" -q $fin; then
+  grep -q "short side's axis has insulated ends.*--source 0" "$workdir/err" \
+    || fail "fin: no hint: $(cat "$workdir/err")"
+fi
+# shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" -q --json $fin --source 0; then
+  cycles=$(json_field cycles "$workdir/out")
+  [ "$cycles" -le 5 ] || fail "fin with --source 0: $cycles iterations"
+fi
 # Nor does the geometric multigrid of a uniform material without a
-# source, which stretched cells do not slow.
+# source where it does coarsen the short side's axis to square cells
+# (fixed ends on it).
 if expect_status 4 "$HEATSIM" -q -g 256x128 --length 0.1x0.001 --steady \
     --max-steps 3; then
   grep -q 'cells far from square' "$workdir/err" \
