@@ -70,6 +70,9 @@ struct run_result {
                                else NULL */
   size_t bytes_per_update; /* an explicit update of a cell must move:
                               16, and 48 for a variable material */
+  double best_pass;        /* explicit steps: seconds a step of the
+                              fastest pass (rank 0's; the kernels and
+                              halo exchange only), 0 where none ran */
   double copy_gb_s;        /* --bench: copy bandwidth where kernels ran */
   double memcpy_gb_s;      /* --bench: the same by omp_target_memcpy */
   double total;

@@ -13,12 +13,24 @@ for s in host map resident; do
   awk -v c="$copy" -v f="$frac" -v b="$bw" 'BEGIN {
     exit !(c > 0 && f > 0 && (f - b / c) ^ 2 < 1e-6 * f * f) }' \
     || fail "$s: copy $copy GB/s, fraction $frac, stencil $bw GB/s"
+  # The fastest pass: no slower than the mean, its fraction of the same
+  # copy.
+  best=$(json_field bandwidth_best_gb_s "$workdir/out")
+  bfrac=$(json_field copy_fraction_best "$workdir/out")
+  awk -v c="$copy" -v f="$bfrac" -v b="$best" -v m="$bw" 'BEGIN {
+    exit !(b >= m && f > 0 && (f - b / c) ^ 2 < 1e-6 * f * f) }' \
+    || fail "$s: fastest pass $best GB/s (mean $bw), fraction $bfrac"
 done
+expect_status 0 "$HEATSIM" -q --json --bench -g 64 --steady
+[ "$(json_field bandwidth_best_gb_s "$workdir/out")" = null ] \
+  || fail "a steady run's fastest pass is not null"
 expect_status 0 "$HEATSIM" -q --bench -g 256 -n 20
 grep -q "copy bandwidth .* GB/s where the kernels ran: the stencil reaches" \
   "$workdir/out" || fail "text report lacks the copy line"
 grep -q "memcpy bandwidth .* GB/s (omp_target_memcpy of a field" \
   "$workdir/out" || fail "text report lacks the memcpy line"
+grep -q "fastest pass .* GB/s effective, .* % of the copy" "$workdir/out" \
+  || fail "text report lacks the fastest pass"
 expect_status 0 "$HEATSIM" -q --json -g 64
 [ "$(json_field copy_gb_s "$workdir/out")" = null ] || fail "copy without --bench"
 [ "$(json_field memcpy_gb_s "$workdir/out")" = null ] \
