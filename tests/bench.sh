@@ -65,7 +65,9 @@ grep -q '^| explicit, 16 steps a pass | baseline | 40^2 |' "$workdir/out" \
   || fail "bench/run: no fused row on the baseline path"
 awk -F ' [|] ' '/^\| (explicit, |varying material)/ { n++
   q = $7 > 0 ? $6 / $7 : -1; d = q - $8
-  if (q < 0 || d * d > (0.002 * q + 0.0006) ^ 2) bad = 1 }
+  if (q < 0 || d * d > (0.002 * q + 0.0006) ^ 2) bad = 1
+  q = $7 > 0 ? $9 / $7 : -1; d = q - $10
+  if (q < 0 || $9 < $6 || d * d > (0.002 * q + 0.0006) ^ 2) bad = 1 }
   END { exit bad || n == 0 }' "$workdir/out" \
   || fail "bench/run: host kernels' GB/s, copy, ratio disagree"
 rows=$(grep -c '^| \(steady plate, multigrid\|Crank-Nicolson steps\) | [a-z0-9]* | 10^2 | [0-9]* | [0-9.]* |$' "$workdir/out")
