@@ -517,26 +517,22 @@ choose_smoother (struct boxmg_level *l)
         along_y -= fmin (s[j * st + i], 0.0);
       }
   if (along_x > BOXMG_LINE_RATIO * along_y && !l->periodic_x)
-    {
-      l->smoother = BOXMG_ROWS;
-      for (size_t j = 1; j <= ny; ++j)
-        for (size_t i = 1; i <= nx; ++i)
-          {
-            const size_t k = j * st + i;
-            const double before = i > 1 ? w[k] * w[k] * inverse[k - 1] : 0.0;
-            inverse[k] = 1.0 / (c[k] - before);
-            valid &= inverse[k] > 0.0 && isfinite (inverse[k]);
-          }
-    }
+    l->smoother = BOXMG_ROWS;
   else if (along_y > BOXMG_LINE_RATIO * along_x && !l->periodic_y)
+    l->smoother = BOXMG_COLUMNS;
+  if (l->smoother != BOXMG_POINTS)
     {
-      l->smoother = BOXMG_COLUMNS;
+      /* The couplings along a line, and the node before along it.  */
+      const bool rows = l->smoother == BOXMG_ROWS;
+      const double *const a = rows ? w : s;
+      const size_t back = rows ? 1 : st;
       for (size_t j = 1; j <= ny; ++j)
         for (size_t i = 1; i <= nx; ++i)
           {
             const size_t k = j * st + i;
-            const double before = j > 1 ? s[k] * s[k] * inverse[k - st]
-                                        : 0.0;
+            const bool first = rows ? i == 1 : j == 1;
+            const double before = first ? 0.0
+                                  : a[k] * a[k] * inverse[k - back];
             inverse[k] = 1.0 / (c[k] - before);
             valid &= inverse[k] > 0.0 && isfinite (inverse[k]);
           }

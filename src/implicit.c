@@ -193,6 +193,22 @@ name_sinks (const struct implicit *im, char *text, size_t size)
   return count;
 }
 
+/* Whether the level of c0 rho c_p + c1 (sink - L_k) is held too weakly
+   (level_hold below SINK_RATIO_MIN): then the ratio in *ratio and the
+   sinks' names in names, *one where there is one.  */
+static bool
+weak_hold (const struct implicit *im, double c0, double c1, double *ratio,
+           char *names, size_t size, bool *one)
+{
+  double mean;
+  const double diagonal = level_hold (im, c0, c1, &mean);
+  if (mean >= SINK_RATIO_MIN * diagonal)
+    return false;
+  *ratio = mean / diagonal;
+  *one = name_sinks (im, names, size) == 1;
+  return true;
+}
+
 /* Without a Dirichlet edge, or convection or face cooling of H > 0
    (im->built_h, the steady state's), the steady state is singular: it
    exists only where the heat the sources and the edges bring (the sum
@@ -207,12 +223,11 @@ check_balance (const struct implicit *im, const struct config *cfg)
     return HEATSIM_OK;
   if (any_sink (im))
     {
-      double mean;
-      const double diagonal = level_hold (im, 0.0, 1.0, &mean);
-      if (mean >= SINK_RATIO_MIN * diagonal)
-        return HEATSIM_OK;
+      double ratio;
       char names[256];
-      const bool one = name_sinks (im, names, sizeof names) == 1;
+      bool one;
+      if (!weak_hold (im, 0.0, 1.0, &ratio, names, sizeof names, &one))
+        return HEATSIM_OK;
       heatsim_error ("--steady: the %s of %s %s too weak beside the "
                      "conduction to fix the steady state's level in double "
                      "precision: %s mean term is %.3g of the largest "
@@ -221,7 +236,7 @@ check_balance (const struct implicit *im, const struct config *cfg)
                      "2e-3; give a larger H, fewer nodes across the "
                      "domain, or fix an edge's temperature",
                      one ? "sink" : "sinks", names, one ? "is" : "are",
-                     one ? "its" : "their", mean / diagonal, SINK_RATIO_MIN);
+                     one ? "its" : "their", ratio, SINK_RATIO_MIN);
       return HEATSIM_USAGE;
     }
   const struct field *f = &im->steady_rhs;
@@ -253,14 +268,12 @@ static int
 check_step_level (const struct implicit *im, const struct config *cfg,
                   double c1)
 {
-  if (fixed_edge (cfg) || !any_sink (im))
-    return HEATSIM_OK;
-  double mean;
-  const double diagonal = level_hold (im, 1.0, c1, &mean);
-  if (mean >= SINK_RATIO_MIN * diagonal)
-    return HEATSIM_OK;
+  double ratio;
   char names[256];
-  const bool one = name_sinks (im, names, sizeof names) == 1;
+  bool one;
+  if (fixed_edge (cfg) || !any_sink (im)
+      || !weak_hold (im, 1.0, c1, &ratio, names, sizeof names, &one))
+    return HEATSIM_OK;
   heatsim_error ("--scheme %s: dt %g: with no edge at a fixed temperature, "
                  "rho c_p / dt and the %s of %s hold the step's level too "
                  "weakly beside the conduction for double precision: their "
@@ -268,7 +281,7 @@ check_step_level (const struct implicit *im, const struct config *cfg,
                  "rounding could leave the field unchanged; take a smaller "
                  "dt (--dt, or more --steps), give a larger H, or fix an "
                  "edge's temperature", time_scheme_name (cfg->scheme),
-                 cfg->dt, one ? "sink" : "sinks", names, mean / diagonal,
+                 cfg->dt, one ? "sink" : "sinks", names, ratio,
                  SINK_RATIO_MIN);
   return HEATSIM_USAGE;
 }
@@ -334,8 +347,7 @@ hierarchy_status (enum mg_status status, size_t nx, size_t ny,
 
 /* A hierarchy whose band factor (or line smoother) met a pivot that
    is not positive (MG_SINGULAR): every coefficient is valid, but the
-   operator is
-   singular in double precision.  In an implicit step, rho c_p / dt
+   operator is singular in double precision.  In an implicit step, rho c_p / dt
    vanishes to rounding beside k / dx^2 where nothing else (a fixed
    edge, a sink) ties the temperature's level: the level is then set by
    rounding, and a smaller dt resolves it.  In a steady state a sink too

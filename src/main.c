@@ -151,7 +151,7 @@ measure (const struct config *cfg, const struct domain *d,
    cells stretched enough (an aspect ratio above 4) to slow it: its
    line smoother cures a uniform material and a layered wall, not all
    maps of varying k, nor a strong axis that is periodic (man page).
-   The geometric multigrid of a uniform material is not slowed.  */
+   The geometric multigrid of a uniform material: stuck_semicoarsening.  */
 static bool
 stretched_cells (const struct config *cfg)
 {

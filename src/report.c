@@ -338,11 +338,11 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
     fprintf (out, "  %.4g cell updates/s, %.2f GB/s effective (%zu bytes per "
              "update)\n", updates_per_second (cfg, run),
              bandwidth_gb_s (cfg, run), run->bytes_per_update);
-  if (cfg->bench && isfinite (best_bandwidth_gb_s (cfg, run)))
+  const double best = best_bandwidth_gb_s (cfg, run);
+  if (cfg->bench && isfinite (best))
     fprintf (out, "  fastest pass %.2f GB/s effective, %.1f %% of the copy "
-             "bandwidth (each the best of its runs)\n",
-             best_bandwidth_gb_s (cfg, run),
-             100.0 * best_bandwidth_gb_s (cfg, run) / run->copy_gb_s);
+             "bandwidth (each the best of its runs)\n", best,
+             100.0 * best / run->copy_gb_s);
   if (cfg->bench)
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
              "stencil reaches %.1f %% of it\n"
@@ -367,6 +367,18 @@ json_number (FILE *out, const char *name, bool known, double v)
     fprintf (out, "\"%s\": %.17g, ", name, v + 0.0);
   else
     fprintf (out, "\"%s\": null, ", name);
+}
+
+/* A fraction of the copy bandwidth to 6 digits (--bench only, else
+   null), then end.  */
+static void
+json_fraction (FILE *out, const char *name, bool bench, double v,
+               const char *end)
+{
+  if (bench && isfinite (v))
+    fprintf (out, "\"%s\": %.6g%s", name, v, end);
+  else
+    fprintf (out, "\"%s\": null%s", name, end);
 }
 
 /* Bytes in the well-formed UTF-8 sequence at s (RFC 3629: no overlong
@@ -664,16 +676,10 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
            r->ranks, r->dims[0], r->dims[1], r->run.exchange);
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
   json_number (out, "memcpy_gb_s", cfg->bench, run->memcpy_gb_s);
-  const double fraction = bandwidth_gb_s (cfg, run) / run->copy_gb_s;
-  if (cfg->bench && isfinite (fraction))
-    fprintf (out, "\"copy_fraction\": %.6g, ", fraction);
-  else
-    fprintf (out, "\"copy_fraction\": null, ");
+  json_fraction (out, "copy_fraction", cfg->bench,
+                 bandwidth_gb_s (cfg, run) / run->copy_gb_s, ", ");
   const double best = best_bandwidth_gb_s (cfg, run);
   json_number (out, "bandwidth_best_gb_s", !multigrid, best);
-  const double best_fraction = best / run->copy_gb_s;
-  if (cfg->bench && isfinite (best_fraction))
-    fprintf (out, "\"copy_fraction_best\": %.6g}\n", best_fraction);
-  else
-    fprintf (out, "\"copy_fraction_best\": null}\n");
+  json_fraction (out, "copy_fraction_best", cfg->bench,
+                 best / run->copy_gb_s, "}\n");
 }
