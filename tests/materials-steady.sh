@@ -328,20 +328,24 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
   OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
     OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
-  for args in "--steady --rtol 1e-12" "-b neumann --scheme backward-euler --dt 1e-3 -n 3"; do
-    want=
-    for n in 1 2 3 4; do
-      # shellcheck disable=SC2086
-      if "$MPIEXEC" -np $n "$HEATSIM" -q --json --material-map random.h5 \
-          --source-map source.h5 --length 2x1.5 $args >"$workdir/out" \
-          2>"$workdir/err"; then
-        got=$(json_field checksum "$workdir/out")
-        [ -n "$want" ] || want=$got
-        [ "$got" = "$want" ] || fail "$args: $n ranks differ from 1"
-        pass
-      else
-        fail "$args: $n ranks failed: $(cat "$workdir/err")"
-      fi
+  # Square cells, and cells of dx/dy about 20 (column lines).
+  for length in 2x1.5 30x1.3; do
+    for args in "--steady --rtol 1e-12" "-b neumann --scheme backward-euler --dt 1e-3 -n 3"; do
+      want=
+      for n in 1 2 3 4; do
+        # shellcheck disable=SC2086
+        if "$MPIEXEC" -np $n "$HEATSIM" -q --json --material-map random.h5 \
+            --source-map source.h5 --length $length $args >"$workdir/out" \
+            2>"$workdir/err"; then
+          got=$(json_field checksum "$workdir/out")
+          [ -n "$want" ] || want=$got
+          [ "$got" = "$want" ] \
+            || fail "$length $args: $n ranks differ from 1"
+          pass
+        else
+          fail "$length $args: $n ranks failed: $(cat "$workdir/err")"
+        fi
+      done
     done
   done
 fi
