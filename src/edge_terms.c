@@ -25,10 +25,38 @@ edge_terms_needed (const struct config *cfg)
   return needed;
 }
 
+/* The longest domain, in multiples of its short side, whose short
+   side's axis has insulated ends that the geometric multigrid of a
+   uniform material solves without stalling.  That axis keeps two nodes
+   on every level (an insulated end keeps its node), one interval of the
+   short side's length, while the long axis coarsens on to the coarsest
+   level's 32 nodes (64 unknowns, solved whole); beyond a domain of 128
+   short sides a level above that has cells more than 4 times longer
+   than wide, and the point smoother stalls: fixed ends, insulated
+   faces, 7-10 V-cycles at 100-150, 12-22 at 200, 27 at 256, 37 at
+   300, 323 at 1000 (a fin of 300 x 10 cells, 1 x 1e-3, whose implicit
+   steps never converged either).  A long axis of 32 nodes or fewer
+   has no such level.  */
+#define GEOMETRIC_ASPECT_MAX 128.0
+
+static bool
+stalls_geometric (const struct config *cfg)
+{
+  const bool short_y = cfg->ly < cfg->lx;
+  const enum edge lo = short_y ? EDGE_BOTTOM : EDGE_LEFT;
+  const enum edge hi = short_y ? EDGE_TOP : EDGE_RIGHT;
+  const double aspect = short_y ? cfg->lx / cfg->ly : cfg->ly / cfg->lx;
+  return cfg->bc[lo].kind == BOUNDARY_NEUMANN
+         && cfg->bc[hi].kind == BOUNDARY_NEUMANN
+         && aspect > GEOMETRIC_ASPECT_MAX
+         && (short_y ? cfg->nx : cfg->ny) > 32;
+}
+
 bool
 edge_terms_operator (const struct config *cfg)
 {
-  return cfg->material.variable || edge_terms_needed (cfg);
+  return cfg->material.variable || edge_terms_needed (cfg)
+         || stalls_geometric (cfg);
 }
 
 void

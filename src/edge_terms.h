@@ -34,7 +34,10 @@ struct edge_terms {
 bool edge_terms_needed (const struct config *cfg);
 
 /* Whether the run's steady state and implicit steps solve with the
-   operator: a variable material, or edge_terms_needed.  */
+   operator (the black box multigrid): a variable material,
+   edge_terms_needed, or a domain that the geometric multigrid's levels
+   cannot keep near square cells (a fin: the short side's axis with
+   insulated ends, the long side more than 128 times longer).  */
 bool edge_terms_operator (const struct config *cfg);
 
 /* Whether the run has a sink (a convection edge or face cooling): the

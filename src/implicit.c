@@ -316,8 +316,8 @@ check_step_weight (const struct implicit *im, const struct config *cfg)
     return HEATSIM_OK;
   heatsim_error ("--scheme %s: dt %g: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = "
                  "%g (alpha the largest k / (rho c_p)): beyond %g, where the "
-                 "black box multigrid of a material (whose sums are not "
-                 "scaled) could overflow; take a smaller dt (--dt, or more "
+                 "black box multigrid (whose sums are not scaled) could "
+                 "overflow; take a smaller dt (--dt, or more "
                  "--steps), or --steady for the steady state",
                  time_scheme_name (cfg->scheme), cfg->dt, wx, wy,
                  MATERIAL_WEIGHT_MAX);

@@ -147,50 +147,19 @@ measure (const struct config *cfg, const struct domain *d,
   return HEATSIM_OK;
 }
 
-/* Whether a material's steady state (the black box multigrid's) has
-   cells stretched enough (an aspect ratio above 4) to slow it: its
-   line smoother cures a uniform material and a layered wall, not all
-   maps of varying k, nor a strong axis that is periodic (man page).
-   The geometric multigrid of a uniform material: stuck_semicoarsening.  */
-static bool
-stretched_cells (const struct config *cfg)
-{
-  const double ratio = config_dx (cfg) / config_dy (cfg);
-  return edge_terms_operator (cfg) && (ratio > 4.0 || ratio < 0.25);
-}
-
-/* Whether the geometric multigrid of a uniform material meets cells far
-   from square that it cannot semicoarsen to square: an insulated end
-   keeps its node on every level, so the short side's axis stops at two
-   nodes with insulated ends on both, and the anisotropy left slows its
-   point smoother (a fin of 300 x 10 cells, 1 x 1e-3 m, fixed ends:
-   323 V-cycles, man page).  */
-static bool
-stuck_semicoarsening (const struct config *cfg)
-{
-  const double ratio = config_dx (cfg) / config_dy (cfg);
-  if (edge_terms_operator (cfg) || (ratio <= 2.0 && ratio >= 0.5))
-    return false;
-  const enum edge lo = ratio > 1.0 ? EDGE_BOTTOM : EDGE_LEFT;
-  return cfg->bc[lo].kind == BOUNDARY_NEUMANN
-         && cfg->bc[lo + 1].kind == BOUNDARY_NEUMANN;
-}
-
-/* What a steady run that reached --max-steps may be told about cells
-   far from square, or nothing.  */
+/* What a steady run that reached --max-steps may be told about its
+   cells, or nothing: cells stretched enough (an aspect ratio above 4)
+   slow the black box multigrid, whose line smoother cures a uniform
+   material and a layered wall, not all maps of varying k, nor a strong
+   axis that is periodic (man page).  */
 static const char *
 slow_cells_hint (const struct config *cfg)
 {
-  if (stretched_cells (cfg))
+  const double ratio = config_dx (cfg) / config_dy (cfg);
+  if (edge_terms_operator (cfg) && (ratio > 4.0 || ratio < 0.25))
     return " (cells far from square slow the multigrid of a varying "
            "material, or where their short side lies along a periodic "
            "axis: make --grid proportional to --length)";
-  if (stuck_semicoarsening (cfg))
-    return " (cells far from square whose short side's axis has insulated "
-           "ends slow the multigrid of a uniform material: raise "
-           "--max-steps, make --grid proportional to --length, or give "
-           "--source 0 for the black box multigrid, which relaxes them by "
-           "lines)";
   return "";
 }
 
