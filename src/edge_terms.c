@@ -3,6 +3,7 @@
 #include "edge_terms.h"
 
 #include "domain.h"
+#include "multigrid.h"
 #include "schedule.h"
 
 bool
@@ -25,31 +26,36 @@ edge_terms_needed (const struct config *cfg)
   return needed;
 }
 
-/* The longest domain, in multiples of its short side, whose short
-   side's axis has insulated ends that the geometric multigrid of a
-   uniform material solves without stalling.  That axis keeps two nodes
-   on every level (an insulated end keeps its node), one interval of the
-   short side's length, while the long axis coarsens on to the coarsest
-   level's 32 nodes (64 unknowns, solved whole); beyond a domain of 128
-   short sides a level above that has cells more than 4 times longer
-   than wide, and the point smoother stalls: fixed ends, insulated
-   faces, 7-10 V-cycles at 100-150, 12-22 at 200, 27 at 256, 37 at
-   300, 323 at 1000 (a fin of 300 x 10 cells, 1 x 1e-3, whose implicit
-   steps never converged either).  A long axis of 32 nodes or fewer
-   has no such level.  */
-#define GEOMETRIC_ASPECT_MAX 128.0
+/* The aspect ratio of cells that the geometric multigrid of a uniform
+   material may leave to its point smoother on a level that cannot
+   coarsen their short side's axis (mg_blocked_aspect) and still
+   converge in about 25 V-cycles.  Fixed ends, insulated faces (a fin):
+   aspect 3.6-12 on such a level took 7-12 V-cycles, 14: 22, 17: 27,
+   24: 37-48, 48: 95, 62: 171, 71: 323 (its implicit steps never
+   converged).  A ring across (periodic faces) is slower: 2.6: 11, 5.3:
+   27, 10.5: 71.  */
+#define GEOMETRIC_ASPECT_MAX 16.0
 
+bool
+edge_terms_slow_geometric (const struct config *cfg)
+{
+  struct mg_boundary bc;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    bc.kind[e] = cfg->bc[e].kind;
+  return mg_blocked_aspect (cfg->nx, cfg->ny, config_dx (cfg),
+                            config_dy (cfg), &bc)
+         > GEOMETRIC_ASPECT_MAX;
+}
+
+/* A ring keeps the geometric multigrid: the black box one relaxes by
+   points along a periodic axis too, and took more iterations (a ring
+   of 300 x 100 cells, 1 x 1e-2: 72 against 26).  */
 static bool
 stalls_geometric (const struct config *cfg)
 {
-  const bool short_y = cfg->ly < cfg->lx;
-  const enum edge lo = short_y ? EDGE_BOTTOM : EDGE_LEFT;
-  const enum edge hi = short_y ? EDGE_TOP : EDGE_RIGHT;
-  const double aspect = short_y ? cfg->lx / cfg->ly : cfg->ly / cfg->lx;
-  return cfg->bc[lo].kind == BOUNDARY_NEUMANN
-         && cfg->bc[hi].kind == BOUNDARY_NEUMANN
-         && aspect > GEOMETRIC_ASPECT_MAX
-         && (short_y ? cfg->nx : cfg->ny) > 32;
+  return !config_periodic (cfg, EDGE_LEFT)
+         && !config_periodic (cfg, EDGE_BOTTOM)
+         && edge_terms_slow_geometric (cfg);
 }
 
 bool

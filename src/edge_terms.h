@@ -35,10 +35,16 @@ bool edge_terms_needed (const struct config *cfg);
 
 /* Whether the run's steady state and implicit steps solve with the
    operator (the black box multigrid): a variable material,
-   edge_terms_needed, or a domain that the geometric multigrid's levels
-   cannot keep near square cells (a fin: the short side's axis with
-   insulated ends, the long side more than 128 times longer).  */
+   edge_terms_needed, or edge_terms_slow_geometric where no edge is
+   periodic.  */
 bool edge_terms_operator (const struct config *cfg);
+
+/* Whether the geometric multigrid of a uniform material would leave
+   cells far from square on a level that cannot coarsen their short
+   side's axis, and stall: a fin, whose short side's axis has insulated
+   ends (or is periodic) and stops at two nodes while the long one
+   coarsens on.  */
+bool edge_terms_slow_geometric (const struct config *cfg);
 
 /* Whether the run has a sink (a convection edge or face cooling): the
    temperature is then tied to ambient ones even without a Dirichlet

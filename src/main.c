@@ -151,15 +151,19 @@ measure (const struct config *cfg, const struct domain *d,
    cells, or nothing: cells stretched enough (an aspect ratio above 4)
    slow the black box multigrid, whose line smoother cures a uniform
    material and a layered wall, not all maps of varying k, nor a strong
-   axis that is periodic (man page).  */
+   axis that is periodic (man page); so do a ring's in the geometric
+   multigrid of a uniform material.  */
 static const char *
 slow_cells_hint (const struct config *cfg)
 {
   const double ratio = config_dx (cfg) / config_dy (cfg);
   if (edge_terms_operator (cfg) && (ratio > 4.0 || ratio < 0.25))
-    return " (cells far from square slow the multigrid of a varying "
-           "material, or where their short side lies along a periodic "
-           "axis: make --grid proportional to --length)";
+    return " (cells far from square slow the black box multigrid where k "
+           "varies, or where their short side lies along a periodic axis: "
+           "make --grid proportional to --length)";
+  if (!edge_terms_operator (cfg) && edge_terms_slow_geometric (cfg))
+    return " (cells far from square across a periodic axis that the "
+           "multigrid cannot coarsen further slow it: raise --max-steps)";
   return "";
 }
 
@@ -242,9 +246,10 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
       else
         heatsim_error ("warning: --steady: residual norm %g still above "
                        "--rtol %g of the initial %g after --max-steps %zu "
-                       "V-cycles%s", report->run.residual_final, cfg->rtol,
+                       "%s%s", report->run.residual_final, cfg->rtol,
                        report->run.residual_initial, cfg->max_steps,
-                       slow_cells_hint (cfg));
+                       edge_terms_operator (cfg) ? "PCG iterations"
+                       : "V-cycles", slow_cells_hint (cfg));
       return HEATSIM_NOT_CONVERGED;
     }
   return status;

@@ -37,6 +37,62 @@ is_coarsest (const struct axis *ax, const struct axis *ay)
   return (!mx && !my) || ax->n * ay->n <= DENSE_MAX;
 }
 
+/* Axis a coarsened (merge) or copied into *c, without the transfer
+   tables a level keeps.  */
+static bool
+coarsen_bare (const struct axis *a, bool merge, struct axis *c)
+{
+  struct transfer t = { 0 };
+  size_t *point = malloc ((a->intervals + 1) * sizeof *point);
+  const bool ok = point != NULL
+                  && transfer_alloc (&t, a->n, axis_coarse_unknowns (a, merge))
+                  && axis_coarsen (a, merge, c, t, point);
+  free (point);
+  transfer_free (&t);
+  return ok;
+}
+
+/* The aspect of the cells a level leaves to the point smoother without
+   coarsening their short side's axis (it has run out of nodes): 1 if
+   none.  */
+static double
+blocked_aspect (const struct axis *ax, const struct axis *ay, bool mx,
+                bool my)
+{
+  const double hx = axis_mean_spacing (ax), hy = axis_mean_spacing (ay);
+  if (hy < hx && !my && ay->n > 1)
+    return hx / hy;
+  if (hx < hy && !mx && ax->n > 1)
+    return hy / hx;
+  return 1.0;
+}
+
+double
+mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
+                   const struct mg_boundary *bc)
+{
+  struct axis ax = { 0 }, ay = { 0 };
+  bool ok = axis_fine (&ax, nx, dx, bc->kind[EDGE_LEFT], bc->kind[EDGE_RIGHT])
+            && axis_fine (&ay, ny, dy, bc->kind[EDGE_BOTTOM],
+                          bc->kind[EDGE_TOP]);
+  double worst = 1.0;
+  while (ok && !is_coarsest (&ax, &ay))
+    {
+      bool mx, my;
+      choose_merges (&ax, &ay, &mx, &my);
+      worst = fmax (worst, blocked_aspect (&ax, &ay, mx, my));
+      struct axis cx = { 0 }, cy = { 0 };
+      ok = coarsen_bare (&ax, mx, &cx) && coarsen_bare (&ay, my, &cy);
+      axis_free (&ax);
+      axis_free (&ay);
+      ax = cx;
+      ay = cy;
+    }
+  axis_free (&ax);
+  axis_free (&ay);
+  return ok ? worst : NAN;
+}
+
 /* In a split hierarchy, whether every rank had ok, and the least of
    the ranks' values of owned (every rank calls it at the same point).  */
 static bool

@@ -193,6 +193,16 @@ enum mg_status mg_create_part (struct mg_solver **mg, const struct domain *d,
                                const struct mg_boundary *bc);
 void mg_destroy (struct mg_solver *mg);
 
+/* The largest aspect ratio of the cells on a level of mg_create's
+   hierarchy for nx x ny nodes of spacing dx, dy that is not the coarsest
+   and coarsens only the axis of their long side: the short side's axis
+   has run out of nodes (an insulated end keeps its node on every level,
+   so such an axis stops at two), and the point smoother relaxes such a
+   level poorly.  1 where there is none; NaN where the axes cannot be
+   allocated.  */
+double mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
+                          const struct mg_boundary *bc);
+
 /* Number of levels, the finest included, and the interior size of level
    l (0 the finest).  */
 size_t mg_levels (const struct mg_solver *mg);
