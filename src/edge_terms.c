@@ -2,6 +2,8 @@
 
 #include "edge_terms.h"
 
+#include <math.h>
+
 #include "domain.h"
 #include "multigrid.h"
 #include "schedule.h"
@@ -29,22 +31,45 @@ edge_terms_needed (const struct config *cfg)
 /* The aspect ratio of cells that the geometric multigrid of a uniform
    material may leave to its point smoother on a level that cannot
    coarsen their short side's axis (mg_blocked_aspect) and still
-   converge in about 25 V-cycles.  Fixed ends, insulated faces (a fin):
-   aspect 3.6-12 on such a level took 7-12 V-cycles, 14: 22, 17: 27,
-   24: 37-48, 48: 95, 62: 171, 71: 323 (its implicit steps never
-   converged).  A ring across (periodic faces) is slower: 2.6: 11, 5.3:
-   27, 10.5: 71.  */
+   converge in about 25 V-cycles.  A fin (fixed ends, insulated faces)
+   of 1000 x 1000 cells: aspect 9.5 and 12.2 on such a level, 8 and 12
+   V-cycles; 300 x 10 cells: 7.1: 9, 14.2: 22, 23.7: 48, 71: 323 (its
+   implicit steps never converged); 3000 x 40: 62: 171.  A fin only 2-5
+   nodes across stalls sooner (its finest levels are such levels):
+   aspect 4-5: 8-11, 6-8: 11-26, 10-13: 24-65, 15-20: 40-143 (100 to
+   1000 nodes long), where the black box multigrid costs next to
+   nothing: small grids take it from aspect 4.  A ring across
+   (periodic faces) stalls sooner still: 2.6: 11, 5.3: 27, 10.5: 71.  */
 #define GEOMETRIC_ASPECT_MAX 16.0
+#define GEOMETRIC_ASPECT_SMALL 4.0
+#define SMALL_GRID_NODES 131072.0
+
+/* Whether an implicit step's capacity term holds the short side's
+   nodes together less than their conduction: alpha dt over the short
+   side squared above 1 (a steady state has none).  Below, the term
+   dominates the levels whose short side has run out of nodes, and the
+   V-cycles do not stall (a fin of 4000 x 400 cells, 1 x 1e-3, at alpha
+   dt 1e-7: 9 a step).  */
+static bool
+conduction_dominates (const struct config *cfg)
+{
+  const double side = fmin (cfg->lx, cfg->ly);
+  return cfg->steady || config_diffusivity_max (cfg) * cfg->dt > side * side;
+}
 
 bool
 edge_terms_slow_geometric (const struct config *cfg)
 {
+  if (!config_uses_multigrid (cfg) || !conduction_dominates (cfg))
+    return false;
   struct mg_boundary bc;
   for (int e = 0; e < EDGE_COUNT; ++e)
     bc.kind[e] = cfg->bc[e].kind;
-  return mg_blocked_aspect (cfg->nx, cfg->ny, config_dx (cfg),
-                            config_dy (cfg), &bc)
-         > GEOMETRIC_ASPECT_MAX;
+  const double aspect = mg_blocked_aspect (cfg->nx, cfg->ny, config_dx (cfg),
+                                           config_dy (cfg), &bc);
+  const double nodes = (double) cfg->nx * (double) cfg->ny;
+  return aspect > GEOMETRIC_ASPECT_MAX
+         || (aspect > GEOMETRIC_ASPECT_SMALL && nodes <= SMALL_GRID_NODES);
 }
 
 /* A ring keeps the geometric multigrid: the black box one relaxes by

@@ -52,6 +52,15 @@ coarsen_bare (const struct axis *a, bool merge, struct axis *c)
   return ok;
 }
 
+/* Whether axis a, its nodes run out, still couples them strongly: a
+   ring, or insulated ends (whose nodes it keeps); a fixed end's
+   conductance to the edge value dominates its last node instead.  */
+static bool
+stops_coupled (const struct axis *a)
+{
+  return a->n > 1 && (a->periodic || (a->neumann_lo && a->neumann_hi));
+}
+
 /* The aspect of the cells a level leaves to the point smoother without
    coarsening their short side's axis (it has run out of nodes): 1 if
    none.  */
@@ -60,9 +69,9 @@ blocked_aspect (const struct axis *ax, const struct axis *ay, bool mx,
                 bool my)
 {
   const double hx = axis_mean_spacing (ax), hy = axis_mean_spacing (ay);
-  if (hy < hx && !my && ay->n > 1)
+  if (hy < hx && !my && stops_coupled (ay))
     return hx / hy;
-  if (hx < hy && !mx && ax->n > 1)
+  if (hx < hy && !mx && stops_coupled (ax))
     return hy / hx;
   return 1.0;
 }

@@ -197,9 +197,10 @@ void mg_destroy (struct mg_solver *mg);
    hierarchy for nx x ny nodes of spacing dx, dy that is not the coarsest
    and coarsens only the axis of their long side: the short side's axis
    has run out of nodes (an insulated end keeps its node on every level,
-   so such an axis stops at two), and the point smoother relaxes such a
-   level poorly.  1 where there is none; NaN where the axes cannot be
-   allocated.  */
+   so such an axis stops at two; a ring likewise), and the point
+   smoother relaxes such a level poorly.  An axis with a fixed end does
+   not count (its last node's conductance to the edge dominates).  1
+   where there is none; NaN where the axes cannot be allocated.  */
 double mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
                           const struct mg_boundary *bc);
 
