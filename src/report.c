@@ -153,8 +153,9 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
            config_stability (cfg), STABILITY_LIMIT);
   if (implicit_scheme (cfg))
     fprintf (out,
-             "  multigrid     V-cycles per step: mean %.2f, max %zu (--rtol "
+             "  multigrid     %s per step: mean %.2f, max %zu (--rtol "
              "%g, %u levels)\n",
+             edge_terms_operator (cfg) ? "PCG iterations" : "V-cycles",
              cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
 }
 

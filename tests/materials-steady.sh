@@ -363,6 +363,12 @@ if expect_status 0 "$HEATSIM" -q --json $fin --scheme backward-euler \
   line_check 300 "fin, implicit"
 fi
 # shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" $fin --scheme backward-euler --dt 100 -T 200
+then
+  grep -q 'multigrid     PCG iterations per step' "$workdir/out" \
+    || fail "fin, implicit: the report does not count PCG iterations"
+fi
+# shellcheck disable=SC2086
 if expect_status 0 "$HEATSIM" $fin --steady -g 2000x200 --length 1x5e-3; then
   grep -q 'steady state by multigrid, 5-point stencil' "$workdir/out" \
     || fail "a fin 200 times longer than wide: not the geometric multigrid"
