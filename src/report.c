@@ -86,9 +86,7 @@ implicit_scheme (const struct config *cfg)
 static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
-  /* Jacobi takes no operator (options.c), a fin's included.  */
-  const bool varying = cfg->solver == SOLVER_MULTIGRID
-                       && edge_terms_operator (cfg);
+  const bool varying = edge_terms_operator (cfg);
   if (cfg->solver == SOLVER_MULTIGRID)
     fprintf (out,
              "  steady state  %s by multigrid after %zu %s (%u levels),"

@@ -362,6 +362,13 @@ if expect_status 0 "$HEATSIM" -q --json $fin --scheme backward-euler \
   [ "$cycles" -le 5 ] || fail "fin, implicit: $cycles iterations a step"
   line_check 300 "fin, implicit"
 fi
+# Jacobi sweeps of a fin: the 5-point stencil, and its residual.
+# shellcheck disable=SC2086
+if expect_status 4 "$HEATSIM" $fin --steady --solver jacobi --max-steps 5
+then
+  grep -q 'residual: l2 norm over the interior of the 5-point Laplacian' \
+    "$workdir/out" || fail "fin, Jacobi: not the 5-point residual"
+fi
 # shellcheck disable=SC2086
 if expect_status 0 "$HEATSIM" $fin --scheme backward-euler --dt 100 -T 200
 then
