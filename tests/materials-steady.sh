@@ -434,6 +434,22 @@ if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
       done
     done
   done
+  # A fin, which takes the black box multigrid: the same bits too.
+  for args in "--steady" "--scheme crank-nicolson --dt 10 -n 2"; do
+    want=
+    for n in 1 2 3 4; do
+      # shellcheck disable=SC2086
+      if "$MPIEXEC" -np $n "$HEATSIM" -q --json $fin -g 3000x40 $args \
+          >"$workdir/out" 2>"$workdir/err"; then
+        got=$(json_field checksum "$workdir/out")
+        [ -n "$want" ] || want=$got
+        [ "$got" = "$want" ] || fail "fin $args: $n ranks differ from 1"
+        pass
+      else
+        fail "fin $args: $n ranks failed: $(cat "$workdir/err")"
+      fi
+    done
+  done
 fi
 
 finish
