@@ -147,6 +147,15 @@ measure (const struct config *cfg, const struct domain *d,
   return HEATSIM_OK;
 }
 
+/* Whether the cells' aspect ratio dx/dy is beyond 4 either way, where
+   the hints below name it.  */
+static bool
+far_from_square (const struct config *cfg)
+{
+  const double ratio = config_dx (cfg) / config_dy (cfg);
+  return ratio > 4.0 || ratio < 0.25;
+}
+
 /* What a steady run that reached --max-steps may be told about its
    cells, or nothing: cells stretched enough (an aspect ratio above 4)
    slow the black box multigrid, whose line smoother cures a uniform
@@ -156,8 +165,7 @@ measure (const struct config *cfg, const struct domain *d,
 static const char *
 slow_cells_hint (const struct config *cfg)
 {
-  const double ratio = config_dx (cfg) / config_dy (cfg);
-  if (edge_terms_operator (cfg) && (ratio > 4.0 || ratio < 0.25))
+  if (edge_terms_operator (cfg) && far_from_square (cfg))
     return " (cells far from square slow the black box multigrid where k "
            "varies, or where their short side lies along a periodic axis: "
            "make --grid proportional to --length)";
@@ -186,14 +194,13 @@ static void
 warn_balance (const struct config *cfg, const struct run_report *report)
 {
   const double off = heat_budget_relative (&report->budget, 0.0);
-  const double ratio = config_dx (cfg) / config_dy (cfg);
   if (off > BALANCE_WARNING && cfg->rtol <= BALANCE_RTOL
       && fabs (report->heat) > 1e-9 * fabs (report->heat_initial))
     heatsim_error ("warning: --steady: the heat balance is off by %.2g of "
                    "its largest term although the residual reached --rtol: "
                    "rounding has spoiled the field (errors up to about "
                    "that fraction of its range)%s", off,
-                   ratio > 4.0 || ratio < 0.25
+                   far_from_square (cfg)
                    ? "; cells far from square: make --grid proportional to "
                      "--length" : "");
 }
@@ -279,8 +286,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
                        "--rtol %g of the initial %g after --max-steps %zu "
                        "%s%s", report->run.residual_final, cfg->rtol,
                        report->run.residual_initial, cfg->max_steps,
-                       edge_terms_operator (cfg) ? "PCG iterations"
-                       : "V-cycles", slow_cells_hint (cfg));
+                       report_iterations (cfg), slow_cells_hint (cfg));
       return HEATSIM_NOT_CONVERGED;
     }
   if (status == HEATSIM_OK && cfg->steady && cfg->solver == SOLVER_MULTIGRID)

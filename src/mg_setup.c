@@ -85,7 +85,11 @@ mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
             && axis_fine (&ay, ny, dy, bc->kind[EDGE_BOTTOM],
                           bc->kind[EDGE_TOP]);
   double worst = 1.0;
-  while (ok && !is_coarsest (&ax, &ay))
+  /* Coarse axes keep the fine ones' ends and have fewer nodes: where
+     neither fine axis stops coupled, no level is blocked, and the
+     levels need not be replayed.  */
+  const bool blocks = stops_coupled (&ax) || stops_coupled (&ay);
+  while (ok && blocks && !is_coarsest (&ax, &ay))
     {
       bool mx, my;
       choose_merges (&ax, &ay, &mx, &my);

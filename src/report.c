@@ -83,6 +83,12 @@ implicit_scheme (const struct config *cfg)
   return !cfg->steady && cfg->scheme != SCHEME_EXPLICIT;
 }
 
+const char *
+report_iterations (const struct config *cfg)
+{
+  return edge_terms_operator (cfg) ? "PCG iterations" : "V-cycles";
+}
+
 static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
@@ -94,7 +100,7 @@ print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
              "  residual      %E, initially %E (--rtol %g, round-off floor "
              "%E)\n",
              r->converged ? "reached" : "NOT reached", r->cycles,
-             varying ? "PCG iterations" : "V-cycles", r->levels,
+             report_iterations (cfg), r->levels,
              reduction_per_cycle (r), varying ? "iteration" : "cycle",
              r->residual_final, r->residual_initial,
              cfg->rtol, r->residual_floor);
@@ -153,8 +159,7 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
     fprintf (out,
              "  multigrid     %s per step: mean %.2f, max %zu (--rtol "
              "%g, %u levels)\n",
-             edge_terms_operator (cfg) ? "PCG iterations" : "V-cycles",
-             cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
+             report_iterations (cfg), cycles_per_step (r), r->cycles_max, cfg->rtol, r->levels);
 }
 
 /* What the run solved with, for the report's title.  */

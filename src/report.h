@@ -59,6 +59,10 @@ struct run_outcome {
    changes; added keys leave it alone.  */
 #define REPORT_SCHEMA_VERSION 1
 
+/* What a multigrid solve of cfg counts: the black box multigrid's
+   "PCG iterations", the geometric one's "V-cycles".  */
+const char *report_iterations (const struct config *cfg);
+
 void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
 /* The whole report of a run that finished (status ok or not_converged).  */
