@@ -542,12 +542,23 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
   return ok;
 }
 
+/* Whether position v (a node's, spacing h) lies in [lo, hi]: within
+   1e-9 of a spacing of a bound counts as on it, as a probe's position
+   does (probes.c), since a node's position is rounded (0.1 * 7 is
+   0.7000000000000001).  */
+static bool
+inside (double v, double lo, double hi, double h)
+{
+  return v >= lo - 1e-9 * h && v <= hi + 1e-9 * h;
+}
+
 /* --source and --source-rect: a node (i, j) of the whole grid, at
    config_x (i), config_y (j), inside [X0, X1] x [Y0, Y1] gets Q.  */
 static bool
 add_sources (struct parser *p, const struct config *c, struct field *q)
 {
   const struct material_options *m = &c->material;
+  const double dx = config_dx (c), dy = config_dy (c);
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");
   for (size_t j = 1; j <= c->ny; ++j)
@@ -558,7 +569,7 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
         for (size_t r = 0; r < m->rects; ++r)
           {
             const double *b = m->rect[r];
-            if (x >= b[0] && x <= b[1] && y >= b[2] && y <= b[3])
+            if (inside (x, b[0], b[1], dx) && inside (y, b[2], b[3], dy))
               s += b[4];
           }
         q->data[field_index (q, i, j)] += s;

@@ -279,6 +279,15 @@ printf '\211PNG\r\n\032\n garbage' >broken.png
 refused "--material-map: broken.png: not a usable PNG image" \
   --material-map broken.png --material 0=air
 
+# A --source-rect whose bounds fall on nodes holds them, though the
+# nodes' positions are rounded (0.1 * 7 = 0.7000000000000001, 0.9 / 8
+# * 8 = 0.9000000000000001): a symmetric 5 x 5 block of dx dy = 0.01,
+# and the whole domain of 0.9 x 0.9.
+check_json source_power 0.25 -g 9 -L 1 --conductivity 1 --density 1 \
+  --heat-capacity 1 --source-rect 0.3,0.7,0.3,0.7,1 -n 1 --dt 1e-6
+check_json source_power 0.81 -g 8 -L 0.9 -b neumann --conductivity 1 \
+  --density 1 --heat-capacity 1 --source-rect 0,0.9,0,0.9,1 -n 1 --dt 1e-6
+
 # Checkpoints carry the material and the sources (k, rho c_p, q per node,
 # as the maps give them), labelled for xarray and indexed for ParaView.
 if expect_status 0 "$HEATSIM" -q --material-map gray.png --material 0=k=2,rho=1,cp=4 \
