@@ -89,6 +89,12 @@ struct checkpoint_meta {
      Read: whether the checkpoint has those datasets.  */
   const struct material *material;
   bool has_material, has_source;
+  /* A uniform SI material (--conductivity, --density, --heat-capacity
+     without a map, source or anything else that makes it vary) has no
+     fields: its three values, written where given, read where present
+     (older checkpoints record only its alpha).  */
+  bool uniform_given;
+  double conductivity, density, heat_capacity;
   /* Issue 24: the conditions as the options give them: each edge's
      --bc SPEC ("" where it keeps the problem's own temperatures, and in
      older checkpoints, whose boundary gives all four edges' kind), the

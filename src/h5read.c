@@ -393,9 +393,21 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
     ok = get_double (r, file, "thickness", &m->thickness)
          && get_string (r, file, "surface_convection", m->surface_convection,
                         sizeof m->surface_convection);
-  /* Issue 23: the material fields of a run whose material varies.  */
+  /* Issue 23: the material fields of a run whose material varies, or
+     a uniform material's three values.  */
   m->has_material = ok && H5Lexists (file, "conductivity", H5P_DEFAULT) > 0;
   m->has_source = ok && H5Lexists (file, "source", H5P_DEFAULT) > 0;
+  m->uniform_given = ok && H5Aexists (file, "conductivity") > 0;
+  if (m->uniform_given)
+    ok = get_double (r, file, "conductivity", &m->conductivity)
+         && get_double (r, file, "density", &m->density)
+         && get_double (r, file, "heat_capacity", &m->heat_capacity);
+  if (ok && m->uniform_given
+      && !(m->conductivity > 0 && m->density > 0 && m->heat_capacity > 0
+           && isfinite (m->conductivity) && isfinite (m->density)
+           && isfinite (m->heat_capacity)))
+    ok = bad (r, "attributes conductivity, density, heat_capacity must be "
+              "positive and finite");
   if (ok && m->range_known && !(m->range[0] < m->range[1]))
     ok = bad (r, "attribute colour_lo is not below colour_hi");
   if (ok && (m->nx == 0 || m->ny == 0 || !(m->dt > 0) || !(m->alpha > 0)

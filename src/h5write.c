@@ -178,6 +178,10 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && put_string (file, "temperature_unit", m->temperature_unit)
          && (!m->edges_given || put_edges (file, m->edges))
          && put_conditions (file, m)
+         && (!m->uniform_given
+             || (put_double (file, "conductivity", m->conductivity)
+                 && put_double (file, "density", m->density)
+                 && put_double (file, "heat_capacity", m->heat_capacity)))
          && put_provenance (file, m->provenance);
 }
 

@@ -702,12 +702,25 @@ value_at (const struct field *f, double uniform, size_t i, size_t j)
   return f->data != NULL ? f->data[field_index (f, i, j)] : uniform;
 }
 
+/* The option a difference in set k (0 conductivity, 1 rho c_p, 2 the
+   source) of a restart's material lies with: a source's with the
+   source options where one is given, else the material's first.  */
+static const char *
+differing_option (const struct material_options *m, size_t k)
+{
+  if (k == 2 && (m->source_given || m->source_map != NULL || m->rects > 0))
+    return m->source_given ? "source"
+           : m->source_map != NULL ? "source-map" : "source-rect";
+  return material_option (m);
+}
+
 /* The first node where the options' material w differs from the
-   checkpoint's (k, cap, q: its datasets).  */
+   checkpoint's (k, cap, q: its datasets).  Without options of an SI
+   material, w's k and rho c_p are alpha and 1: the message says so.  */
 static bool
-same_material (struct parser *p, const char *opt, const char *path,
-               const struct whole *w, const struct field ck[3], size_t nx,
-               size_t ny)
+same_material (struct parser *p, const struct material_options *m,
+               const char *path, const struct whole *w,
+               const struct field ck[3], size_t nx, size_t ny)
 {
   static const char *const names[3] = { "conductivity",
                                         "volumetric_heat_capacity",
@@ -724,10 +737,12 @@ same_material (struct parser *p, const char *opt, const char *path,
           const double b = value_at (&ck[k], 0.0, i, j);
           if (a != b)
             return parse_fail (p, "--%s: the material differs from that of "
-                               "%s (%s at cell (%zu, %zu): %g, recorded %g); "
-                               "leave the material and source options out "
-                               "to continue with it", opt, path, names[k],
-                               i - 1, j - 1, a, b);
+                               "%s (%s at cell (%zu, %zu): %.17g%s, "
+                               "recorded %.17g); leave the material and "
+                               "source options out to continue with it",
+                               differing_option (m, k), path, names[k],
+                               i - 1, j - 1, a, k < 2 && !material_si (m)
+                               ? " without material options" : "", b);
         }
   return true;
 }
@@ -747,7 +762,17 @@ check_restart (struct parser *p, struct config *c,
   const bool varies = w.conductivity.data != NULL || w.capacity.data != NULL
                       || w.source.data != NULL;
   bool ok = true;
-  if (!meta->has_material)
+  if (!meta->has_material && meta->uniform_given)
+    ok = (!varies && w.conductivity_uniform == meta->conductivity
+          && w.capacity_uniform == meta->density * meta->heat_capacity)
+         || parse_fail (p, "--%s: the material differs from that of %s "
+                        "(%s; recorded: k %.17g, rho c_p %.17g); leave "
+                        "the material and source options out to continue "
+                        "with it", opt, path, varies
+                        ? "it varies or has a source"
+                        : "another k or rho c_p", meta->conductivity,
+                        meta->density * meta->heat_capacity);
+  else if (!meta->has_material)
     {
       const double alpha = w.conductivity_uniform / w.capacity_uniform;
       ok = (!varies && alpha == meta->alpha)
@@ -766,7 +791,8 @@ check_restart (struct parser *p, struct config *c,
       struct field ck[3] = { { 0 }, { 0 }, { 0 } };
       for (size_t k = 0; k < 3 && ok; ++k)
         ok = read_dataset (p, "--restart", path, sets[k], false, &ck[k]);
-      ok = ok && same_material (p, opt, path, &w, ck, c->nx, c->ny);
+      ok = ok && same_material (p, &c->material, path, &w, ck, c->nx,
+                                c->ny);
       for (size_t k = 0; k < 3; ++k)
         field_free (&ck[k]);
     }
@@ -786,12 +812,21 @@ material_restart (struct config *c, const struct checkpoint_meta *meta)
       return HEATSIM_USAGE;
     }
   /* The checkpoint's fields are the material from now on; a uniform
-     material given (the same) stays for the report.  */
+     material given (the same) stays for the report, and one recorded
+     is taken where none is given.  */
   if (meta->has_material)
     *m = (struct material_options) {
       .map = c->restart, .source_map = meta->has_source ? c->restart : NULL,
       .given = true,
     };
+  else if (meta->uniform_given && !m->given)
+    {
+      m->conductivity_given = m->density_given = true;
+      m->heat_capacity_given = m->given = true;
+      m->conductivity = meta->conductivity;
+      m->density = meta->density;
+      m->heat_capacity = meta->heat_capacity;
+    }
   return HEATSIM_OK;
 }
 

@@ -429,6 +429,12 @@ write_checkpoint (struct output *o, const struct domain *d,
     m.kind[e] = c->bc[e].kind;
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
+  const struct material_options *mo = &c->material;
+  m.uniform_given = mo->conductivity_given && mo->map == NULL
+                    && !mo->variable;
+  m.conductivity = mo->conductivity;
+  m.density = mo->density;
+  m.heat_capacity = mo->heat_capacity;
   int status = conditions_meta (c, &m);
   if (status == HEATSIM_OK)
     status = h5_write_checkpoint (path, d, u, &m, c->compress);

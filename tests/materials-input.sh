@@ -340,10 +340,14 @@ sys.exit(not all(ds[n].dims == ("y", "x") for n in
     --restart ck/heatsim-000002.h5 -n 1 --material-map gray.png \
     --material 0=k=3,rho=1,cp=4 --material 128=k=8,rho=2,cp=1 \
     --source-map src16.png --source-range 0,100 --source-rect 0.2,0.3,0.4,1,5
-  refused "--material-map: the material differs from that of ck/heatsim-000002.h5 (source at cell (0, 1): 0, recorded 5)" \
+  refused "--source-map: the material differs from that of ck/heatsim-000002.h5 (source at cell (0, 1): 0, recorded 5)" \
     --restart ck/heatsim-000002.h5 -n 1 --material-map gray.png \
     --material 0=k=2,rho=1,cp=4 --material 128=k=8,rho=2,cp=1 \
     --source-map src16.png --source-range 0,100
+  # The same sources without the material's options: those are missing.
+  refused "--source-map: the material differs from that of ck/heatsim-000002.h5 (conductivity at cell (0, 0): 4 without material options, recorded 2)" \
+    --restart ck/heatsim-000002.h5 -n 1 --source-map src16.png \
+    --source-range 0,100 --source-rect 0.2,0.3,0.4,1,5
   "$PY" - ck/heatsim-000002.h5 ck/heatsim-000003.h5 <<'EOF' || fail "the restart's checkpoint has another material"
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1]) as f, h5py.File(sys.argv[2]) as g:
@@ -351,8 +355,9 @@ with h5py.File(sys.argv[1]) as f, h5py.File(sys.argv[2]) as g:
                      ("conductivity", "volumetric_heat_capacity", "source")))
 EOF
 fi
-# A uniform material is no field in a checkpoint; its restart compares
-# alpha.
+# A uniform material is no field in a checkpoint but three attributes;
+# its restart compares k and rho c_p (not only alpha, which k 2, rho c_p
+# 12 share with it).
 if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
     --heat-capacity 3 -n 1 --checkpoint-every 1 --output-dir uniform; then
   "$PY" -c 'import sys, h5py; sys.exit("conductivity" in h5py.File(sys.argv[1]))' \
@@ -360,9 +365,29 @@ if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
   grep -q conductivity uniform/heatsim.xmf && fail "a uniform material is indexed"
   expect_status 0 "$HEATSIM" -q --restart uniform/heatsim-000001.h5 -n 1 \
     --conductivity 1 --density 2 --heat-capacity 3
-  refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another alpha; recorded: alpha 0.166667" \
+  refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another k or rho c_p; recorded: k 1, rho c_p 6)" \
     --restart uniform/heatsim-000001.h5 -n 1 --conductivity 1 --density 3 \
     --heat-capacity 3
+  refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another k or rho c_p; recorded: k 1, rho c_p 6)" \
+    --restart uniform/heatsim-000001.h5 -n 1 --conductivity 2 --density 4 \
+    --heat-capacity 3
+fi
+
+# A restart of a uniform material without its options goes on with the
+# checkpoint's: an edge flux and convection (k and rho c_p, not alpha
+# alone, set their effect) give the bits of the run without a break, and
+# the report names the material.
+wall="-g 16x8 -L 0.1x0.05 --bc left=flux:500 --bc right=convection:10,20
+  --bc bottom=insulated --bc top=insulated --scheme backward-euler --dt 5"
+# shellcheck disable=SC2086
+if expect_status 0 "$HEATSIM" -q --json $wall --conductivity 1 --density 1000 \
+    --heat-capacity 1000 -n 10 --checkpoint-every 5 --output-dir uwall; then
+  whole=$(json_field checksum "$workdir/out")
+  # shellcheck disable=SC2086
+  check_json conductivity 1 --restart uwall/heatsim-000005.h5 -n 5
+  [ "$(json_field checksum "$workdir/out")" = "$whole" ] \
+    || fail "a uniform material's restart without its options: checksum $(json_field checksum "$workdir/out"), the run without a break $whole"
+  check_json heat_capacity 1000 --restart uwall/heatsim-000005.h5 -n 5
 fi
 
 # --init fixes the grid (a ring off the dataset): the map must match it.
