@@ -553,12 +553,24 @@ inside (double v, double lo, double hi, double h)
 }
 
 /* --source and --source-rect: a node (i, j) of the whole grid, at
-   config_x (i), config_y (j), inside [X0, X1] x [Y0, Y1] gets Q.  */
+   config_x (i), config_y (j), inside [X0, X1] x [Y0, Y1] gets Q.  A
+   rectangle off the domain (lengths in mm for m) is refused; one
+   between two nodes heats nothing, as a coarse grid of a small heater
+   may (source_power says so).  */
 static bool
 add_sources (struct parser *p, const struct config *c, struct field *q)
 {
   const struct material_options *m = &c->material;
   const double dx = config_dx (c), dy = config_dy (c);
+  for (size_t r = 0; r < m->rects; ++r)
+    {
+      const double *b = m->rect[r];
+      if (!(b[1] >= -1e-9 * dx && b[0] <= c->lx + 1e-9 * dx
+            && b[3] >= -1e-9 * dy && b[2] <= c->ly + 1e-9 * dy))
+        return parse_fail (p, "--source-rect: %g,%g,%g,%g,%g lies off the "
+                           "domain, [0, %g] x [0, %g]", b[0], b[1], b[2],
+                           b[3], b[4], c->lx, c->ly);
+    }
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");
   for (size_t j = 1; j <= c->ny; ++j)

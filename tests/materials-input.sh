@@ -198,6 +198,18 @@ refused "--source: 'inf'" -g 8 --source inf
 refused "--source-rect: '1,0,0,1,5': X0 > X1 or Y0 > Y1" -g 8 --source-rect 1,0,0,1,5
 refused "--source-rect: '0,1,2,1,5': X0 > X1 or Y0 > Y1" -g 8 --source-rect 0,1,2,1,5
 refused "--source-rect" -g 8 --source-rect 0,1,0,1
+# A rectangle off the domain (mm for m) would heat nothing: refused;
+# one that touches an edge is not.
+refused "--source-rect: 2,3,2,3,1e+06 lies off the domain, \[0, 0.01\] x \[0, 0.01\]" \
+  -g 8 -L 0.01 --conductivity 1 --density 1 --heat-capacity 1 --edges 20,20,20,20 \
+  --source-rect 2,3,2,3,1e6
+refused "--source-rect: 0.2,0.4,-2,-1,1 lies off the domain" -g 9 -L 1 \
+  --source-rect 0.2,0.4,0.2,0.4,1 --source-rect 0.2,0.4,-2,-1,1
+# The right edge's column (half volumes), rows y = 4/7 .. 7/7 of 0.9
+# (the top one half): 1/2 x 3.5 nodes of (0.9 / 7)^2.
+check_json source_power "$(awk 'BEGIN { printf "%.17g", 1.75 * (0.9 / 7) ^ 2 }')" \
+  -g 8 -L 0.9 -b neumann --conductivity 1 --density 1 --heat-capacity 1 \
+  --source-rect 0.9,2,0.45,1,1 -n 1 --dt 1e-6
 refused "--source-map: wall.h5 has no dataset 'source'" --source-map wall.h5
 refused "--source-map: source-inf.h5: source at cell (5, 0) is inf" \
   --source-map source-inf.h5
