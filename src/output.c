@@ -108,16 +108,15 @@ in_output_dir (const struct config *c, const char *path, struct place *place)
          && out.st_dev == place->dev && out.st_ino == place->ino;
 }
 
-/* Refuse a run whose outputs would overwrite its input file, however
-   the two are named.  */
+/* Refuse a run whose snapshots, checkpoints or XDMF index would
+   overwrite input, a file that option named, however the two are
+   named.  */
 static int
-keeps_input (const struct config *c)
+keeps_file (const struct config *c, const char *opt, const char *input)
 {
-  const char *input = c->restart ? c->restart : c->init;
   struct place in;
-  if (input == NULL || !in_output_dir (c, input, &in))
+  if (!in_output_dir (c, input, &in))
     return HEATSIM_OK;
-  const char *opt = c->restart ? "--restart" : "--init";
   const char *dir = c->output_dir, *base = in.name;
   size_t step;
   if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
@@ -131,10 +130,12 @@ keeps_input (const struct config *c)
     }
   /* The checkpoint a run continues, when it is this run's checkpoint of
      its first step, is that checkpoint: it is indexed, not rewritten.  */
+  const bool continued = c->continues && (input == c->restart
+                                          || input == c->init);
   if (c->checkpoint_every != 0 && pattern_match (c->checkpoint_name, base,
                                                  &step)
       && writes_at (c, c->checkpoint_every, step)
-      && !(c->continues && step == c->start_step))
+      && !(continued && step == c->start_step))
     {
       heatsim_error ("%s: %s would be overwritten by the checkpoint of step "
                      "%zu, %s/%s (--checkpoint-name)", opt, input, step, dir,
@@ -148,6 +149,18 @@ keeps_input (const struct config *c)
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
+}
+
+/* Refuse a run whose outputs would overwrite any of its input files.  */
+static int
+keeps_input (const struct config *c)
+{
+  struct config_input in[CONFIG_INPUTS_MAX];
+  const size_t n = config_inputs (c, in);
+  int status = HEATSIM_OK;
+  for (size_t k = 0; k < n && status == HEATSIM_OK; ++k)
+    status = keeps_file (c, in[k].option, in[k].path);
+  return status;
 }
 
 bool
@@ -180,7 +193,7 @@ keeps_frames (const struct config *c)
     return HEATSIM_OK;
   DIR *dir = opendir (c->output_dir);
   if (dir == NULL)
-    return HEATSIM_OK;          /* check_writable says what is wrong */
+    return HEATSIM_OK;          /* output_dir_writable says what is wrong */
   int status = HEATSIM_OK;
   const struct dirent *e;
   size_t frame;
@@ -197,9 +210,8 @@ keeps_frames (const struct config *c)
   return status;
 }
 
-/* Whether files can be created in dir: make one and remove it.  */
-static int
-check_writable (const char *dir)
+int
+output_dir_writable (const char *dir)
 {
   char probe[4096], tmp[4096];
   snprintf (probe, sizeof probe, "%s/heatsim", dir);
@@ -338,7 +350,7 @@ output_open (struct output *o, const struct config *cfg,
                      strerror (errno));
       return HEATSIM_BAD_FILE;
     }
-  status = check_writable (cfg->output_dir);
+  status = output_dir_writable (cfg->output_dir);
   if (status == HEATSIM_OK)
     status = keeps_frames (cfg);
   if (status == HEATSIM_OK && cfg->png_every != 0)
