@@ -296,7 +296,7 @@ write_probes (struct sampling *s, const struct config *cfg,
                    ? snprintf (row + n, len - n, ",%.17g", s->values[k])
                    : snprintf (row + n, len - n, ","));
   n += (size_t) snprintf (row + n, len - n, "\n");
-  const int status = series_append (&s->file, row, n);
+  const int status = series_append (&s->file, step, row, n);
   free (row);
   return status;
 }

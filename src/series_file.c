@@ -250,14 +250,20 @@ bool
 series_takes (const struct series_file *f, const struct config *cfg,
               size_t step)
 {
-  return f->fd >= 0 && !(step == cfg->start_step && f->skip_first);
+  return f->fd >= 0 && !(step == cfg->start_step && f->skip_first)
+         && !(f->wrote && step <= f->last_step);
 }
 
 int
-series_append (struct series_file *f, const char *row, size_t len)
+series_append (struct series_file *f, size_t step, const char *row,
+               size_t len)
 {
   if (append_line (f, row, len))
-    return HEATSIM_OK;
+    {
+      f->wrote = true;
+      f->last_step = step;
+      return HEATSIM_OK;
+    }
   heatsim_error ("%s: %s: cannot write: %s", f->option, f->path,
                  strerror (errno));
   return HEATSIM_WRITE_FAILED;
