@@ -168,7 +168,7 @@ series_check (struct series_file *f, const char *option, const char *kind,
   const char *input = f->exists ? input_option (cfg, &st) : NULL;
   if (input != NULL)
     {
-      heatsim_error ("%s: %s is the %s file of the run: it would be "
+      heatsim_error ("%s: %s is the input file of %s: it would be "
                      "written to", option, path, input);
       return HEATSIM_USAGE;
     }

@@ -147,12 +147,12 @@ kept io/heatsim-000001.h5 run.case "an included case file, a checkpoint"
 
 # --monitor and --probe-file are written to: neither may be an input.
 cp sched.csv h.csv
-refused "--monitor: h.csv is the --surface-convection file of the run" \
+refused "--monitor: h.csv is the input file of --surface-convection" \
   -g 8x8 -n 2 --scheme backward-euler --thickness 0.01 \
   --surface-convection @h.csv,0 --monitor h.csv
 kept h.csv sched.csv "--surface-convection, --monitor"
 cp "$wall" map.png
-refused "--probe-file: map.png is the --material-map file of the run" \
+refused "--probe-file: map.png is the input file of --material-map" \
   --material-map map.png --material "$brick" --material "$foam" -L 0.4x8 \
   -n 2 --probe 0.1,1 --probe-file map.png
 kept map.png "$wall" "--material-map, --probe-file"
