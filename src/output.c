@@ -264,7 +264,7 @@ index_entry (const struct output *o, size_t step, char *name)
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
     .dx = config_dx (c), .dy = config_dy (c), .x1 = config_x (c, 1),
-    .y1 = config_y (c, 1), .time = config_time (c, step),
+    .y1 = config_y (c, 1), .time = config_record_time (c, step),
     .material = varies, .source = varies && o->material->source.data != NULL,
   };
 }
@@ -295,7 +295,8 @@ describe_kept (const char *dir, struct xdmf_entry *e)
   e->dy = axis_spacing (m.ly, m.ny, kind[EDGE_BOTTOM], kind[EDGE_TOP]);
   e->x1 = axis_position (1, e->dx, kind[EDGE_LEFT]);
   e->y1 = axis_position (1, e->dy, kind[EDGE_BOTTOM]);
-  e->time = m.time;
+  /* Steady checkpoints of older versions recorded step dt.  */
+  e->time = m.steady ? (double) m.step : m.time;
   e->material = m.has_material;
   e->source = m.has_source;
   return true;
@@ -360,7 +361,8 @@ output_open (struct output *o, const struct config *cfg,
                                 "--checkpoint-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0 && cfg->continues)
     status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
-                        cfg->start_time, describe_kept);
+                        config_record_time (cfg, cfg->start_step),
+                        describe_kept);
   return status;
 }
 
@@ -425,7 +427,7 @@ write_checkpoint (struct output *o, const struct domain *d,
       return HEATSIM_WRITE_FAILED;
     }
   struct checkpoint_meta m = {
-    .step = step, .time = config_time (c, step), .dt = c->dt,
+    .step = step, .time = config_record_time (c, step), .dt = c->dt,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
@@ -483,7 +485,8 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
       heatsim_error ("--png-name: file name too long");
       return HEATSIM_WRITE_FAILED;
     }
-  struct png_meta m = { .step = step, .time = config_time (c, step),
+  struct png_meta m = { .step = step,
+                        .time = config_record_time (c, step),
                         .problem = c->problem->name, .nx = c->nx,
                         .ny = c->ny, .lx = c->lx, .ly = c->ly,
                         .alpha = c->alpha, .dt = c->dt,

@@ -394,6 +394,17 @@ config_time (const struct config *c, size_t step)
          + (c->start_time - (double) c->start_step * c->dt);
 }
 
+/* The time a checkpoint, its XDMF entry and a snapshot record for step:
+   its simulated time, or, in a steady run, which has none, the step
+   itself (the sweep or V-cycle count), so that a steady run's
+   checkpoints still form a series in the order of its iterations, and a
+   restart keeps the earlier ones (xdmf_load).  */
+static inline double
+config_record_time (const struct config *c, size_t step)
+{
+  return c->steady ? (double) step : config_time (c, step);
+}
+
 /* The largest diffusivity k / (rho c_p) of the grid: alpha, unless a
    material says otherwise.  It sets the explicit stability limit.  */
 static inline double
