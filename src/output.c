@@ -129,7 +129,9 @@ keeps_file (const struct config *c, const char *opt, const char *input)
       return HEATSIM_USAGE;
     }
   /* The checkpoint a run continues, when it is this run's checkpoint of
-     its first step, is that checkpoint: it is indexed, not rewritten.  */
+     its first step, is that checkpoint: it is indexed, not rewritten.
+     A restart's maps are that checkpoint too, by the same string
+     (material_restart).  */
   const bool continued = c->continues && (input == c->restart
                                           || input == c->init);
   if (c->checkpoint_every != 0 && pattern_match (c->checkpoint_name, base,

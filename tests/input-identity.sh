@@ -157,4 +157,13 @@ refused "--probe-file: map.png is the input file of --material-map" \
   -n 2 --probe 0.1,1 --probe-file map.png
 kept map.png "$wall" "--material-map, --probe-file"
 
+# A restart's material map is its checkpoint: continued in place, its
+# own step is indexed, not refused.
+expect_status 0 "$HEATSIM" -q --material-map "$wall" --material "$brick" \
+  --material "$foam" -L 0.4x8 -n 4 --checkpoint-every 2 --output-dir mat
+cp mat/heatsim-000002.h5 mat2.h5
+expect_status 0 "$HEATSIM" -q --restart mat/heatsim-000002.h5 -n 2 \
+  --checkpoint-every 2 --output-dir mat
+kept mat/heatsim-000002.h5 mat2.h5 "a material run restarted in place"
+
 finish
