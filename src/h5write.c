@@ -395,13 +395,17 @@ static bool
 describe (hid_t file, const struct checkpoint_meta *m)
 {
   const uint64_t step = m->step;
+  /* A steady state has no time: its checkpoints record their step.  */
+  static const char steady_time[] = "the step (a steady run has no time)";
   const char *metres = unit_of (m, "m");
   bool ok = put_axis (file, "x", "x, from the left edge", m->nx, m->lx,
                       m->kind[EDGE_LEFT], m->kind[EDGE_RIGHT], metres)
             && put_axis (file, "y", "y, from the bottom edge", m->ny, m->ly,
                          m->kind[EDGE_BOTTOM], m->kind[EDGE_TOP], metres)
             && put_scalar (file, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                           &m->time, "simulated time", unit_of (m, "s"))
+                           &m->time,
+                           m->steady ? steady_time : "simulated time",
+                           m->steady ? "1" : unit_of (m, "s"))
             && put_scalar (file, "step", H5T_STD_U64LE, H5T_NATIVE_UINT64,
                            &step, "time step", "1")
             && attach (file, "field", "y", 0) && attach (file, "field", "x", 1)

@@ -99,7 +99,7 @@ monitor_write (struct monitor *m, const struct config *cfg,
   n += put_number (row + n, sizeof row - n, true, b.stored, ',');
   n += put_number (row + n, sizeof row - n, true,
                    heat_budget_imbalance (&b), '\n');
-  return series_append (&m->file, row, n);
+  return series_append (&m->file, step, row, n);
 }
 
 bool

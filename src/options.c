@@ -1451,12 +1451,31 @@ names_input (const char *name, bool *schedules)
   return *schedules;
 }
 
+/* Note the case file path among the run's inputs (config_inputs), once.  */
+static bool
+note_case_file (struct parser *p, struct config *c, const char *path)
+{
+  for (size_t k = 0; k < c->case_file_count; ++k)
+    if (strcmp (c->case_files[k], path) == 0)
+      return true;
+  if (c->case_file_count == CASE_FILES_MAX)
+    return parse_fail (p, "--case: more than %d case files", CASE_FILES_MAX);
+  const char *kept = keep_value (c, path);
+  if (kept == NULL)
+    return parse_fail (p, "--case: out of memory");
+  c->case_files[c->case_file_count++] = kept;
+  return true;
+}
+
 static bool
 apply_case_setting (void *context, const char *name, const char *value,
                     const char *path, char *err, size_t errlen)
 {
   struct config *c = context;
   struct parser p = { err, errlen };
+  /* An included file is known by its settings.  */
+  if (!note_case_file (&p, c, path))
+    return false;
   const struct option_spec *o = option_named (name);
   if (o == NULL)
     return parse_fail (&p, "unknown option '%s'", name);
@@ -1487,7 +1506,8 @@ apply_case_setting (void *context, const char *name, const char *value,
 static bool
 set_case (struct parser *p, struct config *c, const char *value)
 {
-  return case_file_read (value, apply_case_setting, c, p->err, p->errlen);
+  return note_case_file (p, c, value)
+         && case_file_read (value, apply_case_setting, c, p->err, p->errlen);
 }
 
 /* One schedule of c: the option that gave it, the least value it may

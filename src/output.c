@@ -108,16 +108,15 @@ in_output_dir (const struct config *c, const char *path, struct place *place)
          && out.st_dev == place->dev && out.st_ino == place->ino;
 }
 
-/* Refuse a run whose outputs would overwrite its input file, however
-   the two are named.  */
+/* Refuse a run whose snapshots, checkpoints or XDMF index would
+   overwrite input, a file that option named, however the two are
+   named.  */
 static int
-keeps_input (const struct config *c)
+keeps_file (const struct config *c, const char *opt, const char *input)
 {
-  const char *input = c->restart ? c->restart : c->init;
   struct place in;
-  if (input == NULL || !in_output_dir (c, input, &in))
+  if (!in_output_dir (c, input, &in))
     return HEATSIM_OK;
-  const char *opt = c->restart ? "--restart" : "--init";
   const char *dir = c->output_dir, *base = in.name;
   size_t step;
   if (c->png_every != 0 && pattern_match (c->png_name, base, &step)
@@ -130,11 +129,15 @@ keeps_input (const struct config *c)
       return HEATSIM_USAGE;
     }
   /* The checkpoint a run continues, when it is this run's checkpoint of
-     its first step, is that checkpoint: it is indexed, not rewritten.  */
+     its first step, is that checkpoint: it is indexed, not rewritten.
+     A restart's maps are that checkpoint too, by the same string
+     (material_restart).  */
+  const bool continued = c->continues && (input == c->restart
+                                          || input == c->init);
   if (c->checkpoint_every != 0 && pattern_match (c->checkpoint_name, base,
                                                  &step)
       && writes_at (c, c->checkpoint_every, step)
-      && !(c->continues && step == c->start_step))
+      && !(continued && step == c->start_step))
     {
       heatsim_error ("%s: %s would be overwritten by the checkpoint of step "
                      "%zu, %s/%s (--checkpoint-name)", opt, input, step, dir,
@@ -148,6 +151,18 @@ keeps_input (const struct config *c)
       return HEATSIM_USAGE;
     }
   return HEATSIM_OK;
+}
+
+/* Refuse a run whose outputs would overwrite any of its input files.  */
+static int
+keeps_input (const struct config *c)
+{
+  struct config_input in[CONFIG_INPUTS_MAX];
+  const size_t n = config_inputs (c, in);
+  int status = HEATSIM_OK;
+  for (size_t k = 0; k < n && status == HEATSIM_OK; ++k)
+    status = keeps_file (c, in[k].option, in[k].path);
+  return status;
 }
 
 bool
@@ -180,7 +195,7 @@ keeps_frames (const struct config *c)
     return HEATSIM_OK;
   DIR *dir = opendir (c->output_dir);
   if (dir == NULL)
-    return HEATSIM_OK;          /* check_writable says what is wrong */
+    return HEATSIM_OK;          /* output_dir_writable says what is wrong */
   int status = HEATSIM_OK;
   const struct dirent *e;
   size_t frame;
@@ -197,9 +212,8 @@ keeps_frames (const struct config *c)
   return status;
 }
 
-/* Whether files can be created in dir: make one and remove it.  */
-static int
-check_writable (const char *dir)
+int
+output_dir_writable (const char *dir)
 {
   char probe[4096], tmp[4096];
   snprintf (probe, sizeof probe, "%s/heatsim", dir);
@@ -252,7 +266,7 @@ index_entry (const struct output *o, size_t step, char *name)
   return (struct xdmf_entry) {
     .step = step, .name = name, .nx = c->nx, .ny = c->ny,
     .dx = config_dx (c), .dy = config_dy (c), .x1 = config_x (c, 1),
-    .y1 = config_y (c, 1), .time = config_time (c, step),
+    .y1 = config_y (c, 1), .time = config_record_time (c, step),
     .material = varies, .source = varies && o->material->source.data != NULL,
   };
 }
@@ -283,7 +297,8 @@ describe_kept (const char *dir, struct xdmf_entry *e)
   e->dy = axis_spacing (m.ly, m.ny, kind[EDGE_BOTTOM], kind[EDGE_TOP]);
   e->x1 = axis_position (1, e->dx, kind[EDGE_LEFT]);
   e->y1 = axis_position (1, e->dy, kind[EDGE_BOTTOM]);
-  e->time = m.time;
+  /* Steady checkpoints of older versions recorded step dt.  */
+  e->time = m.steady ? (double) m.step : m.time;
   e->material = m.has_material;
   e->source = m.has_source;
   return true;
@@ -338,7 +353,7 @@ output_open (struct output *o, const struct config *cfg,
                      strerror (errno));
       return HEATSIM_BAD_FILE;
     }
-  status = check_writable (cfg->output_dir);
+  status = output_dir_writable (cfg->output_dir);
   if (status == HEATSIM_OK)
     status = keeps_frames (cfg);
   if (status == HEATSIM_OK && cfg->png_every != 0)
@@ -348,7 +363,8 @@ output_open (struct output *o, const struct config *cfg,
                                 "--checkpoint-name");
   if (status == HEATSIM_OK && cfg->checkpoint_every != 0 && cfg->continues)
     status = xdmf_load (&o->index, cfg->output_dir, cfg->start_step,
-                        cfg->start_time, describe_kept);
+                        config_record_time (cfg, cfg->start_step),
+                        describe_kept);
   return status;
 }
 
@@ -413,7 +429,7 @@ write_checkpoint (struct output *o, const struct domain *d,
       return HEATSIM_WRITE_FAILED;
     }
   struct checkpoint_meta m = {
-    .step = step, .time = config_time (c, step), .dt = c->dt,
+    .step = step, .time = config_record_time (c, step), .dt = c->dt,
     .alpha = c->alpha, .nx = c->nx, .ny = c->ny, .lx = c->lx, .ly = c->ly,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
@@ -477,7 +493,8 @@ write_png (struct output *o, const struct domain *d, const struct field *u,
       heatsim_error ("--png-name: file name too long");
       return HEATSIM_WRITE_FAILED;
     }
-  struct png_meta m = { .step = step, .time = config_time (c, step),
+  struct png_meta m = { .step = step,
+                        .time = config_record_time (c, step),
                         .problem = c->problem->name, .nx = c->nx,
                         .ny = c->ny, .lx = c->lx, .ly = c->ly,
                         .alpha = c->alpha, .dt = c->dt,

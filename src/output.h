@@ -44,6 +44,10 @@ int output_open (struct output *o, const struct config *cfg,
    outputs, which must not be).  */
 bool output_writes (const struct config *cfg, const char *path);
 
+/* Whether files can be created in the output directory dir: make one
+   and remove it.  Returns 0 or a heatsim_status, with a message.  */
+int output_dir_writable (const char *dir);
+
 /* Write the state the run starts from (step 0, or the step of the
    checkpoint it continues): u is this rank's part of it, current on the
    host.  A PNG snapshot and a checkpoint are written when those outputs

@@ -302,3 +302,35 @@ temperature_unit_find (const char *name, enum temperature_unit *unit)
   *unit = (enum temperature_unit) k;
   return true;
 }
+
+/* in[n] = (option, path) where path is a file; n after it.  */
+static size_t
+add_input (struct config_input *in, size_t n, const char *option,
+           const char *path)
+{
+  if (path != NULL)
+    in[n++] = (struct config_input) { option, path };
+  return n;
+}
+
+size_t
+config_inputs (const struct config *c,
+               struct config_input in[CONFIG_INPUTS_MAX])
+{
+  size_t n = add_input (in, 0, "--init", c->init);
+  n = add_input (in, n, "--restart", c->restart);
+  n = add_input (in, n, "--material-map", c->material.map);
+  n = add_input (in, n, "--source-map", c->material.source_map);
+  n = add_input (in, n, "--source-schedule", c->source_schedule.path);
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      n = add_input (in, n, "--bc", c->bc[e].value.path);
+      n = add_input (in, n, "--bc", c->bc[e].h.path);
+      n = add_input (in, n, "--bc", c->bc[e].ambient.path);
+    }
+  n = add_input (in, n, "--surface-convection", c->surface_h.path);
+  n = add_input (in, n, "--surface-convection", c->surface_ambient.path);
+  for (size_t k = 0; k < c->case_file_count; ++k)
+    n = add_input (in, n, "--case", c->case_files[k]);
+  return n;
+}

@@ -30,6 +30,9 @@ struct setting {
   const char *value;      /* NULL for a flag */
 };
 
+/* --case: at most this many case files, includes counted.  */
+#define CASE_FILES_MAX 64
+
 /* --material and --source-rect: at most this many each.  */
 #define MATERIALS_MAX 64
 #define SOURCE_RECTS_MAX 64
@@ -245,12 +248,33 @@ struct config {
   /* What --print-case writes and the provenance records (options.c).  */
   struct setting settings[SETTINGS_MAX];
   size_t setting_count;
+  const char *case_files[CASE_FILES_MAX];   /* the case files read
+                                               (--case and their
+                                               includes), for
+                                               config_inputs */
+  size_t case_file_count;
   struct case_value *case_values;   /* the values read from case files,
                                        which settings and the strings
                                        above point into; owned
                                        (options_free) */
   const struct provenance *provenance;   /* set by main after parsing */
 };
+
+/* A file the run reads: the option that named it and its name.  */
+struct config_input {
+  const char *option;
+  const char *path;
+};
+
+/* The most input files of a run: --init or --restart, the two maps,
+   --source-schedule, three schedules on each edge, two of
+   --surface-convection, and the case files.  */
+#define CONFIG_INPUTS_MAX (4 + 3 * EDGE_COUNT + 2 + CASE_FILES_MAX)
+
+/* The files c reads, each once per option that names it, into in; their
+   number.  Every output of the run must leave them as they are.  */
+size_t config_inputs (const struct config *c,
+                      struct config_input in[CONFIG_INPUTS_MAX]);
 
 /* Whether the edges of an axis (left and right, or bottom and top) are
    periodic: both are, or neither.  */
@@ -368,6 +392,17 @@ config_time (const struct config *c, size_t step)
 {
   return (double) step * c->dt
          + (c->start_time - (double) c->start_step * c->dt);
+}
+
+/* The time a checkpoint, its XDMF entry and a snapshot record for step:
+   its simulated time, or, in a steady run, which has none, the step
+   itself (the sweep or V-cycle count), so that a steady run's
+   checkpoints still form a series in the order of its iterations, and a
+   restart keeps the earlier ones (xdmf_load).  */
+static inline double
+config_record_time (const struct config *c, size_t step)
+{
+  return c->steady ? (double) step : config_time (c, step);
 }
 
 /* The largest diffusivity k / (rho c_p) of the grid: alpha, unless a

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "atomic.h"
 #include "diagnostics.h"
@@ -119,8 +120,6 @@ check_profile_files (const struct config *cfg, const char *probe_path)
       ? "a snapshot, checkpoint or XDMF index"
       : cfg->monitor && profile_names (cfg, cfg->monitor) ? "--monitor"
       : probe_path && profile_names (cfg, probe_path) ? "--probe-file"
-      : cfg->restart && profile_names (cfg, cfg->restart) ? "--restart"
-      : cfg->init && profile_names (cfg, cfg->init) ? "--init"
       : NULL;
   if (clash == NULL)
     return HEATSIM_OK;
@@ -128,6 +127,49 @@ check_profile_files (const struct config *cfg, const char *probe_path)
                  "%s", cfg->output_dir, PROFILE_FINAL, cfg->output_dir,
                  PROFILE_PATTERN, clash);
   return HEATSIM_USAGE;
+}
+
+/* The profile's files must not be an input file of the run, however
+   it is named.  */
+static int
+keeps_inputs (const struct config *cfg)
+{
+  struct config_input in[CONFIG_INPUTS_MAX];
+  const size_t n = config_inputs (cfg, in);
+  for (size_t k = 0; k < n; ++k)
+    {
+      char real[PATH_MAX];
+      const char *file = realpath (in[k].path, real) != NULL ? real
+                         : in[k].path;
+      if (profile_names (cfg, file))
+        {
+          const char *slash = strrchr (file, '/');
+          heatsim_error ("%s: %s would be overwritten by the profile, "
+                         "%s/%s (--profile)", in[k].option, in[k].path,
+                         cfg->output_dir, slash ? slash + 1 : file);
+          return HEATSIM_USAGE;
+        }
+    }
+  return HEATSIM_OK;
+}
+
+/* What can be checked of the profile's files before the first step:
+   the output directory takes files, and the final one's name is free
+   for a file.  */
+static int
+profile_writable (const struct config *cfg)
+{
+  int status = output_dir_writable (cfg->output_dir);
+  char final[PATH_MAX];
+  struct stat st;
+  snprintf (final, sizeof final, "%s/%s", cfg->output_dir, PROFILE_FINAL);
+  if (status == HEATSIM_OK && lstat (final, &st) == 0
+      && !S_ISREG (st.st_mode) && !S_ISLNK (st.st_mode))
+    {
+      heatsim_error ("--profile: %s is not a regular file", final);
+      status = HEATSIM_BAD_FILE;
+    }
+  return status;
 }
 
 /* On rank 0: the probe file and the profile's files.  */
@@ -152,6 +194,10 @@ check_files (struct sampling *s, const struct config *cfg)
                                s->header, cfg, cfg->probe_every);
   if (status == HEATSIM_OK && cfg->profile)
     status = check_profile_files (cfg, cfg->probes ? s->path : NULL);
+  if (status == HEATSIM_OK && cfg->profile)
+    status = keeps_inputs (cfg);
+  if (status == HEATSIM_OK && cfg->profile)
+    status = profile_writable (cfg);
   return status;
 }
 
@@ -250,7 +296,7 @@ write_probes (struct sampling *s, const struct config *cfg,
                    ? snprintf (row + n, len - n, ",%.17g", s->values[k])
                    : snprintf (row + n, len - n, ","));
   n += (size_t) snprintf (row + n, len - n, "\n");
-  const int status = series_append (&s->file, row, n);
+  const int status = series_append (&s->file, step, row, n);
   free (row);
   return status;
 }

@@ -124,14 +124,19 @@ rows_to_keep (struct series_file *f, const struct config *cfg, size_t every)
   return HEATSIM_OK;
 }
 
-/* Whether the input of the run is the file st describes.  */
-static bool
-is_input (const struct config *cfg, const struct stat *st)
+/* The option that named the input file of the run that st describes,
+   or NULL: the series is appended to, and must not be any of them.  */
+static const char *
+input_option (const struct config *cfg, const struct stat *st)
 {
-  const char *input = cfg->restart ? cfg->restart : cfg->init;
-  struct stat in;
-  return input != NULL && stat (input, &in) == 0 && in.st_dev == st->st_dev
-         && in.st_ino == st->st_ino;
+  struct config_input in[CONFIG_INPUTS_MAX];
+  const size_t n = config_inputs (cfg, in);
+  struct stat s;
+  for (size_t k = 0; k < n; ++k)
+    if (stat (in[k].path, &s) == 0 && s.st_dev == st->st_dev
+        && s.st_ino == st->st_ino)
+      return in[k].option;
+  return NULL;
 }
 
 /* Why a file that does not exist yet cannot be created at path, or
@@ -160,10 +165,16 @@ series_check (struct series_file *f, const char *option, const char *kind,
   f->header = header;
   struct stat st;
   f->exists = stat (path, &st) == 0;
+  const char *input = f->exists ? input_option (cfg, &st) : NULL;
+  if (input != NULL)
+    {
+      heatsim_error ("%s: %s is the input file of %s: it would be "
+                     "written to", option, path, input);
+      return HEATSIM_USAGE;
+    }
   const char *why = !f->exists ? NULL
                     : S_ISDIR (st.st_mode) ? "is a directory"
                     : !S_ISREG (st.st_mode) ? "is not a regular file"
-                    : is_input (cfg, &st) ? "is the input file of the run"
                     : cfg->restart == NULL
                     ? "exists; heatsim does not overwrite it (remove it, "
                       "choose another name, or continue it with --restart)"
@@ -239,14 +250,20 @@ bool
 series_takes (const struct series_file *f, const struct config *cfg,
               size_t step)
 {
-  return f->fd >= 0 && !(step == cfg->start_step && f->skip_first);
+  return f->fd >= 0 && !(step == cfg->start_step && f->skip_first)
+         && !(f->wrote && step <= f->last_step);
 }
 
 int
-series_append (struct series_file *f, const char *row, size_t len)
+series_append (struct series_file *f, size_t step, const char *row,
+               size_t len)
 {
   if (append_line (f, row, len))
-    return HEATSIM_OK;
+    {
+      f->wrote = true;
+      f->last_step = step;
+      return HEATSIM_OK;
+    }
   heatsim_error ("%s: %s: cannot write: %s", f->option, f->path,
                  strerror (errno));
   return HEATSIM_WRITE_FAILED;

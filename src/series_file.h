@@ -35,6 +35,8 @@ struct series_file {
   bool skip_first;         /* a continued file has the row of the run's
                               first step, or the uninterrupted run has
                               none there: it is not written */
+  bool wrote;              /* this run appended a row, of step last_step */
+  size_t last_step;
 };
 
 /* No file: what series_close accepts before series_begin ran.  */
@@ -58,14 +60,17 @@ int series_check (struct series_file *f, const char *option,
 int series_begin (struct series_file *f);
 
 /* Whether the row of step is written: not the run's first where
-   skip_first says so.  */
+   skip_first says so, and not a step that has its row already (a
+   multigrid run that starts converged ends at its first step): one row
+   a step, in order.  */
 bool series_takes (const struct series_file *f, const struct config *cfg,
                    size_t step);
 
-/* Append row (len bytes, whole lines) in one write(2).  A short write (a
+/* Append row, of step (len bytes, whole lines), in one write(2).  A short write (a
    full disk) is cut off again: the file keeps complete rows only.
    Returns 0 or HEATSIM_WRITE_FAILED, with a message.  */
-int series_append (struct series_file *f, const char *row, size_t len);
+int series_append (struct series_file *f, size_t step, const char *row,
+                   size_t len);
 
 /* Flush the file to disk and close it (nothing if it is not open).
    Returns 0 or a heatsim_status.  */

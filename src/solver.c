@@ -383,7 +383,9 @@ after_step (struct solver *s, const struct config *cfg, struct output *out,
   /* Every rank stops after the same step, whichever got the signal.  */
   const int sig = domain_signal (s->domain, signals_pending ());
   last = last || sig != 0;
-  const bool files = output_due (out, step, last);
+  /* n = 0: no step was taken (a multigrid run that starts converged);
+     write_first wrote the files of this state.  */
+  const bool files = n > 0 && output_due (out, step, last);
   const bool writes = files || (s->monitor != NULL
                                 && monitor_due (s->monitor, cfg, step, last))
                       || (s->sampling != NULL

@@ -107,6 +107,22 @@ expect_status 0 "$HEATSIM" -q --json -s --tol 1e-6 \
 [ "$(json_field converged "$workdir/out")" = true ] || fail "steady restart"
 expect_status 2 "$HEATSIM" -q --restart "$out/steady/heatsim-000500.h5"
 grep -q "add --steady" "$workdir/err" || fail "steady mismatch message"
+# A steady run has no time: its checkpoints and their index record the
+# step (the sweep) as theirs, not step times a dt the run does not use,
+# and a restart's index goes on from them.
+expect_status 4 "$HEATSIM" -q -p plate -s --solver jacobi -g 30 --tol 1e-6 \
+  --max-steps 500 --checkpoint-every 200 --output-dir "$out/steady-index"
+expect_status 4 "$HEATSIM" -q -s --tol 1e-6 --max-steps 200 \
+  --restart "$out/steady-index/heatsim-000400.h5" --checkpoint-every 200 \
+  --output-dir "$out/steady-index"
+[ "$(xdmf_steps "$out/steady-index/heatsim.xmf")" = "0 200 400 600" ] \
+  || fail "steady restart index: steps $(xdmf_steps "$out/steady-index/heatsim.xmf")"
+[ "$(xdmf_times "$out/steady-index/heatsim.xmf")" = "0 200 400 600" ] \
+  || fail "steady index: times $(xdmf_times "$out/steady-index/heatsim.xmf"), expected the steps"
+if [ -n "${H5DUMP:-}" ]; then
+  "$H5DUMP" -a /time "$out/steady-index/heatsim-000600.h5" | grep -q "(0): 600$" \
+    || fail "steady checkpoint: time attribute is not its step 600"
+fi
 expect_status 2 "$HEATSIM" -q --restart "$out/host/heatsim-000012.h5" -g 10
 grep -q -e "--grid: not allowed with --restart" "$workdir/err" \
   || fail "--grid with --restart not refused"

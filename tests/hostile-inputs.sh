@@ -109,6 +109,17 @@ else
   echo "running as a user who can write anywhere: read-only directory check skipped"
   rm -f "$d/ro/probe"
 fi
+# The profile's files too, as the probes' and the snapshots' are: a
+# directory that takes no files (/sys, even for root), and a directory
+# where its final file would go.
+if [ -d /sys ] && ! touch /sys/heatsim-probe 2>/dev/null; then
+  refused "--output-dir: /sys: not writable" $small -T 1e-4 -n 2 \
+    --profile 0,0,1,1 --output-dir /sys
+fi
+mkdir -p "$d/pdir/profile.csv"
+refused "--profile: .*/pdir/profile.csv is not a regular file" $small \
+  -T 1e-4 -n 2 --profile 0,0,1,1 --output-dir "$d/pdir"
+[ -z "$(ls -A "$d/pdir/profile.csv")" ] || fail "--profile wrote into a directory"
 long=$(printf 'n%.0s' $(seq 1 250))
 refused "--png-name: .*too long" $small -T 1e-4 -n 2 --png-every 1 \
   --png-name "$long-%d.png" --output-dir "$d/long"

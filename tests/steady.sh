@@ -42,4 +42,16 @@ expect_status 4 "$HEATSIM" -q -p plate -s --solver jacobi -g 40 --max-steps 100
 grep -q "warning: --steady: .*--max-steps 100" "$workdir/err" \
   || fail "no warning when --max-steps ran out: $(cat "$workdir/err")"
 grep -q "> --tol 0.01 after 100 sweeps" "$workdir/out" || fail "report lacks NOT reached"
+
+# A run that starts at its steady state ends at its first step, written
+# once: one --monitor and one probe row, one checkpoint file.
+expect_status 0 "$HEATSIM" -q --json -g 8x8 -L 1x1 --initial-temperature 5 \
+  --edges 5,5,5,5 -s --monitor conv.csv --probe 0.5,0.5 --checkpoint-every 5 \
+  --output-dir conv
+for f in conv.csv conv/probes.csv; do
+  [ "$(grep -c '^0,' "$f")" -eq 1 ] && [ "$(wc -l <"$f")" -eq 2 ] \
+    || fail "converged at the start: $f is not its header and one row of step 0: $(cat "$f")"
+done
+[ "$(json_field files "$workdir/out")" = 1 ] \
+  || fail "converged at the start: files $(json_field files "$workdir/out"), expected 1"
 finish
