@@ -184,7 +184,10 @@ slow_cells_hint (const struct config *cfg)
    x 10 cells, dx/dy 60: 3.7e-4), where the material maps of issue 23
    (contrast up to 1e6) balance to 1e-13 .. 1e-8.  Not a steady state
    of next to no heat (edges at 0: 1e-12 of the initial heat), whose
-   rates are rounding themselves.  */
+   rates are rounding themselves, nor one whose imbalance is within what
+   the field's accuracy leaves in the rates (report_budget_rounding): a
+   uniform field's edge rates are its last bits, 1 to 3 of the largest
+   of them.  */
 #define BALANCE_WARNING 1e-4
 #define BALANCE_RTOL 1e-8
 
@@ -193,7 +196,9 @@ slow_cells_hint (const struct config *cfg)
 static void
 warn_balance (const struct config *cfg, const struct run_report *report)
 {
-  const double off = heat_budget_relative (&report->budget, 0.0);
+  const double off = heat_budget_relative (&report->budget,
+                                          report_budget_rounding (cfg,
+                                                                  report));
   if (off > BALANCE_WARNING && cfg->rtol <= BALANCE_RTOL
       && fabs (report->heat) > 1e-9 * fabs (report->heat_initial))
     heatsim_error ("warning: --steady: the heat balance is off by %.2g of "
