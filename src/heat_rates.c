@@ -217,10 +217,9 @@ face_cooling_share (const struct config *c, const struct field *u, double t,
         sum += fraction * (value - ambient);
         magnitude += fraction * (fabs (value) + fabs (ambient));
       }
-  const double factor = 2.0 * schedule_at (&c->surface_h, t) / c->thickness
-                        * config_dx (c) * config_dy (c);
-  *size += fabs (factor) * magnitude;
-  return factor * sum;
+  const double factor = 2.0 * schedule_at (&c->surface_h, t) / c->thickness;
+  *size += fabs (factor) * magnitude * config_dx (c) * config_dy (c);
+  return factor * sum * config_dx (c) * config_dy (c);
 }
 
 void
