@@ -174,12 +174,23 @@ include (const struct case_reader *r, const struct case_frame *f,
   return ok;
 }
 
-/* One line of f: a comment, a blank line, an include or a setting.  */
+/* line past a UTF-8 byte order mark, which editors on Windows put at
+   the start of a file (schedule files skip it too).  */
+static char *
+skip_bom (char *line)
+{
+  static const char bom[] = "\xef\xbb\xbf";
+  return strncmp (line, bom, sizeof bom - 1) == 0 ? line + sizeof bom - 1
+         : line;
+}
+
+/* One line of f: a comment, a blank line, an include or a setting; the
+   first may start with a byte order mark.  */
 static bool
 read_setting (const struct case_reader *r, const struct case_frame *f,
               size_t lineno, char *line)
 {
-  char *name = trim (line);
+  char *name = trim (lineno == 1 ? skip_bom (line) : line);
   if (name[0] == '\0' || name[0] == '#')
     return true;
   char *value = NULL;

@@ -175,6 +175,36 @@ slow_cells_hint (const struct config *cfg)
   return "";
 }
 
+/* Whether the axis of edge low (left or bottom), of n nodes, carries
+   the odd-even pattern (+1, -1, +1, ...) as an eigenvector of the
+   5-point stencil: a periodic axis of an even number of nodes, or one
+   insulated (any flux) at both ends, whose mirror halo repeats it.  */
+static bool
+axis_keeps_odd_even (const struct config *cfg, enum edge low, size_t n)
+{
+  if (config_periodic (cfg, low))
+    return n % 2 == 0;
+  return cfg->bc[low].kind == BOUNDARY_NEUMANN
+         && cfg->bc[low + 1].kind == BOUNDARY_NEUMANN;
+}
+
+/* What a Jacobi run that reached --max-steps may be told: where both
+   axes carry the odd-even pattern, the checkerboard of the two is a mode
+   that a Jacobi sweep multiplies by -1, so a field that holds any of it
+   changes by as much every sweep, forever (-g 32x16 -b periodic: 0.39 a
+   sweep); damping it would change every Jacobi result.  */
+static const char *
+odd_even_hint (const struct config *cfg)
+{
+  return axis_keeps_odd_even (cfg, EDGE_LEFT, cfg->nx)
+         && axis_keeps_odd_even (cfg, EDGE_BOTTOM, cfg->ny)
+         ? " (Jacobi sweeps never damp an odd-even pattern where every axis "
+           "is periodic with an even number of nodes or insulated at both "
+           "ends: use --solver multigrid, or an odd number of nodes along "
+           "a periodic axis)"
+         : "";
+}
+
 /* A converged steady state whose heat balance is off by more than
    BALANCE_WARNING of its largest term, though its residual fell to a
    --rtol of at most BALANCE_RTOL (a looser one leaves an imbalance of
@@ -184,7 +214,10 @@ slow_cells_hint (const struct config *cfg)
    x 10 cells, dx/dy 60: 3.7e-4), where the material maps of issue 23
    (contrast up to 1e6) balance to 1e-13 .. 1e-8.  Not a steady state
    of next to no heat (edges at 0: 1e-12 of the initial heat), whose
-   rates are rounding themselves.  */
+   rates are rounding themselves, nor one whose imbalance is within what
+   the field's accuracy leaves in the rates (report_budget_rounding): a
+   uniform field's edge rates are its last bits, 1 to 3 of the largest
+   of them.  */
 #define BALANCE_WARNING 1e-4
 #define BALANCE_RTOL 1e-8
 
@@ -193,7 +226,9 @@ slow_cells_hint (const struct config *cfg)
 static void
 warn_balance (const struct config *cfg, const struct run_report *report)
 {
-  const double off = heat_budget_relative (&report->budget, 0.0);
+  const double off = heat_budget_relative (&report->budget,
+                                          report_budget_rounding (cfg,
+                                                                  report));
   if (off > BALANCE_WARNING && cfg->rtol <= BALANCE_RTOL
       && fabs (report->heat) > 1e-9 * fabs (report->heat_initial))
     heatsim_error ("warning: --steady: the heat balance is off by %.2g of "
@@ -279,8 +314,9 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     {
       if (cfg->solver == SOLVER_JACOBI)
         heatsim_error ("warning: --steady: largest change %g still above "
-                       "--tol %g after --max-steps %zu sweeps",
-                       report->run.residual, cfg->tol, cfg->max_steps);
+                       "--tol %g after --max-steps %zu sweeps%s",
+                       report->run.residual, cfg->tol, cfg->max_steps,
+                       odd_even_hint (cfg));
       else
         heatsim_error ("warning: --steady: residual norm %g still above "
                        "--rtol %g of the initial %g after --max-steps %zu "

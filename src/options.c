@@ -680,8 +680,6 @@ set_profile (struct parser *p, struct config *c, const char *value)
   const size_t n = parse_reals (p, "--profile", value, 4, 5, v);
   if (n == 0)
     return false;
-  if (c->profile)
-    return parse_fail (p, "--profile: given twice (one profile a run)");
   c->profile = true;
   memcpy (c->profile_ends, v, sizeof c->profile_ends);
   if (v[0] == v[2] && v[1] == v[3])
@@ -735,10 +733,24 @@ set_heat_capacity (struct parser *p, struct config *c, const char *value)
                          &c->material.heat_capacity);
 }
 
+/* A key defined again takes the later definition, as an edge given
+   again by --bc does, so that the command line after --case overrides
+   a case file's key; read alone first to find its key.  */
 static bool
 set_material (struct parser *p, struct config *c, const char *value)
 {
-  return material_add_def (p, &c->material, value);
+  struct material_options alone = { .defs = 0 };
+  if (!material_add_def (p, &alone, value))
+    return false;
+  struct material_options *m = &c->material;
+  for (size_t k = 0; k < m->defs; ++k)
+    if (m->def[k].colour == alone.def[0].colour
+        && m->def[k].key == alone.def[0].key)
+      {
+        m->def[k] = alone.def[0];
+        return true;
+      }
+  return material_add_def (p, m, value);
 }
 
 static bool

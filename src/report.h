@@ -63,6 +63,16 @@ struct run_outcome {
    "PCG iterations", the geometric one's "V-cycles".  */
 const char *report_iterations (const struct config *cfg);
 
+/* What the uncertainty of r's final field alone can leave in its heat
+   budget's imbalance: the stored rate's rounding (heat_rounding_rate)
+   and the edge rates' and face cooling's, the field's relative
+   accuracy (DBL_EPSILON; for a steady multigrid solve, --rtol or its
+   residual's round-off floor relative to the first residual, the
+   larger) times the budget's magnitude.  heat_budget_relative takes
+   it.  */
+double report_budget_rounding (const struct config *cfg,
+                               const struct run_report *r);
+
 void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
 /* The whole report of a run that finished (status ok or not_converged).  */

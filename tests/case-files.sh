@@ -40,6 +40,58 @@ other=$(sum $plate -a 0.25)
 [ "$(sum -a 0.25 --case plate.case)" = "$want" ] \
   || fail "--alpha before --case overrides the case file"
 
+# A UTF-8 byte order mark at the start of a case file is skipped, as
+# in a schedule file (it was read as part of the first option's name).
+printf '\357\273\277' | cat - plate.case >bom.case
+[ "$(sum --case bom.case)" = "$want" ] || fail "a case file with a BOM differs"
+
+# Options that a case file can give only once or key by key are
+# overridden after --case too: --profile (one profile a run: the last
+# counts) and a --material key defined again (the later definition
+# wins, on the command line alone as well); --print-case prints what
+# runs.
+printf 'case = plate.case\nprofile = 0,0.5,2,0.5\n' >profile.case
+if expect_status 0 "$HEATSIM" -q --case profile.case --profile 1,0,1,1,5 \
+     --output-dir prof; then
+  [ "$(sed -n 2p prof/profile.csv | cut -d, -f2,3)" = "1,0" ] \
+    || fail "--profile after --case: $(head -n 2 prof/profile.csv)"
+  [ "$(wc -l <prof/profile.csv)" -eq 6 ] \
+    || fail "--profile after --case: not 5 points"
+fi
+if expect_status 0 "$HEATSIM" --case profile.case --profile 1,0,1,1,5 \
+     --print-case; then
+  [ "$(grep -c '^profile = ' "$workdir/out")" -eq 1 ] \
+    && grep -q -x 'profile = 1,0,1,1,5' "$workdir/out" \
+    || fail "--print-case after --profile: $(cat "$workdir/out")"
+fi
+wall="--material-map $(cd "$srcdir" && pwd)/data/wall.png -L 0.4x8
+  --edges 20,-10,20,20 --steady"
+printf 'material-map = %s/data/wall.png\nmaterial = #b22222=brick\n' \
+  "$(cd "$srcdir" && pwd)" >wall.case
+printf 'material = #ffd700=k=0.04,rho=30,cp=840\nlength = 0.4x8\n' >>wall.case
+printf 'edges = 20,-10,20,20\nsteady\n' >>wall.case
+# shellcheck disable=SC2086
+concrete=$(sum $wall --material '#b22222=concrete' \
+  --material '#ffd700=k=0.04,rho=30,cp=840')
+# shellcheck disable=SC2086
+brick=$(sum $wall --material '#b22222=brick' \
+  --material '#ffd700=k=0.04,rho=30,cp=840')
+[ -n "$concrete" ] && [ "$concrete" != "$brick" ] \
+  || fail "brick and concrete walls alike: the test cannot fail"
+[ "$(sum --case wall.case)" = "$brick" ] || fail "the wall's case file differs"
+[ "$(sum --case wall.case --material '#B22222=concrete')" = "$concrete" ] \
+  || fail "--material after --case does not override the case file's key"
+# shellcheck disable=SC2086
+[ "$(sum $wall --material '#b22222=brick' --material '#b22222=concrete' \
+      --material '#ffd700=k=0.04,rho=30,cp=840')" = "$concrete" ] \
+  || fail "a --material key defined again: not the later definition"
+if expect_status 0 "$HEATSIM" --case wall.case --material '#b22222=concrete' \
+     --print-case; then
+  cp "$workdir/out" rewall.case
+  [ "$(sum --case rewall.case)" = "$concrete" ] \
+    || fail "--print-case of an overridden key: $(cat rewall.case)"
+fi
+
 # Includes, relative to the including file's directory (not the working
 # directory, where common/ is not).
 mkdir -p cases/common

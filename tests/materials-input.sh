@@ -160,8 +160,10 @@ refused "--source-map: source8.h5 is 8x8 but the grid is 6x4 (wall.h5)" \
   --material-map wall.h5 --source-map source8.h5
 # --material's SPEC and KEY.
 refused "--material: only with --material-map" -g 8 --material 1=copper
-refused "--material: '0=fr4' defines key 0 again (first '0=copper')" \
-  --material-map keys.h5 --material 0=copper --material 0=fr4
+# A key defined again takes the later definition (fr4's alpha, not
+# copper's).
+check_json alpha "$("$PY" -c 'print(repr(0.3 / (1850 * 1100)))')" --material-map keys.h5 \
+  --material 0=copper --material 7=fr4 --material 0=fr4 -n 1 --dt 1e-4 -L 1
 refused "--material: '0=unobtainium': unknown built-in material 'unobtainium'" \
   --material-map keys.h5 --material 0=unobtainium
 refused "--material: '0=k=1,rho=2' gives no cp=" --material-map keys.h5 \
