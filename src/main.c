@@ -210,9 +210,8 @@ odd_even_hint (const struct config *cfg)
    --rtol of at most BALANCE_RTOL (a looser one leaves an imbalance of
    its own): rounding has spoiled the system.  Cells far from square do
    it (a fin of 100 x 1000 cells, 1 x 1e-4, dx/dy 1e5: 1.8e-2, its
-   worst error 0.023 of a range of 10), and so do very long ones (16000
-   x 10 cells, dx/dy 60: 3.7e-4), where the material maps of issue 23
-   (contrast up to 1e6) balance to 1e-13 .. 1e-8.  Not a steady state
+   worst error 0.023 of a range of 10), where the material maps of issue
+   23 (contrast up to 1e6) balance to 1e-13 .. 1e-8.  Not a steady state
    of next to no heat (edges at 0: 1e-12 of the initial heat), whose
    rates are rounding themselves, nor one whose imbalance is within what
    the field's accuracy leaves in the rates (report_budget_rounding): a
