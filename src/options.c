@@ -1630,7 +1630,8 @@ static size_t
 write_case (const struct config *c, char *out)
 {
   size_t n = put (out, 0, "# heatsim case file (heatsim --case FILE runs "
-                  "it)\n");
+                  "it; its file names are relative to the directory it "
+                  "was printed in)\n");
   for (size_t g = 0; g < GROUP_COUNT; ++g)
     for (size_t k = 0; k < OPTION_COUNT; ++k)
       for (size_t i = 0; i < c->setting_count; ++i)

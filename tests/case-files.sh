@@ -172,7 +172,7 @@ args='-p disk -g 20x12 -L 3x2 --disk 0.5,80 -a 0.3 -T 0.05 --steps auto
 expect_status 0 "$HEATSIM" $args --print-case
 cp "$workdir/out" a.case
 [ ! -e run ] || fail "--print-case wrote output"
-[ "$(sed -n 1p a.case)" = "# heatsim case file (heatsim --case FILE runs it)" ] \
+[ "$(sed -n 1p a.case)" = "# heatsim case file (heatsim --case FILE runs it; its file names are relative to the directory it was printed in)" ] \
   || fail "--print-case: header: $(sed -n 1p a.case)"
 grep -qx 'disk = 0.5,80' a.case && grep -qx 'steps = auto' a.case \
   && grep -qx 'offload = host' a.case && [ "$(wc -l <a.case)" = 14 ] \

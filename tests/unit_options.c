@@ -342,7 +342,9 @@ test_case_text (void)
          && c.disk_outside == 0.0);
   CHECK (options_case_text (&c, &text, err, sizeof err));
   CHECK (text != NULL
-         && strcmp (text, "# heatsim case file (heatsim --case FILE runs it)\n"
+         && strcmp (text, "# heatsim case file (heatsim --case FILE runs "
+                    "it; its file names are relative to the directory it "
+                    "was printed in)\n"
                     "problem = disk\ndisk = 2\ngrid = 8x4\nalpha = 0.5\n"
                     "steps = auto\nend-time = 1\nquiet\n") == 0);
   free (text);
