@@ -115,20 +115,16 @@ normal_spacing (const struct config *c, enum edge e)
    t, e not periodic: the flows through the faces of a fixed edge (its
    temperature from the option's schedule where given, else the problem's
    own in the halo), Q times the nodes' lengths for a flux, and H (TINF -
-   u) times them for convection.  Adds to *size the sum of the
-   magnitudes of what each flow is the difference of (k_f (|u_edge| +
-   |u_next|) / spacing, H (|TINF| + |u|), times the length), the scale
-   of what rounding the field can leave in the rate.  */
+   u) times them for convection.  */
 static double
 edge_share (const struct domain *d, const struct config *c,
             const struct material *m, const struct field *u, enum edge e,
-            double t, double *size)
+            double t)
 {
   const struct edge_condition *bc = &c->bc[e];
   if (!domain_holds_edge (d, e))
     return 0.0;
   double sum = 0.0;
-  double magnitude = 0.0;
   switch (bc->kind)
     {
     case BOUNDARY_DIRICHLET:
@@ -138,33 +134,22 @@ edge_share (const struct domain *d, const struct config *c,
           {
             const double edge = bc->given ? given
                                 : u->data[line_cell (u, e, 0, k)];
-            const double next = u->data[line_cell (u, e, 1, k)];
-            const double weight = face_conductance (c, m, u, e, k)
-                                  * node_length (c, u, e, k);
-            sum += weight * (edge - next);
-            magnitude += weight * (fabs (edge) + fabs (next));
+            sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
+                   * (edge - u->data[line_cell (u, e, 1, k)]);
           }
-        *size += magnitude / normal_spacing (c, e);
         return sum / normal_spacing (c, e);
       }
     case BOUNDARY_NEUMANN:
       for (size_t k = 1; k <= line_length (u, e); ++k)
         sum += node_length (c, u, e, k);
-      *size += fabs (schedule_at (&bc->value, t)) * sum;
       return schedule_at (&bc->value, t) * sum;
     case BOUNDARY_ROBIN:
       {
         const double ambient = schedule_at (&bc->ambient, t);
         for (size_t k = 1; k <= line_length (u, e); ++k)
-          {
-            const double next = u->data[line_cell (u, e, 1, k)];
-            sum += node_length (c, u, e, k) * (ambient - next);
-            magnitude += node_length (c, u, e, k)
-                         * (fabs (ambient) + fabs (next));
-          }
-        const double h = schedule_at (&bc->h, t);
-        *size += fabs (h) * magnitude;
-        return h * sum;
+          sum += node_length (c, u, e, k)
+                 * (ambient - u->data[line_cell (u, e, 1, k)]);
+        return schedule_at (&bc->h, t) * sum;
       }
     default:
       return 0.0;
@@ -173,53 +158,35 @@ edge_share (const struct domain *d, const struct config *c,
 
 /* On a periodic edge e, this part's sum over the first line of k_f u
    times each node's length; the flow across the seam is the difference
-   of the two edges' sums over the spacing.  Adds the sum of the
-   magnitudes of the terms over the spacing to *size.  */
+   of the two edges' sums over the spacing.  */
 static double
 seam_share (const struct domain *d, const struct config *c,
-            const struct material *m, const struct field *u, enum edge e,
-            double *size)
+            const struct material *m, const struct field *u, enum edge e)
 {
   if (!config_periodic (c, e) || !domain_holds_edge (d, e))
     return 0.0;
   double sum = 0.0;
-  double magnitude = 0.0;
   for (size_t k = 1; k <= line_length (u, e); ++k)
-    {
-      const double term = face_conductance (c, m, u, e, k)
-                          * node_length (c, u, e, k)
-                          * u->data[line_cell (u, e, 1, k)];
-      sum += term;
-      magnitude += fabs (term);
-    }
-  *size += magnitude / normal_spacing (c, e);
+    sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
+           * u->data[line_cell (u, e, 1, k)];
   return sum;
 }
 
 /* This part's share of the heat lost through the faces of a cooled
-   plate at time t: 2 H / D (u - TINF) V over its nodes; adds the same
-   sum of 2 |H| / D (|u| + |TINF|) V to *size.  */
+   plate at time t: 2 H / D (u - TINF) V over its nodes.  */
 static double
-face_cooling_share (const struct config *c, const struct field *u, double t,
-                    double *size)
+face_cooling_share (const struct config *c, const struct field *u, double t)
 {
   if (!c->surface_given)
     return 0.0;
   const double ambient = schedule_at (&c->surface_ambient, t);
   double sum = 0.0;
-  double magnitude = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
-      {
-        const double fraction = config_volume_fraction (c, u->x0 + i,
-                                                        u->y0 + j);
-        const double value = u->data[field_index (u, i, j)];
-        sum += fraction * (value - ambient);
-        magnitude += fraction * (fabs (value) + fabs (ambient));
-      }
-  const double factor = 2.0 * schedule_at (&c->surface_h, t) / c->thickness;
-  *size += fabs (factor) * magnitude * config_dx (c) * config_dy (c);
-  return factor * sum * config_dx (c) * config_dy (c);
+      sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+             * (u->data[field_index (u, i, j)] - ambient);
+  return 2.0 * schedule_at (&c->surface_h, t) / c->thickness * sum
+         * config_dx (c) * config_dy (c);
 }
 
 void
@@ -227,27 +194,24 @@ heat_budget (const struct domain *d, const struct config *c,
              const struct material *m, const struct field *u, double t,
              struct heat_budget *b)
 {
-  /* The edges' shares, the periodic edges' seam sums, the face cooling
-     and the magnitudes of their terms, summed over the ranks at
-     once.  */
-  enum { SEAMS = EDGE_COUNT, FACES = 2 * EDGE_COUNT, SIZE, SHARES };
-  double share[SHARES] = { 0.0 };
+  /* The edges' shares, the periodic edges' seam sums and the face
+     cooling, summed over the ranks at once.  */
+  double share[2 * EDGE_COUNT + 1];
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
-      share[e] = edge_share (d, c, m, u, (enum edge) e, t, &share[SIZE]);
-      share[SEAMS + e] = seam_share (d, c, m, u, (enum edge) e, &share[SIZE]);
+      share[e] = edge_share (d, c, m, u, (enum edge) e, t);
+      share[EDGE_COUNT + e] = seam_share (d, c, m, u, (enum edge) e);
     }
-  share[FACES] = face_cooling_share (c, u, t, &share[SIZE]);
-  domain_sum_ordered (d, share, SHARES);
+  share[2 * EDGE_COUNT] = face_cooling_share (c, u, t);
+  domain_sum_ordered (d, share, sizeof share / sizeof share[0]);
   for (int e = 0; e < EDGE_COUNT; ++e)
     /* An edge and its opposite differ in the lowest bit.  */
     b->rate[e] = config_periodic (c, (enum edge) e)
-                 ? (share[SEAMS + (e ^ 1)] - share[SEAMS + e])
+                 ? (share[EDGE_COUNT + (e ^ 1)] - share[EDGE_COUNT + e])
                    / normal_spacing (c, (enum edge) e)
                  : share[e];
-  b->face_cooling = share[FACES];
+  b->face_cooling = share[2 * EDGE_COUNT];
   b->source = source_power (d, c, m, u) * schedule_at (&c->source_schedule, t);
-  b->magnitude = share[SIZE];
   b->stored = NAN;
 }
 

@@ -38,11 +38,6 @@ struct heat_budget {
                               factor included */
   double face_cooling;     /* lost through the faces of a cooled plate
                               (--surface-convection; 0 without) */
-  double magnitude;        /* the sum of the magnitudes of what the edge
-                              rates and the face cooling are differences
-                              of (see heat_budget): a field known to a
-                              fraction f of itself leaves them uncertain
-                              by about f times this */
   double stored;           /* rate of change of the total heat over the
                               last step (0 at a steady state, NaN where
                               unknown): set by the caller */
@@ -62,12 +57,7 @@ struct heat_budget {
    for; a convection edge's, the sum over its nodes of H (TINF - u) times
    each node's length; a periodic edge's, the flow across the seam from
    the opposite edge.  A node's length along an edge is the spacing,
-   half of it at a corner with another edge whose node is an unknown.
-   The magnitude sums, face by face, k_f (|u_edge| + |u_next|) /
-   spacing times the face's length for a fixed temperature, |Q| times
-   the length for a flux, |H| (|TINF| + |u|) times it for convection,
-   k_f |u| / spacing times it on both sides of a seam, and 2 |H| / D
-   (|u| + |TINF|) V over the nodes for face cooling.  */
+   half of it at a corner with another edge whose node is an unknown.  */
 void heat_budget (const struct domain *d, const struct config *c,
                   const struct material *m, const struct field *u, double t,
                   struct heat_budget *b);
@@ -91,14 +81,10 @@ double heat_budget_imbalance (const struct heat_budget *b);
 double heat_rounding_rate (double heat, size_t nodes, double dt);
 
 /* |imbalance| relative to the largest magnitude of the budget's terms
-   (the edge rates, source, face cooling, stored) and of rounding, what
-   the field's own uncertainty can leave in the budget (the stored
-   rate's rounding, heat_rounding_rate, and the rates', the field's
-   relative accuracy times the budget's magnitude: report_budget_rounding);
-   0 where the imbalance is no larger than that rounding, so that a
-   budget whose every term is round-off (insulated edges, no source; a
-   steady state of a uniform field, whose edge rates are the solver's
-   last bits) reads 0, not 1.  */
+   (the edge rates, source, face cooling, stored) and of rounding, the
+   stored rate's rounding (heat_rounding_rate); 0 where the imbalance
+   is no larger than that rounding, so that a budget whose every term
+   is round-off (insulated edges, no source) reads 0, not 1.  */
 double heat_budget_relative (const struct heat_budget *b, double rounding);
 
 #endif

@@ -63,15 +63,12 @@ struct run_outcome {
    "PCG iterations", the geometric one's "V-cycles".  */
 const char *report_iterations (const struct config *cfg);
 
-/* What the uncertainty of r's final field alone can leave in its heat
-   budget's imbalance: the stored rate's rounding (heat_rounding_rate)
-   and the edge rates' and face cooling's, the field's relative
-   accuracy (DBL_EPSILON; for a steady multigrid solve, --rtol or its
-   residual's round-off floor relative to the first residual, the
-   larger) times the budget's magnitude.  heat_budget_relative takes
-   it.  */
-double report_budget_rounding (const struct config *cfg,
-                               const struct run_report *r);
+/* Whether r's heat budget is noise: a steady state whose field is
+   uniform to 1e-8 of its largest value, which nothing drives, so that
+   its edge rates are what the solver's last bits leave (1 to 3 of the
+   largest of them apart).  Its imbalance_relative reads 0.  */
+bool report_budget_noise (const struct config *cfg,
+                          const struct run_report *r);
 
 void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
