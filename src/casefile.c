@@ -248,6 +248,8 @@ read_file (const struct case_reader *r, const char *path,
     .path = path, .dev = ok ? st.st_dev : 0, .ino = ok ? st.st_ino : 0,
     .depth = parent != NULL ? parent->depth + 1 : 1, .parent = parent
   };
+  /* The caller learns of every file read, one without settings too.  */
+  ok = ok && r->apply (r->context, NULL, NULL, path, r->err, r->errlen);
   char line[CASE_LINE_MAX + 1];
   for (size_t lineno = 1; ok; ++lineno)
     {

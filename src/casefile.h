@@ -20,8 +20,10 @@
 
 /* Apply one setting (value NULL for a bare name; it lives only during
    the call) of the case file at path (a name relative to the current
-   directory, or absolute).  False with a message in err (errlen bytes),
-   which case_file_read prefixes with the file and line.  */
+   directory, or absolute); name NULL: the file at path is opened (each
+   file read, includes too, before its settings).  False with a message
+   in err (errlen bytes), which case_file_read prefixes with the file
+   and line of a setting.  */
 typedef bool case_setting_fn (void *context, const char *name,
                               const char *value, const char *path,
                               char *err, size_t errlen);

@@ -178,7 +178,8 @@ slow_cells_hint (const struct config *cfg)
 /* Whether the axis of edge low (left or bottom), of n nodes, carries
    the odd-even pattern (+1, -1, +1, ...) as an eigenvector of the
    5-point stencil: a periodic axis of an even number of nodes, or one
-   insulated (any flux) at both ends, whose mirror halo repeats it.  */
+   insulated at both ends (Jacobi takes no flux edges), whose mirror
+   halo repeats it.  */
 static bool
 axis_keeps_odd_even (const struct config *cfg, enum edge low, size_t n)
 {

@@ -140,16 +140,17 @@ bool
 material_add_def (struct parser *p, struct material_options *m,
                   const char *text)
 {
-  if (m->defs == MATERIALS_MAX)
-    return parse_fail (p, "--material: at most %d materials", MATERIALS_MAX);
   struct material_def def;
   if (!parse_def (p, text, &def))
     return false;
   for (size_t k = 0; k < m->defs; ++k)
     if (m->def[k].colour == def.colour && m->def[k].key == def.key)
-      return parse_fail (p, "--material: '%s' defines key %.*s again "
-                         "(first '%s')", text,
-                         (int) strcspn (text, "="), text, m->def[k].text);
+      {
+        m->def[k] = def;
+        return true;
+      }
+  if (m->defs == MATERIALS_MAX)
+    return parse_fail (p, "--material: at most %d materials", MATERIALS_MAX);
   m->def[m->defs++] = def;
   return true;
 }

@@ -45,7 +45,8 @@ void material_free (struct material *m);
 
 /* Option parsing (options.c): --material KEY=SPEC, SPEC a built-in
    material's name or k=K,rho=RHO,cp=CP, added to m's definitions (a key
-   defined twice is refused).  False with a message in p.  */
+   defined again takes the later definition, as an edge given again by
+   --bc does).  False with a message in p.  */
 bool material_add_def (struct parser *p, struct material_options *m,
                        const char *text);
 

@@ -733,24 +733,12 @@ set_heat_capacity (struct parser *p, struct config *c, const char *value)
                          &c->material.heat_capacity);
 }
 
-/* A key defined again takes the later definition, as an edge given
-   again by --bc does, so that the command line after --case overrides
-   a case file's key; read alone first to find its key.  */
+/* A key defined again takes the later definition (material_add_def),
+   so that the command line after --case overrides a case file's key.  */
 static bool
 set_material (struct parser *p, struct config *c, const char *value)
 {
-  struct material_options alone = { .defs = 0 };
-  if (!material_add_def (p, &alone, value))
-    return false;
-  struct material_options *m = &c->material;
-  for (size_t k = 0; k < m->defs; ++k)
-    if (m->def[k].colour == alone.def[0].colour
-        && m->def[k].key == alone.def[0].key)
-      {
-        m->def[k] = alone.def[0];
-        return true;
-      }
-  return material_add_def (p, m, value);
+  return material_add_def (p, &c->material, value);
 }
 
 static bool
@@ -1485,9 +1473,8 @@ apply_case_setting (void *context, const char *name, const char *value,
 {
   struct config *c = context;
   struct parser p = { err, errlen };
-  /* An included file is known by its settings.  */
-  if (!note_case_file (&p, c, path))
-    return false;
+  if (name == NULL)
+    return note_case_file (&p, c, path);
   const struct option_spec *o = option_named (name);
   if (o == NULL)
     return parse_fail (&p, "unknown option '%s'", name);
@@ -1518,8 +1505,7 @@ apply_case_setting (void *context, const char *name, const char *value,
 static bool
 set_case (struct parser *p, struct config *c, const char *value)
 {
-  return note_case_file (p, c, value)
-         && case_file_read (value, apply_case_setting, c, p->err, p->errlen);
+  return case_file_read (value, apply_case_setting, c, p->err, p->errlen);
 }
 
 /* One schedule of c: the option that gave it, the least value it may

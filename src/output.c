@@ -446,8 +446,7 @@ write_checkpoint (struct output *o, const struct domain *d,
   snprintf (m.problem, sizeof m.problem, "%s", c->problem->name);
   snprintf (m.boundary, sizeof m.boundary, "%s", config_boundary_summary (c));
   const struct material_options *mo = &c->material;
-  m.uniform_given = mo->conductivity_given && mo->map == NULL
-                    && !mo->variable;
+  m.uniform_given = material_options_uniform (mo) && !mo->variable;
   m.conductivity = mo->conductivity;
   m.density = mo->density;
   m.heat_capacity = mo->heat_capacity;

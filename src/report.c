@@ -125,8 +125,7 @@ static void
 print_material (FILE *out, const struct config *cfg)
 {
   const struct material_options *m = &cfg->material;
-  if (m->conductivity_given && m->density_given && m->heat_capacity_given
-      && m->map == NULL)
+  if (material_options_uniform (m))
     fprintf (out, "  material      k %g W/(m K), rho %g kg/m^3, c_p %g "
              "J/(kg K)\n", m->conductivity, m->density, m->heat_capacity);
   else if (m->map != NULL)
@@ -583,8 +582,7 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "dy", true, config_dy (cfg));
   json_number (out, "alpha", true, cfg->alpha);
   const struct material_options *m = &cfg->material;
-  const bool uniform = m->conductivity_given && m->density_given
-                       && m->heat_capacity_given && m->map == NULL;
+  const bool uniform = material_options_uniform (m);
   json_number (out, "conductivity", uniform, m->conductivity);
   json_number (out, "density", uniform, m->density);
   json_number (out, "heat_capacity", uniform, m->heat_capacity);

@@ -101,6 +101,16 @@ struct material_options {
                              SI material) */
 };
 
+/* Whether the options give a uniform SI material: --conductivity,
+   --density and --heat-capacity (all three or none without a map,
+   material_check_options) and no map.  */
+static inline bool
+material_options_uniform (const struct material_options *m)
+{
+  return m->conductivity_given && m->density_given && m->heat_capacity_given
+         && m->map == NULL;
+}
+
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 

@@ -42,8 +42,9 @@ struct series_file {
 /* No file: what series_close accepts before series_begin ran.  */
 #define SERIES_NONE ((struct series_file) { .fd = -1 })
 
-/* The file option names at path, a kind file, with rows every `every` steps: check,
-   on rank 0 and before anything is written, that it can be used.
+/* The file option names at path, a kind file, with rows every `every`
+   steps: check, on rank 0 and before anything is written, that it can
+   be used.
    Refused (HEATSIM_BAD_FILE, with a message naming option) when it is a
    directory or not a regular file, the input of the run, a file the
    snapshots or checkpoints would overwrite, or exists without --restart,
@@ -66,8 +67,9 @@ int series_begin (struct series_file *f);
 bool series_takes (const struct series_file *f, const struct config *cfg,
                    size_t step);
 
-/* Append row, of step (len bytes, whole lines), in one write(2).  A short write (a
-   full disk) is cut off again: the file keeps complete rows only.
+/* Append row, of step (len bytes, whole lines), in one write(2).  A
+   short write (a full disk) is cut off again: the file keeps complete
+   rows only.
    Returns 0 or HEATSIM_WRITE_FAILED, with a message.  */
 int series_append (struct series_file *f, size_t step, const char *row,
                    size_t len);

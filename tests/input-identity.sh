@@ -144,6 +144,13 @@ cp run.case io/heatsim-000001.h5
 refused "--case: io/heatsim-000001.h5 would be overwritten by the checkpoint of step 1" \
   --case io/top.case --checkpoint-every 1 --output-dir io
 kept io/heatsim-000001.h5 run.case "an included case file, a checkpoint"
+# An included case file of comments only is an input too.
+printf '# shared\n' >io/profile.csv
+cp io/profile.csv comments.case
+printf 'case = profile.csv\ngrid = 16x16\n' >io/main.case
+refused "--case: io/profile.csv would be overwritten by the profile, io/profile.csv (--profile)" \
+  --case io/main.case -n 2 --profile 0.1,0.1,900,900 --output-dir io
+kept io/profile.csv comments.case "an included case file of comments, --profile"
 
 # --monitor and --probe-file are written to: neither may be an input.
 cp sched.csv h.csv
