@@ -55,8 +55,8 @@ put_number (char *buf, size_t len, bool known, double v, char sep)
 int
 monitor_write (struct monitor *m, const struct config *cfg,
                const struct domain *d, const struct material *material,
-               const struct field *u, size_t step, double change,
-               double residual)
+               const struct field *u, size_t step, bool last,
+               double change, double residual)
 {
   /* The quantities and reductions of the final report (main.c,
      measure), so that the last row equals the report.  */
@@ -80,7 +80,7 @@ monitor_write (struct monitor *m, const struct config *cfg,
              : m->heat_known && m->heat_step + 1 == step
              ? (heat - m->heat) / cfg->dt : NAN;
   monitor_note_heat (m, step, heat);
-  if (!series_takes (&m->file, cfg, step))
+  if (!series_takes (&m->file, cfg, step, last))
     return HEATSIM_OK;
 
   char row[1024];

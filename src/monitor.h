@@ -62,13 +62,13 @@ bool monitor_due (const struct monitor *m, const struct config *cfg,
    the heat of the step before is not known); change is the largest
    change of a cell in the sweep that gave it
    (Jacobi), residual the norm of the residual of the discrete steady
-   equations (steady runs); either negative or NaN where there is none.
-   Collective: every rank calls it, rank 0 writes.  Returns 0 or a
-   heatsim_status.  */
+   equations (steady runs); either negative or NaN where there is none;
+   last: step is the run's last.  Collective: every rank calls it, rank
+   0 writes.  Returns 0 or a heatsim_status.  */
 int monitor_write (struct monitor *m, const struct config *cfg,
                    const struct domain *d, const struct material *material,
-                   const struct field *u, size_t step, double change,
-                   double residual);
+                   const struct field *u, size_t step, bool last,
+                   double change, double residual);
 
 /* Whether a row of a time-dependent run falls due after the step
    that follows step (next_last: that step is the run's last), and the

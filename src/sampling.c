@@ -275,10 +275,11 @@ sampling_due (const struct config *cfg, size_t step, bool last)
 
 static int
 write_probes (struct sampling *s, const struct config *cfg,
-              const struct domain *d, const struct field *u, size_t step)
+              const struct domain *d, const struct field *u, size_t step,
+              bool last)
 {
   probe_sample_many (d, u, s->probes, cfg->probes, s->nodes, s->values);
-  if (!series_takes (&s->file, cfg, step))
+  if (!series_takes (&s->file, cfg, step, last))
     return HEATSIM_OK;
   const size_t len = 64 + 26 * cfg->probes;
   char *row = malloc (len);
@@ -355,7 +356,7 @@ sampling_write (struct sampling *s, const struct config *cfg,
                 bool last)
 {
   int status = probe_due (cfg, step, last)
-               ? write_probes (s, cfg, d, u, step) : HEATSIM_OK;
+               ? write_probes (s, cfg, d, u, step, last) : HEATSIM_OK;
   if (cfg->profile && checkpoint_due (cfg, step, last))
     {
       const int written = write_profile (s, cfg, d, u, true, step);

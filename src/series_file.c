@@ -102,7 +102,8 @@ lines_before (const struct series_file *f, FILE *fp, size_t step,
    of the sweep before it); the run writes it only where it is missing.
    Where rows do not fall on the restart step (a run stopped by a signal
    or --steps), the uninterrupted run has no row there, and the
-   restarted run writes none.  */
+   restarted run writes none, unless it ends there (a steady state
+   restarted converged).  */
 static int
 rows_to_keep (struct series_file *f, const struct config *cfg, size_t every)
 {
@@ -120,7 +121,8 @@ rows_to_keep (struct series_file *f, const struct config *cfg, size_t every)
   if (f->size < 0)
     return HEATSIM_BAD_FILE;
   /* An empty file starts afresh, with the row of the first step.  */
-  f->skip_first = f->size > 0 && (kept || !aligned);
+  f->start_kept = f->size > 0 && kept;
+  f->start_off_grid = f->size > 0 && !aligned;
   return HEATSIM_OK;
 }
 
@@ -248,9 +250,11 @@ series_begin (struct series_file *f)
 
 bool
 series_takes (const struct series_file *f, const struct config *cfg,
-              size_t step)
+              size_t step, bool last)
 {
-  return f->fd >= 0 && !(step == cfg->start_step && f->skip_first)
+  const bool skip = step == cfg->start_step
+                    && (f->start_kept || (f->start_off_grid && !last));
+  return f->fd >= 0 && !skip
          && !(f->wrote && step <= f->last_step);
 }
 

@@ -32,9 +32,10 @@ struct series_file {
   bool exists;             /* series_check found it (to be continued) */
   off_t size;              /* bytes of the header and complete rows:
                               those kept of a continued file */
-  bool skip_first;         /* a continued file has the row of the run's
-                              first step, or the uninterrupted run has
-                              none there: it is not written */
+  bool start_kept;         /* a continued file keeps the row of the
+                              run's first step: it is not written */
+  bool start_off_grid;     /* the uninterrupted run has no row at the
+                              run's first step unless it is its last */
   bool wrote;              /* this run appended a row, of step last_step */
   size_t last_step;
 };
@@ -60,12 +61,14 @@ int series_check (struct series_file *f, const char *option,
    the rows it keeps.  Returns 0 or a heatsim_status.  */
 int series_begin (struct series_file *f);
 
-/* Whether the row of step is written: not the run's first where
-   skip_first says so, and not a step that has its row already (a
-   multigrid run that starts converged ends at its first step): one row
-   a step, in order.  */
+/* Whether the row of step (last: the run's last) is written: not the
+   run's first where start_kept or start_off_grid says so (a steady
+   restart that starts converged ends there: its last row, which the
+   uninterrupted run has too), and not a step that has its row already
+   (a multigrid run that starts converged ends at its first step): one
+   row a step, in order.  */
 bool series_takes (const struct series_file *f, const struct config *cfg,
-                   size_t step);
+                   size_t step, bool last);
 
 /* Append row, of step (len bytes, whole lines), in one write(2).  A
    short write (a full disk) is cut off again: the file keeps complete

@@ -344,8 +344,8 @@ write_output (struct solver *s, const struct config *cfg,
     {
       const double residual = cfg->steady ? steady_residual (s, cfg) : -1.0;
       const int row = monitor_write (s->monitor, cfg, s->domain,
-                                     &s->material, &s->work.u, step, change,
-                                     residual);
+                                     &s->material, &s->work.u, step, last,
+                                     change, residual);
       status = status != HEATSIM_OK ? status : row;
     }
   if (s->sampling != NULL && sampling_due (cfg, step, last))

@@ -160,6 +160,20 @@ if expect_status 0 "$HEATSIM" -q --restart odd/heatsim-000120.h5 -n 180 \
   cmp -s full.csv odd.csv \
     || fail "restart at 120: $(diff full.csv odd.csv | head -n 6)"
 fi
+# A steady state restarted from its converged checkpoint (step 6, off
+# the rows' grid) ends where it starts: its last row stays, in the
+# monitor and the probe file alike.
+if expect_status 0 "$HEATSIM" -q -s -p plate -g 32x32 --checkpoint-every 100 \
+     --output-dir cz --monitor cz/mon.csv --probe 0.5,0.5; then
+  cp cz/mon.csv cz-mon.csv
+  cp cz/probes.csv cz-probes.csv
+  if expect_status 0 "$HEATSIM" -q -s --restart cz/heatsim-000006.h5 \
+       --checkpoint-every 100 --output-dir cz --monitor cz/mon.csv \
+       --probe 0.5,0.5; then
+    cmp -s cz-mon.csv cz/mon.csv && cmp -s cz-probes.csv cz/probes.csv \
+      || fail "a converged steady restart: $(diff cz-mon.csv cz/mon.csv; diff cz-probes.csv cz/probes.csv)"
+  fi
+fi
 # A line that is not a row (edited by hand) before the restart step is
 # kept as it is, and so are the rows after it.
 awk 'NR == 3 { print "not a row"; next } { print }' full.csv >edited.csv

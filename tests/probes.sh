@@ -167,7 +167,12 @@ refused "--profile: (0, 2) lies outside" $plate -n 1 --profile 0,0,0,2 --output-
 refused "--profile: .*no length" -n 1 --profile 1,1,1,1 --output-dir r
 refused "--profile: .*not a whole number" -n 1 --profile 0,0,1,1,1 --output-dir r
 refused "--profile: .*not a whole number" -n 1 --profile 0,0,1,1,2.5 --output-dir r
-refused "--profile: given twice" -n 1 --profile 0,0,1,1 --profile 0,0,1,2
+# A later --profile replaces an earlier one (as after --case).
+if expect_status 0 "$HEATSIM" -q -n 1 --profile 0,0,1,1 --profile 0,0,1,2 \
+    --output-dir twice; then
+  tail -n 1 twice/profile.csv | grep -q '^2.236067977499789[0-9]*,1,2,' \
+    || fail "a later --profile does not count: $(tail -n 1 twice/profile.csv)"
+fi
 refused "--profile: its files.*--monitor" -n 1 --profile 0,0,1,1 \
   --monitor profile.csv
 [ -e profile.csv ] && fail "a refused profile left the monitor file"
