@@ -93,15 +93,20 @@ static void
 print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
 {
   const bool varying = edge_terms_operator (cfg);
+  /* A run that starts converged (a restart of a steady state) takes no
+     iteration, and has no reduction per iteration.  */
+  char reduction[32] = "-";
+  if (r->cycles > 0)
+    snprintf (reduction, sizeof reduction, "%.3g", reduction_per_cycle (r));
   if (cfg->solver == SOLVER_MULTIGRID)
     fprintf (out,
              "  steady state  %s by multigrid after %zu %s (%u levels),"
-             " mean residual reduction %.3g per %s\n"
+             " mean residual reduction %s per %s\n"
              "  residual      %E, initially %E (--rtol %g, round-off floor "
              "%E)\n",
              r->converged ? "reached" : "NOT reached", r->cycles,
              report_iterations (cfg), r->levels,
-             reduction_per_cycle (r), varying ? "iteration" : "cycle",
+             reduction, varying ? "iteration" : "cycle",
              r->residual_final, r->residual_initial,
              cfg->rtol, r->residual_floor);
   else
