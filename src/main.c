@@ -441,7 +441,17 @@ run (int argc, char **argv)
 
   int status;
   bool json, reported = false;
-  switch (options_parse (argc, argv, &cfg, err, sizeof err))
+  const enum options_action parsed = options_parse (argc, argv, &cfg, err,
+                                                    sizeof err);
+  if (parsed == OPTIONS_ERROR)
+    heatsim_error ("%s", err);
+  /* Every rank learns whether any failed: one that fails alone (a map or
+     schedule only it cannot read, or reads otherwise) would leave the
+     others waiting in the run's first collective operation.  The first
+     to fail says why, for all.  */
+  const bool failed = domain_agree (parsed == OPTIONS_ERROR ? HEATSIM_USAGE
+                                    : HEATSIM_OK) != HEATSIM_OK;
+  switch (failed ? OPTIONS_ERROR : parsed)
     {
     case OPTIONS_HELP:
       if (speaks)
@@ -468,7 +478,6 @@ run (int argc, char **argv)
       reported = status == HEATSIM_OK;
       break;
     case OPTIONS_ERROR:
-      heatsim_error ("%s", err);
       /* --json given before the error (a case file's too) or after it.  */
       json = cfg.json || options_json_requested (argc, argv);
       status = HEATSIM_USAGE;

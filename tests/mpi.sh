@@ -300,6 +300,22 @@ timeout "${MPI_LIMIT:-120}" "$MPIEXEC" -np 1 -wdir node0 "$HEATSIM" -q -g 32 \
   -g 32 -n 5 --bc left=convection:@h.csv,0 >"$workdir/out" 2>"$workdir/err"
 [ $? -eq 2 ] || fail "--bc schedules that differ: not status 2"
 one_message "rank 1: --bc: h.csv differs from rank 0's file"
+# A file that one rank alone cannot read (or reads otherwise, so that
+# its options fail there only) ends every rank with that rank's message,
+# not a hang in the others' first collective operation; with --json rank
+# 0 prints one object with it.
+cp sched-a.csv node0/s.csv
+rm -f node1/s.csv
+timeout "${MPI_LIMIT:-120}" "$MPIEXEC" -np 1 -wdir node0 "$HEATSIM" -q --json \
+  -g 32 -L 1 -a 1e-3 -n 3 --source 1 --source-schedule s.csv : -np 1 -wdir node1 \
+  "$HEATSIM" -q --json -g 32 -L 1 -a 1e-3 -n 3 --source 1 --source-schedule s.csv \
+  >"$workdir/out" 2>"$workdir/err"
+_status=$?
+[ $_status -eq 2 ] \
+  || fail "a schedule missing on rank 1: status $_status$([ $_status -eq 124 ] && echo ' (hung)'), expected 2: $(cat "$workdir/err")"
+one_message "rank 1: --source-schedule: s.csv: cannot open"
+grep -q '"exit_status": 2, "error": "rank 1: --source-schedule' "$workdir/out" \
+  || fail "--json, a schedule missing on rank 1: $(cat "$workdir/out")"
 # Under --json rank 0 prints one object with that message.
 disagree "rank 1: --steady differs from rank 0's" -q --json -p plate -g 32 -- \
   -q --json -p plate -g 32 -s
