@@ -214,8 +214,8 @@ odd_even_hint (const struct config *cfg)
    worst error 0.023 of a range of 10), where the material maps of issue
    23 (contrast up to 1e6) balance to 1e-13 .. 1e-8.  Not a steady state
    of next to no heat (edges at 0: 1e-12 of the initial heat), whose
-   rates are rounding themselves, nor a uniform one
-   (report_budget_noise).  */
+   rates are rounding themselves, nor a uniform one, whose relative
+   imbalance reads 0 (report_imbalance_relative).  */
 #define BALANCE_WARNING 1e-4
 #define BALANCE_RTOL 1e-8
 
@@ -224,10 +224,9 @@ odd_even_hint (const struct config *cfg)
 static void
 warn_balance (const struct config *cfg, const struct run_report *report)
 {
-  const double off = heat_budget_relative (&report->budget, 0.0);
+  const double off = report_imbalance_relative (cfg, report);
   if (off > BALANCE_WARNING && cfg->rtol <= BALANCE_RTOL
-      && fabs (report->heat) > 1e-9 * fabs (report->heat_initial)
-      && !report_budget_noise (cfg, report))
+      && fabs (report->heat) > 1e-9 * fabs (report->heat_initial))
     heatsim_error ("warning: --steady: the heat balance is off by %.2g of "
                    "its largest term although the residual reached --rtol: "
                    "rounding has spoiled the field (errors up to about "

@@ -191,20 +191,22 @@ method_name (const struct config *cfg)
     }
 }
 
-bool
-report_budget_noise (const struct config *cfg, const struct run_report *r)
+/* Whether r's heat budget is noise: a steady state whose field is
+   uniform to 1e-8 of its largest value, which nothing drives, so that
+   its edge rates are what the solver's last bits leave (1 to 3 of the
+   largest of them apart).  */
+static bool
+budget_noise (const struct config *cfg, const struct run_report *r)
 {
   return cfg->steady
          && r->max - r->min <= 1e-8 * fmax (fabs (r->max), fabs (r->min));
 }
 
-/* imbalance_relative: 0 where the imbalance is within the rounding of
-   the total heat in the last step (heat_rounding_rate), or where the
-   whole budget is noise (report_budget_noise).  */
-static double
-budget_relative (const struct config *cfg, const struct run_report *r)
+double
+report_imbalance_relative (const struct config *cfg,
+                           const struct run_report *r)
 {
-  if (report_budget_noise (cfg, r))
+  if (budget_noise (cfg, r))
     return 0.0;
   return heat_budget_relative (&r->budget,
                                heat_rounding_rate (r->heat,
@@ -341,7 +343,7 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
            "  mean          %E\n",
            r->heat, r->heat_initial, r->min, r->max, r->peak.value,
            r->peak.x, r->peak.y, r->peak.mean);
-  print_budget (out, &r->budget, budget_relative (cfg, r));
+  print_budget (out, &r->budget, report_imbalance_relative (cfg, r));
   fprintf (out,
            "  checksum      %016" PRIx64 "\n"
            "Timing (s)\n"
@@ -677,7 +679,8 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
   json_number (out, "heat_balance", true, heat_budget_balance (b));
   json_number (out, "stored_heat_rate", true, b->stored);
   json_number (out, "imbalance", true, heat_budget_imbalance (b));
-  json_number (out, "imbalance_relative", true, budget_relative (cfg, r));
+  json_number (out, "imbalance_relative", true,
+               report_imbalance_relative (cfg, r));
   fprintf (out,
            "\"checksum\": \"%016" PRIx64 "\", "
            "\"time_setup\": %.9f, \"time_transfer_in\": %.9f, "

@@ -63,12 +63,14 @@ struct run_outcome {
    "PCG iterations", the geometric one's "V-cycles".  */
 const char *report_iterations (const struct config *cfg);
 
-/* Whether r's heat budget is noise: a steady state whose field is
-   uniform to 1e-8 of its largest value, which nothing drives, so that
-   its edge rates are what the solver's last bits leave (1 to 3 of the
-   largest of them apart).  Its imbalance_relative reads 0.  */
-bool report_budget_noise (const struct config *cfg,
-                          const struct run_report *r);
+/* imbalance_relative: |imbalance| over the budget's largest term, 0
+   where it is within the rounding of the total heat in the last step
+   (heat_rounding_rate; none at a steady state), and 0 for a steady
+   state whose field is uniform to 1e-8 of its largest value, which
+   nothing drives, so that its edge rates are what the solver's last
+   bits leave (1 to 3 of the largest of them apart).  */
+double report_imbalance_relative (const struct config *cfg,
+                                  const struct run_report *r);
 
 void report_print (FILE *out, const struct config *cfg,
                    const struct run_report *r);
