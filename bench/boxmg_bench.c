@@ -1,4 +1,4 @@
-/* boxmg_bench [-m MAP] [-c CONTRAST] [-a DX/DY] [-n NODES] [-1] [-v]
+/* boxmg_bench [-m MAP] [-c CONTRAST] [-a DX/DY] [-n NODES] [-1] [-v] [-e]
    [N ...]: the
    black box multigrid (boxmg.h) on material maps of N x N nodes
    (default 256 1024), as a Markdown table: for layered (8 layers across
@@ -18,7 +18,13 @@
    dx/dy = DX/DY (both solvers; default 1), -n coarsens to at most NODES
    nodes (boxmg_create's coarsest; default its own), -1 times one solve
    instead of three, -v prints each solve's residual history (relative
-   to the initial residual) on stderr.  */
+   to the initial residual) on stderr, -e after it the error of each
+   iteration in the energy norm, sqrt(e^T A e) of e = u - the solve's
+   result, relative to that of u = 0 (the solve again, one iteration at
+   a time: boxmg_solve goes on where the last stopped).  The residual's
+   l2 norm is dominated by the islands' interiors, whose couplings are
+   the contrast times the others': the energy norm says whether the
+   solution itself is still wrong.  */
 #include <config.h>
 
 #include <math.h>
@@ -193,7 +199,76 @@ struct choice {
   double aspect;      /* dx/dy */
   size_t coarsest;    /* boxmg_create's, 0 for its default */
   bool history;
+  bool energy;        /* -e */
 };
+
+/* sqrt(e^T A e) of e = u - ref (the interior; e's halo 0) under op's
+   steady operator (c0 = 0, no sink): A e = -div (k grad e).  e is
+   scratch of u's shape.  */
+static double
+energy_error (const struct heat_operator *op, const struct field *u,
+              const struct field *ref, struct field *e)
+{
+  const size_t n = u->nx;
+  for (size_t c = 0; c < field_cells (e); ++c)
+    e->data[c] = 0.0;
+  for (size_t j = 1; j <= n; ++j)
+    for (size_t i = 1; i <= n; ++i)
+      e->data[field_index (e, i, j)] = u->data[field_index (u, i, j)]
+                                       - ref->data[field_index (ref, i, j)];
+  double sum = 0.0;
+  const ptrdiff_t st = (ptrdiff_t) e->stride;
+  for (size_t j = 1; j <= n; ++j)
+    for (size_t i = 1; i <= n; ++i)
+      {
+        const size_t k = field_index (e, i, j);
+        sum -= e->data[k] * heat_flow_at (&e->data[k], &op->wx[k],
+                                          &op->wy[k], st);
+      }
+  return sqrt (sum);
+}
+
+/* -e: the solve of u = 0 again, one iteration at a time, each
+   iteration's energy-norm error against ref (the solve's result)
+   relative to that of u = 0, on stderr.  False if memory is short.  */
+static bool
+energy_history (struct boxmg_solver *bm, const struct heat_operator *op,
+                const struct field *ref, const struct field *f,
+                const char *label)
+{
+  struct field u, e;
+  if (!field_alloc (&u, ref->nx, ref->ny))
+    return false;
+  if (!field_alloc (&e, ref->nx, ref->ny))
+    {
+      field_free (&u);
+      return false;
+    }
+  const double initial = energy_error (op, &u, ref, &e);
+  struct mg_options one = mg_default_options ();
+  one.rtol = 1e-10;
+  one.max_cycles = 1;
+  struct mg_report rep;
+  unsigned it = 0;
+  double first = NAN;
+  enum mg_status status;
+  do
+    {
+      status = boxmg_solve (bm, &u, f, &one, &rep);
+      if (rep.cycles == 0)
+        break;
+      /* Each call's initial is where the last one stopped.  */
+      if (it == 0)
+        first = rep.initial;
+      fprintf (stderr, "%s: iteration %u residual %.3e energy error "
+               "%.3e\n", label, ++it, rep.final / first,
+               energy_error (op, &u, ref, &e) / initial);
+    }
+  while (status == MG_NOT_CONVERGED && it < MG_MAX_CYCLES);
+  field_free (&u);
+  field_free (&e);
+  return true;
+}
 
 static bool
 bench (size_t n, enum kind kind, double contrast, struct cost constant,
@@ -241,6 +316,11 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant,
   for (unsigned c = 0; history && c <= rep.cycles; ++c)
     fprintf (stderr, "%s %g %zu^2: %u %.3e\n", kind_flags[kind], contrast,
              n, c, rep.history[c] / rep.initial);
+  char label[64];
+  snprintf (label, sizeof label, "%s %g %zu^2", kind_flags[kind], contrast,
+            n);
+  if (choice->energy && !energy_history (bm, &op, &u, &f, label))
+    return false;
   const double unknowns = (double) n * (double) n;
   const struct cost cost = { best_of (t, repeats) / unknowns,
                              best_of (cpu, repeats) / unknowns };
@@ -271,6 +351,8 @@ main (int argc, char **argv)
   for (; a < argc && argv[a][0] == '-'; ++a)
     if (strcmp (argv[a], "-v") == 0)
       choice.history = true;
+    else if (strcmp (argv[a], "-e") == 0)
+      choice.energy = true;
     else if (strcmp (argv[a], "-1") == 0)
       choice.repeats = 1;
     else if (strcmp (argv[a], "-n") == 0 && a + 1 < argc)
