@@ -72,11 +72,21 @@ check_stability (struct parser *p, const struct config *c)
     return true;
   describe_dt (c, source, sizeof source);
   const double dt_max = c->dt * STABILITY_LIMIT / r;
-  /* Convection edges and face cooling add to the rate of decay.  */
-  const char *number = config_stability_has_terms (c)
-                       ? "alpha*dt*(1/dx^2 + 1/dy^2) with convection and "
-                         "face cooling"
-                       : "alpha*dt*(1/dx^2 + 1/dy^2)";
+  /* Convection edges and face cooling add to the rate of decay; a
+     varying k's faces can conduct more than a node's own k.  */
+  const bool faces = config_diffusivity_stable (c)
+                     > config_diffusivity_max (c);
+  const bool terms = config_stability_has_terms (c);
+  const char *number
+    = faces ? terms ? "the stability number (dt/2 times a node's largest "
+                      "rate of decay: its faces' conductances over its "
+                      "rho c_p, with convection and face cooling)"
+                    : "the stability number (dt/2 times a node's largest "
+                      "rate of decay: its faces' conductances over its "
+                      "rho c_p)"
+      : terms ? "alpha*dt*(1/dx^2 + 1/dy^2) with convection and face "
+                "cooling"
+              : "alpha*dt*(1/dx^2 + 1/dy^2)";
   if (c->restart != NULL)
     return parse_fail (p, "%s: time step %g is unstable on this grid: "
                        "%s = %g > %g; the checkpoint fixes dt: use --force",
@@ -282,7 +292,7 @@ derive_settings (struct config *c, char *err, size_t errlen)
       /* A Jacobi sweep is the explicit step with the largest stable dt:
          rc = 0.  dt, steps and end time then count sweeps, not time.  */
       const double dx = config_dx (c), dy = config_dy (c);
-      c->dt = STABILITY_LIMIT / (config_diffusivity_max (c)
+      c->dt = STABILITY_LIMIT / (config_diffusivity_stable (c)
                                  * (1.0 / (dx * dx) + 1.0 / (dy * dy)));
       c->steps = c->max_steps;
       c->end_time = c->dt * (double) c->steps;

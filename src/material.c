@@ -661,6 +661,69 @@ largest_diffusivity (const struct field *k, const struct field *cap,
   return largest;
 }
 
+/* The node whose conductivity the face beyond node i (1 .. n) of an
+   axis on side step (-1 or 1) takes as its other side (operator.h's faces): the
+   neighbour; beyond an end, the opposite end's node on a periodic axis,
+   the node itself towards a Dirichlet edge (the material's halo holds
+   the edge node's own value), and towards an edge of edge nodes the
+   node on its other side: the half box's balance is that of a full box
+   with its mirror image beyond the edge.  */
+static size_t
+beyond (size_t i, int step, size_t n, enum boundary_kind kind)
+{
+  const bool end = step < 0 ? i == 1 : i == n;
+  if (!end)
+    return step < 0 ? i - 1 : i + 1;
+  if (kind == BOUNDARY_PERIODIC)
+    return step < 0 ? n : 1;
+  if (boundary_has_edge_node (kind) && n >= 2)
+    return step < 0 ? i + 1 : i - 1;
+  return i;
+}
+
+/* The diffusivity whose limit alpha dt (1/dx^2 + 1/dy^2) <= 1/2 keeps
+   the own weight of every node of a varying conductivity k (a whole-grid
+   map) non-negative: half the largest rate of decay of a node, its
+   faces' conductances over its rho c_p,
+     ((G_W + G_E) / dx^2 + (G_S + G_N) / dy^2) / rho c_p,
+   over (1/dx^2 + 1/dy^2).  A face's harmonic mean reaches twice the k
+   of its weaker node, so this exceeds the largest k / (rho c_p) where a
+   node of low rho c_p borders nodes that conduct better (a node of k =
+   rho c_p = 1 among nodes of k = rho c_p = 100: 1.98).  0 where dx or
+   dy is not finite (check_axes refuses such a grid).  */
+static double
+largest_face_diffusivity (const struct field *k, const struct field *cap,
+                          double cap_uniform, const struct config *c)
+{
+  const double dx = config_dx (c), dy = config_dy (c);
+  const double ax = 1.0 / (dx * dx), ay = 1.0 / (dy * dy);
+  if (!isfinite (ax) || !isfinite (ay) || !(ax + ay > 0.0))
+    return 0.0;
+  const size_t nx = k->nx, ny = k->ny;
+  double largest = 0.0;
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      {
+        const double kp = k->data[field_index (k, i, j)];
+        const double kw = k->data[field_index (k, beyond (i, -1, nx,
+                                  c->bc[EDGE_LEFT].kind), j)];
+        const double ke = k->data[field_index (k, beyond (i, 1, nx,
+                                  c->bc[EDGE_RIGHT].kind), j)];
+        const double ks = k->data[field_index (k, i, beyond (j, -1, ny,
+                                  c->bc[EDGE_BOTTOM].kind))];
+        const double kn = k->data[field_index (k, i, beyond (j, 1, ny,
+                                  c->bc[EDGE_TOP].kind))];
+        const double rate = (heat_face_conductance (kw, kp)
+                             + heat_face_conductance (kp, ke)) * ax
+                            + (heat_face_conductance (ks, kp)
+                               + heat_face_conductance (kp, kn)) * ay;
+        const double cv = cap->data ? cap->data[field_index (cap, i, j)]
+                          : cap_uniform;
+        largest = fmax (largest, rate / cv);
+      }
+  return largest / (2.0 * (ax + ay));
+}
+
 /* The smallest value of the nodes of a whole-grid map, or the uniform
    one.  */
 static double
@@ -699,6 +762,13 @@ material_derive (struct config *c, char *err, size_t errlen)
                                             c->ny);
   m->capacity_min = smallest_value (&w.capacity, w.capacity_uniform, c->nx,
                                     c->ny);
+  /* Uniform k: every face conducts k, and the limit is k / (rho c_p).  */
+  m->diffusivity_stable
+    = w.conductivity.data != NULL
+      ? fmax (m->diffusivity_max,
+              largest_face_diffusivity (&w.conductivity, &w.capacity,
+                                        w.capacity_uniform, c))
+      : m->diffusivity_max;
   whole_free (&w);
   /* Uniform: alpha itself; variable: the explicit limit's diffusivity.  */
   c->alpha = m->diffusivity_max;

@@ -37,6 +37,17 @@ struct material {
                                      grid: the explicit stability limit */
 };
 
+/* The conductance of the face between nodes of conductivity a (west or
+   south) and b: the harmonic mean 2 a b / (a + b), written so that it is
+   exactly a where b = a, and always taken with the west or south node
+   first, so that the two ranks (or the two periodic edges) that share a
+   face compute it bitwise alike.  */
+static inline double
+heat_face_conductance (double a, double b)
+{
+  return a * (2.0 * b / (a + b));
+}
+
 /* The material of cfg on d's part of the grid.  Returns 0 or a
    heatsim_status after a message naming the option, file, key or cell.  */
 int material_build (struct material *m, const struct config *cfg,

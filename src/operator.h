@@ -26,8 +26,7 @@
 #include <stddef.h>
 
 #include "field.h"
-
-struct material;
+#include "material.h"
 
 struct heat_operator {
   size_t nx, ny, stride;   /* as the fields it acts on */
@@ -48,17 +47,6 @@ struct heat_operator {
   bool periodic_x, periodic_y;
   void *block;
 };
-
-/* The conductance of the face between nodes of conductivity a (west or
-   south) and b: the harmonic mean 2 a b / (a + b), written so that it is
-   exactly a where b = a, and always taken with the west or south node
-   first, so that the two ranks (or the two periodic edges) that share a
-   face compute it bitwise alike.  */
-static inline double
-heat_face_conductance (double a, double b)
-{
-  return a * (2.0 * b / (a + b));
-}
 
 /* The operator of material m on a part of nx x ny nodes with spacing dx,
    dy; edge_node[e]: edge e of the part is an edge of the whole grid whose

@@ -51,7 +51,7 @@ config_stability (const struct config *c)
   const double dx = config_dx (c), dy = config_dy (c);
   const double capacity = c->material.given ? c->material.capacity_min : 1.0;
   /* Written so that without boundary terms it is bitwise what it was.  */
-  return config_diffusivity_max (c) * c->dt
+  return config_diffusivity_stable (c) * c->dt
          * (1.0 / (dx * dx) + 1.0 / (dy * dy))
          + 0.5 * c->dt * (boundary_rate (c) / capacity);
 }

@@ -97,6 +97,10 @@ struct material_options {
   bool given;
   bool variable;
   double diffusivity_max;
+  /* The explicit limit's: diffusivity_max, or more where the faces'
+     harmonic means conduct better than a node's own k
+     (config_diffusivity_stable).  */
+  double diffusivity_stable;
   double capacity_min;    /* the smallest rho c_p of the grid (1 without
                              SI material) */
 };
@@ -423,13 +427,25 @@ config_diffusivity_max (const struct config *c)
   return c->material.given ? c->material.diffusivity_max : c->alpha;
 }
 
+/* The diffusivity of the explicit stability limit: alpha dt (1/dx^2 +
+   1/dy^2) <= 1/2 keeps every node's own weight in a step non-negative
+   (the maximum principle).  A node's rate of decay is its faces'
+   conductances over its rho c_p, and a face's harmonic mean reaches
+   twice the k of its weaker node: with a varying k this can exceed the
+   largest k / (rho c_p) (material.c).  */
+static inline double
+config_diffusivity_stable (const struct config *c)
+{
+  return c->material.given ? c->material.diffusivity_stable : c->alpha;
+}
+
 /* The explicit step's stability number, stable up to STABILITY_LIMIT:
    dt / 2 times the largest rate of decay of a node,
-     (k / rho c_p) (2/dx^2 + 2/dy^2) + 2 H / (rho c_p spacing) + s / rho c_p,
-   the last two for the convection edges (the largest H of their
-   schedules; a corner has two) and face cooling, s = 2 H / D, taken with
-   the smallest rho c_p: diffusivity_max dt (1/dx^2 + 1/dy^2) where
-   neither is given.  */
+     D (2/dx^2 + 2/dy^2) + 2 H / (rho c_p spacing) + s / rho c_p,
+   D config_diffusivity_stable, the last two for the convection edges
+   (the largest H of their schedules; a corner has two) and face
+   cooling, s = 2 H / D, taken with the smallest rho c_p: D dt (1/dx^2 +
+   1/dy^2) where neither is given.  */
 double config_stability (const struct config *c);
 /* Whether convection edges or face cooling add to it.  */
 bool config_stability_has_terms (const struct config *c);

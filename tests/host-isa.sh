@@ -105,7 +105,7 @@ same material checksum heat
 # blocked kernel), with flux and convection edges and face cooling.
 run material-tiled --material-map "$srcdir/data/wall.png" \
   --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
-  -L 0.4x8 -T 100 -n 45 -o host --tile-steps 8 --bc left=flux:30 \
+  -L 0.4x8 -T 100 -n 48 -o host --tile-steps 8 --bc left=flux:30 \
   --bc right=convection:8,-10 --bc bottom=insulated --thickness 0.01 \
   --surface-convection 5,20
 same material-tiled checksum heat tile_steps

@@ -87,6 +87,7 @@ cli_tests = \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
+	tests/materials-stability.sh \
 	tests/periodic-material.sh \
 	tests/edge-explicit.sh \
 	tests/temporal-blocking.sh \

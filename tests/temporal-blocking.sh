@@ -71,7 +71,7 @@ for t in 2 3 5 8; do
   agree $t -g 3x1 -n 17 $src $cool                          # one row
   agree $t -g 1x3 -n 19 $src --bc bottom=flux:2 --bc top=insulated
   agree $t $wall -n 40 --edges 20,-10,20,20                 # layered wall
-  agree $t $wall -n 45 --bc left=flux:30 --bc right=convection:8,-10 \
+  agree $t $wall -n 48 --bc left=flux:30 --bc right=convection:8,-10 \
     --bc bottom=insulated --bc top=temperature:5 $cool
 done
 OMP_NUM_THREADS=5 agree 4 -g 7x3 -n 13 $src $flux
@@ -96,7 +96,7 @@ for w in 1 3 5 16 100; do
   OMP_NUM_THREADS=3 agree 6 -g 45x19 -n 40 $flux --bc top=insulated
   agree 5 -g 37x23 -n 29 $src $flux --bc bottom=insulated $cool
   agree 4 -g 40x30 -n 40 $src --bc left=periodic --bc right=periodic
-  OMP_NUM_THREADS=3 agree 6 $wall -n 40 --bc left=flux:30 \
+  OMP_NUM_THREADS=3 agree 6 $wall -n 44 --bc left=flux:30 \
     --bc right=convection:8,-10 -b neumann
 done
 unset HEATSIM_TILE_COLUMNS
