@@ -289,9 +289,12 @@ write_probes (struct sampling *s, const struct config *cfg,
       return HEATSIM_NO_MEMORY;
     }
   size_t n = (size_t) snprintf (row, len, "%zu,", step);
+  /* The simulated time, as the monitor and checkpoints give it: a run
+     from --init of a checkpoint or with --start-time does not start at
+     0, so step dt is not its time.  */
   if (!cfg->steady)
     n += (size_t) snprintf (row + n, len - n, "%.17g",
-                            (double) step * cfg->dt);
+                            config_time (cfg, step));
   for (size_t k = 0; k < cfg->probes; ++k)
     n += (size_t) (isfinite (s->values[k])
                    ? snprintf (row + n, len - n, ",%.17g", s->values[k])

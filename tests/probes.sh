@@ -117,6 +117,29 @@ ck=$(ls steady/heatsim-*.h5 | tail -n 1)
 [ "$(echo "$last" | cut -d, -f3)" = "$(field "$ck" | sed -n 23p)" ] \
   || fail "steady: last probe row is not the last checkpoint's node"
 
+# A run that starts later (--init of a checkpoint, --start-time) stamps
+# its probe rows with the simulated time, the monitor's: not step dt.
+# same_times DIR MONITOR: the time column of DIR/probes.csv is MONITOR's.
+same_times () {
+  cut -d, -f1,2 "$1/probes.csv" >pt.txt
+  cut -d, -f1,2 "$2" | cmp -s - pt.txt \
+    || fail "$1: probe times $(cut -d, -f2 pt.txt | tr '\n' ' '), monitor $(cut -d, -f2 "$2" | tr '\n' ' ')"
+}
+expect_status 0 "$HEATSIM" -q -p disk -g 16 -n 4 -T 2 --checkpoint-every 4 \
+  --output-dir early
+expect_status 0 "$HEATSIM" -q -n 3 -T 0.3 --init early/heatsim-000004.h5 \
+  --monitor late.csv --monitor-every 1 --probe 500,500 --probe-every 1 \
+  --output-dir late
+same_times late late.csv
+[ "$(column late/probes.csv 5 2)" = 2.1000000000000001 ] \
+  || fail "--init: time of step 5: $(column late/probes.csv 5 2)"
+expect_status 0 "$HEATSIM" -q --init "$srcdir/data/ring-and-bar.png" \
+  --start-time 5 -n 3 --monitor start.csv --monitor-every 1 \
+  --probe 0.5,0.5 --probe-every 1 --output-dir start
+same_times start start.csv
+[ "$(column start/probes.csv 0 2)" = 5 ] \
+  || fail "--start-time 5: time of the first row: $(column start/probes.csv 0 2)"
+
 # Restart: the probe file continued is the unbroken run's, restarted at a
 # step rows fall on (every 25) and at one they do not (every 30).
 for every in 25 30; do
