@@ -686,9 +686,12 @@ set_profile (struct parser *p, struct config *c, const char *value)
     return parse_fail (p, "--profile: '%s': the segment has no length",
                        value);
   c->profile_points = 0;
+  /* N as given (the text after the last comma): %g would show 1000001,
+     which is refused, as 1e+06, which is not.  */
   if (n == 5 && !(v[4] >= 2.0 && v[4] <= 1e6 && v[4] == floor (v[4])))
-    return parse_fail (p, "--profile: '%s': the number of points, %g, is "
-                       "not a whole number from 2 to 1000000", value, v[4]);
+    return parse_fail (p, "--profile: '%s': the number of points, %s, is "
+                       "not a whole number from 2 to 1000000", value,
+                       strrchr (value, ',') + 1);
   if (n == 5)
     c->profile_points = (size_t) v[4];
   return true;

@@ -190,6 +190,11 @@ refused "--profile: (0, 2) lies outside" $plate -n 1 --profile 0,0,0,2 --output-
 refused "--profile: .*no length" -n 1 --profile 1,1,1,1 --output-dir r
 refused "--profile: .*not a whole number" -n 1 --profile 0,0,1,1,1 --output-dir r
 refused "--profile: .*not a whole number" -n 1 --profile 0,0,1,1,2.5 --output-dir r
+# The number as given, not rounded to 6 digits (1e+06 would be allowed).
+refused "--profile: .*the number of points, 1000001, is not" -g 10x5 \
+  --profile 0,0,1000,1000,1000001 --output-dir r
+refused "--profile: .*the number of points, 0.1, is not" -n 1 \
+  --profile 0,0,1,1,0.1 --output-dir r
 # A later --profile replaces an earlier one (as after --case).
 if expect_status 0 "$HEATSIM" -q -n 1 --profile 0,0,1,1 --profile 0,0,1,2 \
     --output-dir twice; then
