@@ -217,6 +217,21 @@ read_setting (const struct case_reader *r, const struct case_frame *f,
   return true;
 }
 
+/* Tell the caller that path is read, included at from ("FILE:LINE")
+   from parent, or named by --case (parent NULL); its refusal is
+   prefixed as the other refusals of an include are.  */
+static bool
+note_file (const struct case_reader *r, const char *path,
+           const struct case_frame *parent, const char *from)
+{
+  char msg[512];
+  if (r->apply (r->context, NULL, NULL, path, msg, sizeof msg))
+    return true;
+  return parent != NULL
+         ? fail (r, "%s: case = %s: %s", from, path, msg)
+         : fail (r, "%s: %s: %s", from, path, msg);
+}
+
 /* Read path, included at where ("FILE:LINE") from parent, or named by
    --case (parent and where NULL).  */
 static bool
@@ -248,8 +263,10 @@ read_file (const struct case_reader *r, const char *path,
     .path = path, .dev = ok ? st.st_dev : 0, .ino = ok ? st.st_ino : 0,
     .depth = parent != NULL ? parent->depth + 1 : 1, .parent = parent
   };
-  /* The caller learns of every file read, one without settings too.  */
-  ok = ok && r->apply (r->context, NULL, NULL, path, r->err, r->errlen);
+  /* The caller learns of every file read, one without settings too;
+     its refusal (too many files) names the include or --case that
+     read this one.  */
+  ok = ok && note_file (r, path, parent, from);
   char line[CASE_LINE_MAX + 1];
   for (size_t lineno = 1; ok; ++lineno)
     {

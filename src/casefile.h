@@ -23,7 +23,8 @@
    directory, or absolute); name NULL: the file at path is opened (each
    file read, includes too, before its settings).  False with a message
    in err (errlen bytes), which case_file_read prefixes with the file
-   and line of a setting.  */
+   and line of a setting, or, name NULL, with the include or --case
+   that read the file.  */
 typedef bool case_setting_fn (void *context, const char *name,
                               const char *value, const char *path,
                               char *err, size_t errlen);

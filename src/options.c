@@ -1461,11 +1461,12 @@ note_case_file (struct parser *p, struct config *c, const char *path)
   for (size_t k = 0; k < c->case_file_count; ++k)
     if (strcmp (c->case_files[k], path) == 0)
       return true;
+  /* casefile.c names the include or --case that read path.  */
   if (c->case_file_count == CASE_FILES_MAX)
-    return parse_fail (p, "--case: more than %d case files", CASE_FILES_MAX);
+    return parse_fail (p, "more than %d case files", CASE_FILES_MAX);
   const char *kept = keep_value (c, path);
   if (kept == NULL)
-    return parse_fail (p, "--case: out of memory");
+    return parse_fail (p, "out of memory");
   c->case_files[c->case_file_count++] = kept;
   return true;
 }

@@ -118,6 +118,27 @@ printf 'grid = 8\n' >d17.case
 refused "^heatsim: d16.case:1: case = d17.case: case files nested more than 16 deep$" \
   --case d1.case
 
+# At most 64 files in all: the include that reads the 65th is named.
+: >many.case
+k=1
+while [ $k -le 64 ]; do
+  printf 'case = m%d.case\n' $k >>many.case
+  printf 'grid = 8\n' >m$k.case
+  k=$((k + 1))
+done
+refused "^heatsim: many.case:64: case = m64.case: more than 64 case files$" \
+  --case many.case
+# On the command line, the --case that reads it.
+set --
+k=1
+while [ $k -le 65 ]; do
+  set -- "$@" --case m$k.case
+  k=$((k + 1))
+done
+printf 'grid = 8\n' >m65.case
+refused "^heatsim: --case: m65.case: more than 64 case files$" "$@"
+set --
+
 # Cycles, found by the file's identity whatever the path, with the chain.
 mkdir -p sub
 printf 'case = b.case\n' >a.case
