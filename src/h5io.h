@@ -138,7 +138,7 @@ int h5_read_dataset (const char *path, const char *dataset, struct field *u);
    (read as doubles), else floating-point values.  A dataset that is not
    there is no error: *absent, and u has no data.  False, with what was
    wrong in msg (len bytes; the caller names the file), when the file or
-   the dataset cannot be read.  */
+   the dataset cannot be read, or the dataset is empty.  */
 bool h5_read_grid (const char *path, const char *dataset, bool integer,
                    struct field *u, bool *absent, char *msg, size_t len);
 

@@ -581,7 +581,16 @@ h5read_grid (const char *path, const char *dataset, bool integer,
     {
       set = open_typed (&r, file, dataset, integer ? H5T_INTEGER : H5T_FLOAT,
                         2, shape);
-      ok = set >= 0 && alloc_field (&r, u, shape[1], shape[0])
+      /* An empty map holds no node's value: taken as a grid of no
+         nodes, its largest k / (rho c_p) came out 0, and the message
+         blamed an option rather than the file.  */
+      ok = set >= 0
+           && ((shape[0] > 0 && shape[1] > 0)
+               || bad (&r, "dataset '%s' is %llux%llu: empty; a map needs "
+                       "a value for every node", dataset,
+                       (unsigned long long) shape[0],
+                       (unsigned long long) shape[1]))
+           && alloc_field (&r, u, shape[1], shape[0])
            && read_into (&r, set, dataset, &u->data[field_index (u, 1, 1)],
                          shape[0], shape[1], u->stride, 2);
     }

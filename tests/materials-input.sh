@@ -141,6 +141,24 @@ refused "--material-map: zero.h5: volumetric_heat_capacity at cell (0, 3) is 0" 
 refused "--material-map: sizes.h5: 'conductivity' is 6x4 but 'volumetric_heat_capacity' 5x4" \
   --material-map sizes.h5
 refused "--material-map: other.h5 has none of the datasets" --material-map other.h5
+# An empty dataset is refused by name, not taken for k / (rho c_p) = 0.
+"$PY" -c 'import h5py, numpy as np
+for name, shape, kind in (("conductivity", (0, 0), "f8"),
+                          ("volumetric_heat_capacity", (0, 0), "f8"),
+                          ("material", (0, 0), "i4"),
+                          ("source", (0, 16), "f8")):
+    with h5py.File("empty-" + name + ".h5", "w") as f:
+        f.create_dataset(name, shape, dtype=kind)' || exit 99
+refused "^heatsim: --material-map: empty-conductivity.h5: dataset 'conductivity' is 0x0: empty" \
+  --material-map empty-conductivity.h5 --density 1 --heat-capacity 1
+refused "^heatsim: --material-map: empty-volumetric_heat_capacity.h5: dataset 'volumetric_heat_capacity' is 0x0: empty" \
+  --material-map empty-volumetric_heat_capacity.h5 --conductivity 1
+refused "^heatsim: --material-map: empty-material.h5: dataset 'material' is 0x0: empty" \
+  --material-map empty-material.h5 --material 1=copper
+refused "^heatsim: --source-map: empty-source.h5: dataset 'source' is 0x16: empty" \
+  --source-map empty-source.h5
+refused "^heatsim: --source-map: empty-source.h5: dataset 'source' is 0x16: empty" \
+  -g 16 --source-map empty-source.h5
 refused "--material-map: intk.h5: dataset 'conductivity' is not floating point" \
   --material-map intk.h5 --density 1 --heat-capacity 1
 refused "--material-map: floatkeys.h5: dataset 'material' is not integer" \
