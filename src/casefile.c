@@ -25,9 +25,12 @@ struct case_reader {
   void *context;
   char *err;
   size_t errlen;
+  bool *unusable;   /* set where a case file cannot be opened or read */
 };
 
 static bool fail (const struct case_reader *r, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+static bool fail_file (const struct case_reader *r, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
 static bool
@@ -37,6 +40,19 @@ fail (const struct case_reader *r, const char *fmt, ...)
   va_start (ap, fmt);
   vsnprintf (r->err, r->errlen, fmt, ap);
   va_end (ap);
+  return false;
+}
+
+/* As fail, for a case file that cannot be opened or read (status
+   bad_file), rather than a setting in it.  */
+static bool
+fail_file (const struct case_reader *r, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->err, r->errlen, fmt, ap);
+  va_end (ap);
+  *r->unusable = true;
   return false;
 }
 
@@ -244,13 +260,15 @@ read_file (const struct case_reader *r, const char *path,
                  from, path, CASE_DEPTH_MAX);
   FILE *f = fopen (path, "r");
   if (f == NULL)
-    return fail (r, "%s: cannot open '%s': %s", from, path, strerror (errno));
+    return fail_file (r, "%s: cannot open '%s': %s", from, path,
+                      strerror (errno));
   struct stat st;
   bool ok = fstat (fileno (f), &st) == 0
-            || fail (r, "%s: cannot read '%s': %s", from, path,
-                     strerror (errno));
+            || fail_file (r, "%s: cannot read '%s': %s", from, path,
+                          strerror (errno));
   if (ok && S_ISDIR (st.st_mode))
-    ok = fail (r, "%s: '%s' is a directory, not a case file", from, path);
+    ok = fail_file (r, "%s: '%s' is a directory, not a case file", from,
+                    path);
   for (const struct case_frame *p = parent; ok && p != NULL; p = p->parent)
     if (p->dev == st.st_dev && p->ino == st.st_ino)
       {
@@ -279,8 +297,8 @@ read_file (const struct case_reader *r, const char *path,
         ok = fail (r, "%s:%zu: line longer than %d bytes", path, lineno,
                    CASE_LINE_MAX);
       else
-        ok = fail (r, "%s:%zu: %s", path, lineno, end == LINE_NUL
-                   ? "a NUL byte: not a text file" : strerror (errno));
+        ok = fail_file (r, "%s:%zu: %s", path, lineno, end == LINE_NUL
+                        ? "a NUL byte: not a text file" : strerror (errno));
     }
   fclose (f);
   return ok;
@@ -288,8 +306,9 @@ read_file (const struct case_reader *r, const char *path,
 
 bool
 case_file_read (const char *path, case_setting_fn *apply, void *context,
-                char *err, size_t errlen)
+                char *err, size_t errlen, bool *unusable)
 {
-  const struct case_reader r = { apply, context, err, errlen };
+  *unusable = false;
+  const struct case_reader r = { apply, context, err, errlen, unusable };
   return read_file (&r, path, NULL, NULL);
 }

@@ -39,8 +39,11 @@ char *case_file_resolve (const char *path, const char *value,
 
 /* Read the case file at path and apply its settings in order.  False
    with a message in err naming the file, and the line where there is
-   one: "PATH:LINE: ...".  */
+   one: "PATH:LINE: ..."; *unusable then says whether a case file could
+   not be opened or read (status bad_file), rather than a setting in it
+   refused.  */
 bool case_file_read (const char *path, case_setting_fn *apply,
-                     void *context, char *err, size_t errlen);
+                     void *context, char *err, size_t errlen,
+                     bool *unusable);
 
 #endif

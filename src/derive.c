@@ -264,7 +264,7 @@ check_axes (struct parser *p, const struct config *c)
 bool
 derive_settings (struct config *c, char *err, size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   const struct given_options given = c->given;
   size_t bytes;
   /* A grid that a map sets is known once the map is read; one that the

@@ -276,7 +276,7 @@ load_initial (struct config *cfg, struct field *u)
     {
       heatsim_error ("%s", err);
       field_free (u);
-      return HEATSIM_USAGE;
+      return cfg->file_unusable ? HEATSIM_BAD_FILE : HEATSIM_USAGE;
     }
   /* A new run's end time counts from its start (--restart's counts from
      the start of the simulation already).  */

@@ -448,8 +448,12 @@ run (int argc, char **argv)
      schedule only it cannot read, or reads otherwise) would leave the
      others waiting in the run's first collective operation.  The first
      to fail says why, for all.  */
-  const bool failed = domain_agree (parsed == OPTIONS_ERROR ? HEATSIM_USAGE
-                                    : HEATSIM_OK) != HEATSIM_OK;
+  /* An input file that cannot be opened or read is a bad file, as
+     --init's is, not a bad command line.  */
+  const int refusal = cfg.file_unusable ? HEATSIM_BAD_FILE : HEATSIM_USAGE;
+  const int agreed = domain_agree (parsed == OPTIONS_ERROR ? refusal
+                                   : HEATSIM_OK);
+  const bool failed = agreed != HEATSIM_OK;
   switch (failed ? OPTIONS_ERROR : parsed)
     {
     case OPTIONS_HELP:
@@ -479,7 +483,7 @@ run (int argc, char **argv)
     case OPTIONS_ERROR:
       /* --json given before the error (a case file's too) or after it.  */
       json = cfg.json || options_json_requested (argc, argv);
-      status = HEATSIM_USAGE;
+      status = agreed;
       break;
     case OPTIONS_RUN:
     default:

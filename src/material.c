@@ -306,7 +306,7 @@ read_dataset (struct parser *p, const char *opt, const char *path,
   char msg[256];
   bool absent;
   return h5_read_grid (path, dataset, integer, f, &absent, msg, sizeof msg)
-         || parse_fail (p, "%s: %s: %s", opt, path, msg);
+         || parse_fail_file (p, "%s: %s: %s", opt, path, msg);
 }
 
 /* The --material definition of a map's value.  */
@@ -459,11 +459,12 @@ file_kind (struct parser *p, const char *opt, const char *path)
     case 0:
       if (png_is_png (path))
         return 0;
-      parse_fail (p, "%s: %s: neither an HDF5 file nor a PNG image", opt,
-                  path);
+      parse_fail_file (p, "%s: %s: neither an HDF5 file nor a PNG image",
+                       opt, path);
       return -1;
     default:
-      parse_fail (p, "%s: %s: cannot open: %s", opt, path, strerror (errno));
+      parse_fail_file (p, "%s: %s: cannot open: %s", opt, path,
+                       strerror (errno));
       return -1;
     }
 }
@@ -478,7 +479,7 @@ read_png_material (struct parser *p, const struct material_options *m,
   bool colour;
   char msg[256];
   if (!png_read_keys (path, &keys, &colour, msg, sizeof msg))
-    return parse_fail (p, "--material-map: %s: %s", path, msg);
+    return parse_fail_file (p, "--material-map: %s: %s", path, msg);
   const bool ok = apply_keys (p, m, path, &keys, colour, true, w);
   *nx = keys.nx;
   *ny = keys.ny;
@@ -531,7 +532,7 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
       char msg[256];
       ok = png_read_gray (path, m->source_range[0], m->source_range[1], &f,
                           msg, sizeof msg)
-           || parse_fail (p, "%s: %s: %s", opt, path, msg);
+           || parse_fail_file (p, "%s: %s: %s", opt, path, msg);
     }
   ok = ok && fit_grid (p, c, g, opt, path, f.nx, f.ny);
   if (ok && q->data == NULL && !field_alloc (q, c->nx, c->ny))
@@ -741,7 +742,7 @@ smallest_value (const struct field *f, double uniform, size_t nx, size_t ny)
 bool
 material_derive (struct config *c, char *err, size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   struct material_options *m = &c->material;
   /* Face cooling and a source schedule are terms of the variable step.  */
   const bool terms = c->surface_given || c->source_schedule.path != NULL;
@@ -751,7 +752,10 @@ material_derive (struct config *c, char *err, size_t errlen)
     return true;
   struct whole w;
   if (!read_whole (&p, c, &w))
-    return false;
+    {
+      c->file_unusable = p.file;
+      return false;
+    }
   collapse_uniform (&w.conductivity, &w.conductivity_uniform);
   collapse_uniform (&w.capacity, &w.capacity_uniform);
   m->variable = w.conductivity.data != NULL || w.capacity.data != NULL
@@ -888,7 +892,7 @@ material_restart (struct config *c, const struct checkpoint_meta *meta)
 {
   struct material_options *m = &c->material;
   char err[512];
-  struct parser p = { err, sizeof err };
+  struct parser p = { err, sizeof err, false };
   if (m->given && !check_restart (&p, c, meta))
     {
       heatsim_error ("%s", err);
@@ -968,7 +972,7 @@ material_build (struct material *m, const struct config *cfg,
   if (!cfg->material.given && !cfg->material.variable)
     return HEATSIM_OK;
   char err[512];
-  struct parser p = { err, sizeof err };
+  struct parser p = { err, sizeof err, false };
   struct whole w;
   /* The grid is settled: reading again cannot change it.  */
   struct config c = *cfg;

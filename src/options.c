@@ -1112,7 +1112,7 @@ bool
 options_check_method (struct config *c, const char *checkpoint, char *err,
                       size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   const struct given_options g = c->given;
   const bool multigrid = config_uses_multigrid (c);
   if (g.rtol && !multigrid)
@@ -1417,7 +1417,7 @@ bool
 options_apply (struct config *c, const char *name, const char *value,
                char *err, size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   const struct option_spec *o = option_named (name);
   if (o == NULL)
     return parse_fail (&p, "unrecognized option '--%s'", name);
@@ -1476,7 +1476,7 @@ apply_case_setting (void *context, const char *name, const char *value,
                     const char *path, char *err, size_t errlen)
 {
   struct config *c = context;
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   if (name == NULL)
     return note_case_file (&p, c, path);
   const struct option_spec *o = option_named (name);
@@ -1509,7 +1509,12 @@ apply_case_setting (void *context, const char *name, const char *value,
 static bool
 set_case (struct parser *p, struct config *c, const char *value)
 {
-  return case_file_read (value, apply_case_setting, c, p->err, p->errlen);
+  bool unusable;
+  if (case_file_read (value, apply_case_setting, c, p->err, p->errlen,
+                      &unusable))
+    return true;
+  c->file_unusable = unusable;
+  return false;
 }
 
 /* One schedule of c: the option that gave it, the least value it may
@@ -1553,13 +1558,16 @@ schedules_of (struct config *c, struct schedule_use *use)
 bool
 options_load_schedules (struct config *c, char *err, size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   struct schedule_use use[3 * EDGE_COUNT + 3];
   const size_t n = schedules_of (c, use);
   for (size_t k = 0; k < n; ++k)
     {
       if (!schedule_load (&p, use[k].option, use[k].least, use[k].s))
-        return false;
+        {
+          c->file_unusable = p.file;
+          return false;
+        }
       if (c->steady && schedule_varies (use[k].s))
         return parse_fail (&p, "%s: %s: the values change in time: not with "
                            "--steady (a steady state has no time)",
@@ -1572,7 +1580,7 @@ bool
 options_restore (struct config *c, const char *name, const char *value,
                  char *err, size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   const char *kept = keep_value (c, value);
   return kept != NULL ? options_apply (c, name, kept, err, errlen)
          : parse_fail (&p, "--%s: out of memory", name);
@@ -1639,7 +1647,7 @@ bool
 options_case_text (const struct config *cfg, char **text, char *err,
                    size_t errlen)
 {
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   *text = NULL;
   for (size_t i = 0; i < cfg->setting_count; ++i)
     {
@@ -1706,7 +1714,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
 {
   struct option longs[OPTION_COUNT + 1];
   char shorts[3 * OPTION_COUNT + 2];
-  struct parser p = { err, errlen };
+  struct parser p = { err, errlen, false };
   bool ok = true;
   enum options_action action = OPTIONS_RUN;
 

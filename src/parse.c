@@ -21,6 +21,17 @@ parse_fail (struct parser *p, const char *fmt, ...)
   return false;
 }
 
+bool
+parse_fail_file (struct parser *p, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (p->err, p->errlen, fmt, ap);
+  va_end (ap);
+  p->file = true;
+  return false;
+}
+
 /* A whole number in [min, max], read from text up to end (NULL: the whole
    string).  Signs, spaces and trailing text are errors: strtoull alone
    would take " -1" for a huge number.  */

@@ -9,14 +9,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Where a message goes.  */
+/* Where a message goes, and whether it is about a file.  */
 struct parser {
   char *err;
   size_t errlen;
+  bool file;   /* the failure is an input file that cannot be opened or
+                  read (status bad_file), not the value given */
 };
 
 /* Write a printf-style message into p's buffer; returns false.  */
 bool parse_fail (struct parser *p, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* As parse_fail, for an input file that cannot be opened or read: the
+   run ends with status bad_file rather than usage_error.  */
+bool parse_fail_file (struct parser *p, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
 /* In each parser, opt names the option for the message, and the value is

@@ -272,6 +272,10 @@ struct config {
                                        above point into; owned
                                        (options_free) */
   const struct provenance *provenance;   /* set by main after parsing */
+  bool file_unusable;   /* the options were refused because an input file
+                           they name (a map, a schedule, a case file)
+                           cannot be opened or read: status bad_file, as
+                           for --init, not usage_error */
 };
 
 /* A file the run reads: the option that named it and its name.  */

@@ -141,7 +141,7 @@ read_rows (struct parser *p, const char *where, FILE *fp, double least,
     ok = read_line (p, where, ++number, line, least, r);
   free (line);
   if (ok && ferror (fp))
-    ok = parse_fail (p, "%s: cannot read: %s", where, strerror (errno));
+    ok = parse_fail_file (p, "%s: cannot read: %s", where, strerror (errno));
   if (ok && r->n == 0)
     ok = parse_fail (p, "%s: no 'time,value' rows", where);
   return ok;
@@ -159,10 +159,11 @@ schedule_load (struct parser *p, const char *option, double least,
   struct stat st;
   /* A FIFO or device would block or never end.  */
   if (stat (s->path, &st) == 0 && !S_ISREG (st.st_mode))
-    return parse_fail (p, "%s: not a regular file", where);
+    return parse_fail_file (p, "%s: not a regular file", where);
   FILE *fp = fopen (s->path, "r");
   if (fp == NULL)
-    return parse_fail (p, "%s: cannot open: %s", where, strerror (errno));
+    return parse_fail_file (p, "%s: cannot open: %s", where,
+                            strerror (errno));
   struct rows r = { .n = 0 };
   const bool ok = read_rows (p, where, fp, least, &r);
   fclose (fp);

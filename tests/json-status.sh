@@ -57,6 +57,28 @@ expect_status 2 "$HEATSIM" -q --steps 0
 ended 2 bad_file --json --init "$workdir/missing.h5"
 printf 'not a field' >"$workdir/junk"
 ended 2 bad_file --json --init "$workdir/junk"
+# The other input files: one that cannot be opened or read is a bad
+# file too, as --init's; one whose contents the options refuse (a value,
+# a size against the grid) stays a usage error.
+ended 2 bad_file --json --material-map "$workdir/nofile.png"
+ended 2 bad_file --json --material-map "$workdir/junk"
+ended 2 bad_file --json --source-map "$workdir/nofile.h5" --source-range 0,1
+ended 2 bad_file --json --source 1 --source-schedule "$workdir/nofile.csv"
+ended 2 bad_file --json --bc "left=temperature:@$workdir/nofile.csv"
+ended 2 bad_file --json --surface-convection "@$workdir/nofile.csv,20" \
+  --thickness 0.01
+ended 2 bad_file --json --case "$workdir/nofile.case"
+ended 2 bad_file --json --case "$workdir"
+printf 'case = nofile.case\n' >"$workdir/outer.case"
+ended 2 bad_file --json --case "$workdir/outer.case"
+ended 2 bad_file --json --init "$srcdir/data/ring-and-bar.png" \
+  --material-map "$workdir/nofile.png"
+printf '0,1\n1,x\n' >"$workdir/rows.csv"
+ended 2 usage_error --json --source 1 --source-schedule "$workdir/rows.csv"
+printf 'grid = fine\n' >"$workdir/value.case"
+ended 2 usage_error --json --case "$workdir/value.case"
+ended 2 usage_error --json -g 16 --material-map "$srcdir/data/wall.png" \
+  --material '#000000=copper'
 ended 4 not_converged --json -p plate -s --solver jacobi -g 16 --max-steps 10
 jq -e '.converged == false and .l2_error != null and .residual > 0.01' \
   "$workdir/out" >/dev/null || fail "not_converged: no full report"

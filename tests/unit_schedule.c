@@ -13,7 +13,7 @@
 #include "unit.h"
 
 static char err[512];
-static struct parser p = { err, sizeof err };
+static struct parser p = { err, sizeof err, false };
 
 /* A file of the given text in the current directory.  */
 static const char *
