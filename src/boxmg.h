@@ -85,7 +85,8 @@ size_t boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
    BOXMG_COARSEST_NODES), counted as it allocates them (the memory
    check's estimate, before any of it is): its levels and the solver's
    own arrays, returned (what a device placement copies), and the
-   coarsest level's band factor and right-hand side (host only) in
+   coarsest level's band factor and right-hand side, and the set-up's
+   scratch for the deflation (host only, freed after the set-up) in
    *factor.  SIZE_MAX in both where a count overflows.  boxmg_bytes: the
    same of a hierarchy built.  */
 size_t boxmg_footprint (size_t nx, size_t ny, bool periodic_x,

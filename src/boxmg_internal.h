@@ -77,7 +77,14 @@ struct boxmg_level {
   double *p[4];
   double *u, *f, *r;      /* correction, right-hand side, residual (u, f
                              are the solver's z and r on the finest) */
-  double *row_sum;        /* ny partial sums (finest level only) */
+  /* The slowest modes of the V-cycle from this level (boxmg_deflate.c):
+     deflate_count vectors of the level's padded shape, A-orthonormal,
+     one after another; room for BOXMG_DEFLATE_MAX on the levels between
+     the finest and the coarsest, NULL on those two.  */
+  double *deflate;
+  size_t deflate_count;
+  double *row_sum;        /* ny partial sums (the finest, and the
+                             levels with room for deflation) */
   void *block;            /* one allocation for all of the above */
   size_t bytes;           /* of block */
 };
@@ -179,6 +186,20 @@ void boxmg_coarse_solve (const struct boxmg_coarse *cs,
                          struct boxmg_level *l);
 void boxmg_coarse_free (struct boxmg_coarse *cs);
 
+/* Deflation (boxmg_deflate.c): a few modes that a level's V-cycle
+   hardly reduces, found by BOXMG_LANCZOS_STEPS steps of conjugate
+   gradients on that level at set-up, up to BOXMG_DEFLATE_MAX of them
+   whose Ritz values lie below BOXMG_DEFLATE_BELOW.  */
+enum { BOXMG_DEFLATE_MAX = 6, BOXMG_LANCZOS_STEPS = 12 };
+#define BOXMG_DEFLATE_BELOW 0.3
+enum mg_status boxmg_deflation (struct boxmg_solver *bm);
+/* The doubles of its scratch on a level of that many padded cells
+   (SIZE_MAX where they overflow).  */
+size_t boxmg_deflation_scratch (size_t cells);
+/* The V-cycle from level l (boxmg_cycle.c): level l's u = its
+   approximation of A^-1 level l's f.  */
+void boxmg_vcycle (struct boxmg_solver *bm, size_t l, double *row_sum);
+
 /* Smoothing sweeps before and after the coarse correction, equal so that
    the cycle is symmetric (bench/RESULTS.md).  */
 enum { BOXMG_SWEEPS = 2 };
@@ -226,6 +247,10 @@ void boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l,
    p . q.  */
 double boxmg_search (struct boxmg_exec *x, struct boxmg_level *l,
                      double beta, const double *z, double *p, double *q);
+/* u += alpha z over the padded array (z's halo lines are wrapped or
+   0, as u's must be).  */
+void boxmg_add (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
+                const double *z, double *u);
 /* a . b over the interior; sum of w a (w NULL for 1).  */
 double boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l,
                   const double *a, const double *b);

@@ -223,6 +223,14 @@ shift_row (double shift, double *a, size_t stride, size_t nx, size_t j)
     a[j * stride + i] += shift;
 }
 
+/* Row j of a padded array, its halo nodes too: u += alpha z.  */
+static void
+add_row (double alpha, const double *z, double *u, size_t stride, size_t j)
+{
+  for (size_t i = 0; i < stride; ++i)
+    u[j * stride + i] += alpha * z[j * stride + i];
+}
+
 /* Row j's halo nodes from the row's ends (a periodic x axis).  */
 static void
 wrap_row (double *a, size_t stride, size_t nx, size_t j)
@@ -1026,6 +1034,25 @@ boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
         shift_row (shift, a, stride, nx, j);
+    }
+}
+
+void
+boxmg_add (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
+           const double *z, double *u)
+{
+  const size_t stride = l->stride, rows = l->ny + 2;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 0; j < rows; ++j)
+        add_row (alpha, z, u, stride, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 0; j < rows; ++j)
+        add_row (alpha, z, u, stride, j);
     }
 }
 

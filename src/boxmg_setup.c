@@ -14,11 +14,13 @@
 
 /* The grid-sized arrays of a level: c, w, s, 1 / c; u, f below the
    finest (the finest level's are PCG's); the 9-point entries; the
-   transfers and residual above the coarsest.  */
+   transfers and residual above the coarsest; the deflation's vectors
+   between the two.  */
 static size_t
 level_arrays (bool nine_point, bool coarsest, bool finest)
 {
-  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5);
+  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5)
+         + (finest || coarsest ? 0 : BOXMG_DEFLATE_MAX);
 }
 
 /* The padded cells of an nx x ny level, false where they or arrays + 1
@@ -33,8 +35,8 @@ level_cells (size_t nx, size_t ny, size_t arrays, size_t *cells)
   return *cells <= SIZE_MAX / sizeof (double) / (arrays + 1);
 }
 
-/* The doubles of a level's block: its arrays, and the finest level's
-   ny row sums.  */
+/* The doubles of a level's block: its arrays, and ny row sums on the
+   finest level and those the deflation searches.  */
 static bool
 level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
                bool finest, size_t *doubles)
@@ -43,7 +45,7 @@ level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
   size_t cells;
   if (!level_cells (nx, ny, arrays, &cells))
     return false;
-  *doubles = arrays * cells + (finest ? ny : 0);
+  *doubles = arrays * cells + (finest || !coarsest ? ny : 0);
   return true;
 }
 
@@ -83,7 +85,12 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
       l->r = next;
       next += cells;
     }
-  if (finest)
+  if (!finest && !coarsest)
+    {
+      l->deflate = next;
+      next += BOXMG_DEFLATE_MAX * cells;
+    }
+  if (finest || !coarsest)
     l->row_sum = next;
   return true;
 }
@@ -617,6 +624,8 @@ boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
   if (nx == 0 || ny == 0 || !level_cells (nx, ny, SOLVER_ARRAYS, &cells))
     return SIZE_MAX;
   size_t total = SOLVER_ARRAYS * cells;
+  /* Level 1's padded cells (no overflow: fewer than the finest's).  */
+  const size_t cells1 = (nx / 2 + 2) * (ny / 2 + 2);
   size_t cnx = nx, cny = ny;
   const size_t levels = count_levels (&cnx, &cny, periodic_x, periodic_y,
                                       coarsest > 0 ? coarsest
@@ -628,11 +637,16 @@ boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
         return SIZE_MAX;
       total += doubles;
     }
-  /* The factor and the solve's right-hand side, n more, in one block.  */
+  /* The factor and the solve's right-hand side, n more, in one block;
+     the deflation's scratch on the largest level it searches (level 1,
+     where there are three levels or more), freed after the set-up.  */
   const size_t entries = factor_doubles (cnx, cny, periodic_x, periodic_y);
-  if (entries > SIZE_MAX / sizeof (double) - cnx * cny)
+  const size_t scratch = levels >= 3 ? boxmg_deflation_scratch (cells1)
+                                     : 0;
+  if (entries > SIZE_MAX / sizeof (double) - cnx * cny
+      || scratch > SIZE_MAX / sizeof (double) - cnx * cny - entries)
     return SIZE_MAX;
-  *factor = (entries + cnx * cny) * sizeof (double);
+  *factor = (entries + cnx * cny + scratch) * sizeof (double);
   return total * sizeof (double);
 }
 
@@ -642,7 +656,14 @@ boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
   size_t total = bm->bytes;
   for (size_t l = 0; l < bm->levels; ++l)
     total += bm->level[l].bytes;
-  *factor = bm->coarse.n * (bm->coarse.band + 2) * sizeof (double);
+  /* The deflation's scratch, as boxmg_footprint counts it (also where a
+     singular problem's set-up skipped the search).  */
+  const size_t scratch
+    = bm->levels >= 3 ? boxmg_deflation_scratch (bm->level[1].stride
+                                                 * (bm->level[1].ny + 2))
+                      : 0;
+  *factor = (bm->coarse.n * (bm->coarse.band + 2) + scratch)
+            * sizeof (double);
   return total;
 }
 
@@ -725,8 +746,10 @@ build (struct boxmg_solver *bm, const struct heat_operator *op,
       if (!choose_smoother (&bm->level[l]))
         return MG_SINGULAR;
     }
-  return boxmg_coarse_factor (&bm->coarse, &bm->level[levels - 1],
-                              bm->singular);
+  const enum mg_status status = boxmg_coarse_factor (&bm->coarse,
+                                                     &bm->level[levels - 1],
+                                                     bm->singular);
+  return status == MG_OK ? boxmg_deflation (bm) : status;
 }
 
 enum mg_status

@@ -72,24 +72,29 @@ map_pad (struct map *m)
       }
 }
 
-enum kind { RANDOM, LAYERED, CHECKERBOARD, DISKS, SPECKLE };
+enum kind { RANDOM, LAYERED, CHECKERBOARD, DISKS, SPECKLE, CROWD };
 
 /* k in [1, contrast]: log-uniform per node (RANDOM), or contrast on
-   layers of width nx / 8, on 8 x 8 blocks of a checkerboard, in
+   layers of width nx / 8, on 8 x 8 blocks of a checkerboard, in 24
    disks, or at each node with probability 0.4 (SPECKLE: islands of
-   every size, below site percolation), and 1 elsewhere; rho c_p in
-   [1, 3).  */
+   every size, below site percolation), or in 150 smaller disks (CROWD:
+   radii 0.01 to 0.04 of the side, like bench/boxmg_bench's map, with
+   gaps between neighbours thinner than a coarse cell), and 1
+   elsewhere; rho c_p in [1, 3).  */
 static void
 map_fill (struct map *m, enum kind kind, double contrast,
           unsigned long long seed)
 {
   unsigned long long state = seed;
-  double disk[24][3];
-  for (int d = 0; d < 24; ++d)
+  const int disks = kind == CROWD ? 150 : 24;
+  const double smallest = kind == CROWD ? 0.01 : 0.03;
+  const double spread = kind == CROWD ? 0.03 : 0.05;
+  double disk[150][3];
+  for (int d = 0; d < disks; ++d)
     {
       disk[d][0] = uniform (&state) * (double) m->nx;
       disk[d][1] = uniform (&state) * (double) m->ny;
-      disk[d][2] = (0.03 + 0.05 * uniform (&state)) * (double) m->nx;
+      disk[d][2] = (smallest + spread * uniform (&state)) * (double) m->nx;
     }
   const size_t layer = m->nx / 8 > 0 ? m->nx / 8 : 1;
   for (size_t j = 1; j <= m->ny; ++j)
@@ -107,7 +112,8 @@ map_fill (struct map *m, enum kind kind, double contrast,
             high = ((i - 1) / 8 + (j - 1) / 8) % 2 == 1;
             break;
           case DISKS:
-            for (int d = 0; d < 24; ++d)
+          case CROWD:
+            for (int d = 0; d < disks; ++d)
               high |= hypot ((double) i - disk[d][0], (double) j - disk[d][1])
                       < disk[d][2];
             break;
@@ -465,7 +471,7 @@ iterations (size_t nx, size_t ny, size_t coarsest, enum kind kind,
             bool periodic_x, double aspect)
 {
   static const char *const names[] = { "random", "layered", "checkerboard",
-                                        "disks", "speckle" };
+                                        "disks", "speckle", "crowd" };
   const double dx = 1.0 / (double) (nx + 1), dy = dx / aspect;
   const bool periodic[2] = { periodic_x, false };
   bool edges[4] = { ins[0] && !periodic_x, ins[1] && !periodic_x, ins[2],
@@ -869,6 +875,23 @@ main (void)
       /* A periodic x axis keeps the bound.  */
       check_iterations (128, 128, 1024, kind, 1e6, dirichlet, 0.0, 12, true);
       check_iterations (256, 256, 0, kind, 1e6, dirichlet, 0.0, 12, true);
+    }
+  /* 150 disks, many nearly touching, on deep hierarchies: the gaps
+     thinner than a coarse cell left a few modes the V-cycle hardly
+     reduced, and without deflation (boxmg_deflate.c) these took 11 to
+     33 iterations (contrast 1e6: 21 on 257^2 and five levels, 26 on
+     320^2 and six, 33 on 200^2 and six).  */
+  for (int c = 0; c < 2; ++c)
+    {
+      const double contrast = c == 0 ? 1e4 : 1e6;
+      check_iterations (257, 257, 256, CROWD, contrast, dirichlet, 0.0, 12,
+                        false);
+      check_iterations (320, 320, 256, CROWD, contrast, dirichlet, 0.0, 12,
+                        false);
+      check_iterations (200, 200, 64, CROWD, contrast, dirichlet, 0.0, 12,
+                        false);
+      check_iterations (511, 511, 1024, CROWD, contrast, dirichlet, 0.0, 12,
+                        false);
     }
   /* Nodes of k = 100 or 1 at random: positive couplings in the Galerkin
      operators, which interpolation lumps onto the centre; without that
