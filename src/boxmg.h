@@ -29,6 +29,13 @@
        in the reverse order, so that the V-cycle is a symmetric
        preconditioner;
      - a band Cholesky solve on the coarsest level (below);
+     - deflation: on each level between the finest and the coarsest,
+       the few modes its V-cycle hardly reduces (islands of high
+       conductivity at opposite temperatures across a gap thinner than
+       a coarse cell), found at set-up by a short run of conjugate
+       gradients there, are added to the cycle's correction exactly
+       (boxmg_deflate.c: 150 disks of contrast 1e6 took 9 to 30
+       iterations near 1024^2, now 5 to 7);
    and one V(2,2) cycle preconditions conjugate gradients (V(1,1) took
    half as many iterations again on the unit test's maps of contrast
    1e6, 12-13 against 7-8).  Iteration counts hardly depend on the
