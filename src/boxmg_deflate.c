@@ -20,7 +20,8 @@
    some (384^2 disks on five levels: none on 48^2, one on 96^2, two on
    192^2).  The V-cycle then adds Z Z^T f on each level that kept some
    (boxmg_vcycle).  Singular problems are not deflated (their
-   constant would be a Ritz vector of value 0).  Host only, with sums in
+   constant would be a Ritz vector of value 0), nor where k does not
+   vary (varying).  Host only, with sums in
    a fixed order: the same vectors for every thread count and
    placement.  */
 #include <config.h>
@@ -264,10 +265,34 @@ deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
     }
 }
 
+/* Whether the finest level's couplings along an axis span more than
+   a factor of 10 (faces shut to an insulated edge left out; those
+   along it, half as long, span 2): k varies, and islands of it may
+   float.  A uniform material (a run with a flux or convection edge)
+   skips the search, which would find nothing.  */
+static bool
+varying (const struct boxmg_level *l)
+{
+  double lo[2] = { HUGE_VAL, HUGE_VAL }, hi[2] = { 0.0, 0.0 };
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      {
+        const size_t k = j * l->stride + i;
+        const double a[2] = { fabs (l->w[k]), fabs (l->s[k]) };
+        for (int axis = 0; axis < 2; ++axis)
+          if (a[axis] > 0.0)
+            {
+              lo[axis] = fmin (lo[axis], a[axis]);
+              hi[axis] = fmax (hi[axis], a[axis]);
+            }
+      }
+  return hi[0] > 10.0 * lo[0] || hi[1] > 10.0 * lo[1];
+}
+
 enum mg_status
 boxmg_deflation (struct boxmg_solver *bm)
 {
-  if (bm->singular || bm->levels < 3)
+  if (bm->singular || bm->levels < 3 || !varying (&bm->level[0]))
     return MG_OK;
   const struct boxmg_level *largest = &bm->level[1];
   const size_t cells = largest->stride * (largest->ny + 2);
