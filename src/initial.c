@@ -43,6 +43,34 @@ take_unit (struct config *cfg, const struct checkpoint_meta *m,
   return HEATSIM_OK;
 }
 
+/* Whether the options give a material or heat sources.  */
+static bool
+material_options_given (const struct material_options *o)
+{
+  return o->conductivity_given || o->density_given || o->heat_capacity_given
+         || o->map != NULL || o->source_given || o->source_map != NULL
+         || o->rects > 0;
+}
+
+/* --init takes a checkpoint's field alone: a run of a material or
+   sources that does not give them again solves another equation (k =
+   alpha, rho c_p = 1, no source), which the user must hear of.  */
+static void
+warn_material_left (const struct config *cfg,
+                    const struct checkpoint_meta *m)
+{
+  const bool material = m->has_material || m->uniform_given;
+  if (!(material || m->has_source) || material_options_given (&cfg->material))
+    return;
+  heatsim_error ("warning: --init %s: its run had %s, which --init does "
+                 "not take: this run is nondimensional (k = alpha = %g, "
+                 "rho c_p = 1, no source); give the material and source "
+                 "options again, or --restart to go on with them",
+                 cfg->init, material && m->has_source
+                 ? "a material and sources" : material ? "a material"
+                 : "sources", cfg->alpha);
+}
+
 /* --init of a heatsim checkpoint (issue 25): its domain, unit and, when
    it is time-dependent, alpha are the run's unless given, and given ones
    must agree; a time-dependent run from a time-dependent checkpoint
@@ -74,6 +102,8 @@ init_from_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
       cfg->alpha = m->alpha;
     }
   const int status = take_unit (cfg, m, "--init", path);
+  if (status == HEATSIM_OK)
+    warn_material_left (cfg, m);
   if (status != HEATSIM_OK || m->steady || cfg->steady)
     return status;
   cfg->start_step = m->step;

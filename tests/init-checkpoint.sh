@@ -121,4 +121,21 @@ refused "--start-time: not with --restart" --restart "$c/heatsim-000010.h5" \
 refused "--start-time: not used with --steady" --init fx/good.h5 -s \
   --start-time 1
 refused "--start-time: " --init fx/good.h5 --start-time nan -n 1
+
+# --init takes a checkpoint's field, not its material or sources: a run
+# that does not give them again solves another equation, and says so.
+mat="--conductivity 50 --density 7800 --heat-capacity 460 --source 1e5"
+mkdir m || exit 99
+# shellcheck disable=SC2086
+expect_status 0 "$HEATSIM" -q -g 12x8 -L 0.1 $mat -T 1 -n 4 \
+  --checkpoint-every 4 --output-dir m
+expect_status 0 "$HEATSIM" -q --init m/heatsim-000004.h5 -T 1 -n 4
+grep -q "warning: --init m/heatsim-000004.h5: .*material.*sources" \
+  "$workdir/err" \
+  || fail "--init of a material checkpoint alone: no warning: $(cat "$workdir/err")"
+# shellcheck disable=SC2086
+expect_status 0 "$HEATSIM" -q --init m/heatsim-000004.h5 $mat \
+  -T 1 -n 4
+[ -s "$workdir/err" ] \
+  && fail "--init with the material again warned: $(cat "$workdir/err")"
 finish
