@@ -94,8 +94,11 @@ size_t boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
    own arrays, returned (what a device placement copies), and the
    coarsest level's band factor and right-hand side, and the set-up's
    scratch for the deflation (host only, freed after the set-up) in
-   *factor.  SIZE_MAX in both where a count overflows.  boxmg_bytes: the
-   same of a hierarchy built.  */
+   *factor.  SIZE_MAX in both where a count overflows.  The levels'
+   deflation vectors are counted at their most (boxmg_deflate.c keeps
+   up to BOXMG_DEFLATE_MAX on each level between the finest and the
+   coarsest).  boxmg_bytes: the same of a hierarchy built, its deflation
+   vectors as many as it kept: at most boxmg_footprint's.  */
 size_t boxmg_footprint (size_t nx, size_t ny, bool periodic_x,
                         bool periodic_y, size_t coarsest, size_t *factor);
 size_t boxmg_bytes (const struct boxmg_solver *bm, size_t *factor);

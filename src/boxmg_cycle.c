@@ -29,15 +29,14 @@ boxmg_vcycle (struct boxmg_solver *bm, size_t l, double *row_sum)
       boxmg_coarse_return (x, fine);
       return;
     }
-  const size_t cells = fine->stride * (fine->ny + 2);
   double part[BOXMG_DEFLATE_MAX];
-  for (size_t a = 0; a < fine->deflate_count; ++a)
-    part[a] = boxmg_dot (x, fine, fine->deflate + a * cells, fine->f);
+  if (fine->deflate_count > 0)
+    boxmg_deflate_parts (x, fine, part);
   boxmg_down (x, fine, fine + 1);
   boxmg_vcycle (bm, l + 1, NULL);
   boxmg_up (x, fine, fine + 1, row_sum);
-  for (size_t a = 0; a < fine->deflate_count; ++a)
-    boxmg_add (x, fine, part[a], fine->deflate + a * cells, fine->u);
+  if (fine->deflate_count > 0)
+    boxmg_deflate_add (x, fine, part);
 }
 
 /* The mean of r removed: the part of a singular problem's residual

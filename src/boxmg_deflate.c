@@ -19,9 +19,9 @@
    such level searches: a level may find none while those above it find
    some (384^2 disks on five levels: none on 48^2, one on 96^2, two on
    192^2).  The V-cycle then adds Z Z^T f on each level that kept some
-   (boxmg_vcycle).  Singular problems are not deflated (their
-   constant would be a Ritz vector of value 0), nor where k does not
-   vary (varying).  Host only, with sums in
+   (boxmg_vcycle).  A singular problem's search starts without the
+   mean, which A cannot reach, so that its constant is no Ritz vector.
+   Nothing is searched where k does not vary (varying).  Host only, with sums in
    a fixed order: the same vectors for every thread count and
    placement.  */
 #include <config.h>
@@ -36,14 +36,21 @@
 #include "boxmg_cell.h"
 
 /* The search's scratch, in grids of the level: the stored
-   preconditioned residuals, then r, p, q, a Ritz vector and A times
-   it.  */
-enum { SCRATCH_GRIDS = BOXMG_LANCZOS_STEPS + 5 };
+   preconditioned residuals, then r, p, q, a Ritz vector and A times it,
+   and the vectors kept so far.  */
+enum { SCRATCH_GRIDS = BOXMG_LANCZOS_STEPS + 5 + BOXMG_DEFLATE_MAX };
 
 size_t
 boxmg_deflation_scratch (size_t cells)
 {
-  return cells > SIZE_MAX / SCRATCH_GRIDS ? SIZE_MAX : SCRATCH_GRIDS * cells;
+  return cells > SIZE_MAX / sizeof (double) / SCRATCH_GRIDS
+         ? SIZE_MAX : SCRATCH_GRIDS * cells;
+}
+
+size_t
+boxmg_deflation_bytes (const struct boxmg_level *l)
+{
+  return l->deflate_count * l->stride * (l->ny + 2) * sizeof (double);
 }
 
 /* q = A u over the interior of a 9-point level (u's halo lines wrapped
@@ -64,10 +71,27 @@ apply (const struct boxmg_level *l, const double *u, double *q)
       }
 }
 
-/* A fixed pseudo-random start (xorshift64*) in [-1/2, 1/2) over the
-   interior, its halo lines wrapped or 0.  */
+/* a less its mean over the interior, its halo lines wrapped or 0: the
+   part of a singular problem's vector that A can reach.  */
 static void
-start (const struct boxmg_level *l, double *r)
+remove_mean (const struct boxmg_level *l, double *a)
+{
+  double sum = 0.0;
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      sum += a[j * l->stride + i];
+  const double mean = sum / ((double) l->nx * (double) l->ny);
+  for (size_t j = 1; j <= l->ny; ++j)
+    for (size_t i = 1; i <= l->nx; ++i)
+      a[j * l->stride + i] -= mean;
+  boxmg_wrap_host (l, a);
+}
+
+/* A fixed pseudo-random start (xorshift64*) in [-1/2, 1/2) over the
+   interior, its halo lines wrapped or 0; without its mean where the
+   problem is singular.  */
+static void
+start (const struct boxmg_level *l, bool singular, double *r)
 {
   unsigned long long state = 2026;
   memset (r, 0, l->stride * (l->ny + 2) * sizeof *r);
@@ -82,6 +106,8 @@ start (const struct boxmg_level *l, double *r)
             - 0.5;
       }
   boxmg_wrap_host (l, r);
+  if (singular)
+    remove_mean (l, r);
 }
 
 /* The eigenvalues (the diagonal of t) and eigenvectors (the columns of
@@ -145,6 +171,8 @@ struct search {
   double rz[BOXMG_LANCZOS_STEPS];
   double *z;                             /* steps grids */
   double *r, *p, *q, *y, *ay;
+  double *kept;                          /* BOXMG_DEFLATE_MAX grids */
+  size_t count;                          /* of them */
 };
 
 /* Conjugate gradients on level l from the fixed start, preconditioned by
@@ -155,13 +183,13 @@ lanczos (struct boxmg_solver *bm, size_t l, struct search *s)
   struct boxmg_level *lv = &bm->level[l];
   struct boxmg_exec *x = &bm->x;
   const size_t cells = lv->stride * (lv->ny + 2);
-  start (lv, s->r);
+  start (lv, bm->singular, s->r);
   memset (s->p, 0, cells * sizeof *s->p);
   s->steps = 0;
   for (size_t k = 0; k < BOXMG_LANCZOS_STEPS; ++k)
     {
       double *z = s->z + k * cells;
-      memcpy (lv->f, s->r, cells * sizeof *z);
+      memcpy (lv->f, s->r, cells * sizeof *s->r);
       boxmg_vcycle (bm, l, NULL);
       memcpy (z, lv->u, cells * sizeof *z);
       const double rz = boxmg_dot (x, lv, s->r, z);
@@ -189,7 +217,7 @@ lanczos (struct boxmg_solver *bm, size_t l, struct search *s)
 /* Ritz vector e of the search into s->y: sum over the steps k of v[k][e]
    times the k-th Lanczos vector, (-1)^k z_k / sqrt(r_k . z_k).  */
 static void
-ritz_vector (const struct boxmg_level *lv, const struct search *s,
+ritz_vector (const struct boxmg_level *lv, struct search *s,
              double v[][BOXMG_LANCZOS_STEPS], size_t e)
 {
   const size_t cells = lv->stride * (lv->ny + 2);
@@ -213,9 +241,9 @@ keep (struct boxmg_exec *x, struct boxmg_level *lv, struct search *s)
   apply (lv, s->y, s->ay);
   const double energy = boxmg_dot (x, lv, s->y, s->ay);
   double left = energy;
-  for (size_t b = 0; b < lv->deflate_count; ++b)
+  for (size_t b = 0; b < s->count; ++b)
     {
-      const double *zb = lv->deflate + b * cells;
+      const double *zb = s->kept + b * cells;
       const double c = boxmg_dot (x, lv, zb, s->ay);
       for (size_t k = 0; k < cells; ++k)
         s->y[k] -= c * zb[k];
@@ -223,19 +251,19 @@ keep (struct boxmg_exec *x, struct boxmg_level *lv, struct search *s)
     }
   if (!(energy > 0.0) || !(left > 0.01 * energy) || !isfinite (left))
     return;
-  double *z = lv->deflate + lv->deflate_count * cells;
+  double *z = s->kept + s->count * cells;
   const double scale = 1.0 / sqrt (left);
   for (size_t k = 0; k < cells; ++k)
     z[k] = scale * s->y[k];
-  ++lv->deflate_count;
+  ++s->count;
 }
 
-/* Search level l and keep its slow modes.  */
-static void
+/* Search level l and keep its slow modes in a block of their own;
+   false if memory is short.  */
+static bool
 deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
 {
   struct boxmg_level *lv = &bm->level[l];
-  lv->deflate_count = 0;
   lanczos (bm, l, s);
   const size_t m = s->steps;
   double t[BOXMG_LANCZOS_STEPS][BOXMG_LANCZOS_STEPS] = { { 0.0 } };
@@ -250,7 +278,7 @@ deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
   eigen (m, t, v);
   /* The smallest Ritz values first.  */
   bool used[BOXMG_LANCZOS_STEPS] = { false };
-  while (lv->deflate_count < BOXMG_DEFLATE_MAX)
+  while (s->count < BOXMG_DEFLATE_MAX)
     {
       size_t e = m;
       for (size_t k = 0; k < m; ++k)
@@ -261,8 +289,21 @@ deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
         break;
       used[e] = true;
       ritz_vector (lv, s, v, e);
+      /* The cycle's output may carry a constant, which A does not see
+         and a kept vector must not: it would scale up to anything.  */
+      if (bm->singular)
+        remove_mean (lv, s->y);
       keep (&bm->x, lv, s);
     }
+  if (s->count == 0)
+    return true;
+  const size_t bytes = s->count * lv->stride * (lv->ny + 2) * sizeof *s->kept;
+  lv->deflate = malloc (bytes);
+  if (lv->deflate == NULL)
+    return false;
+  memcpy (lv->deflate, s->kept, bytes);
+  lv->deflate_count = s->count;
+  return true;
 }
 
 /* Whether the finest level's couplings along an axis span more than
@@ -292,7 +333,7 @@ varying (const struct boxmg_level *l)
 enum mg_status
 boxmg_deflation (struct boxmg_solver *bm)
 {
-  if (bm->singular || bm->levels < 3 || !varying (&bm->level[0]))
+  if (bm->levels < 3 || !varying (&bm->level[0]))
     return MG_OK;
   const struct boxmg_level *largest = &bm->level[1];
   const size_t cells = largest->stride * (largest->ny + 2);
@@ -308,10 +349,14 @@ boxmg_deflation (struct boxmg_solver *bm)
       const size_t n = lv->stride * (lv->ny + 2);
       struct search s = { .z = block };
       double *next = block + BOXMG_LANCZOS_STEPS * n;
-      double **grids[] = { &s.r, &s.p, &s.q, &s.y, &s.ay };
+      double **grids[] = { &s.r, &s.p, &s.q, &s.y, &s.ay, &s.kept };
       for (size_t g = 0; g < sizeof grids / sizeof *grids; ++g, next += n)
         *grids[g] = next;
-      deflate_level (bm, l, &s);
+      if (!deflate_level (bm, l, &s))
+        {
+          free (block);
+          return MG_NO_MEMORY;
+        }
     }
   free (block);
   return MG_OK;

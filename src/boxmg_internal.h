@@ -79,12 +79,14 @@ struct boxmg_level {
                              are the solver's z and r on the finest) */
   /* The slowest modes of the V-cycle from this level (boxmg_deflate.c):
      deflate_count vectors of the level's padded shape, A-orthonormal,
-     one after another; room for BOXMG_DEFLATE_MAX on the levels between
-     the finest and the coarsest, NULL on those two.  */
+     one after another, in an allocation of their own (on the device
+     where the level's block is: boxmg_enter); NULL where none were
+     kept.  */
   double *deflate;
   size_t deflate_count;
-  double *row_sum;        /* ny partial sums (the finest, and the
-                             levels with room for deflation) */
+  double *row_sum;        /* partial sums: ny on the finest level,
+                             BOXMG_DEFLATE_MAX ny on those with room
+                             for deflation */
   void *block;            /* one allocation for all of the above */
   size_t bytes;           /* of block */
 };
@@ -194,8 +196,10 @@ enum { BOXMG_DEFLATE_MAX = 6, BOXMG_LANCZOS_STEPS = 12 };
 #define BOXMG_DEFLATE_BELOW 0.3
 enum mg_status boxmg_deflation (struct boxmg_solver *bm);
 /* The doubles of its scratch on a level of that many padded cells
-   (SIZE_MAX where they overflow).  */
+   (SIZE_MAX where they overflow), and the bytes of a level's kept
+   vectors.  */
 size_t boxmg_deflation_scratch (size_t cells);
+size_t boxmg_deflation_bytes (const struct boxmg_level *l);
 /* The V-cycle from level l (boxmg_cycle.c): level l's u = its
    approximation of A^-1 level l's f.  */
 void boxmg_vcycle (struct boxmg_solver *bm, size_t l, double *row_sum);
@@ -247,10 +251,15 @@ void boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l,
    p . q.  */
 double boxmg_search (struct boxmg_exec *x, struct boxmg_level *l,
                      double beta, const double *z, double *p, double *q);
-/* u += alpha z over the padded array (z's halo lines are wrapped or
-   0, as u's must be).  */
-void boxmg_add (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
-                const double *z, double *u);
+/* The deflation of a level's V-cycle: part[a] = Z_a . f for its
+   deflate_count vectors, in one pass whose row sums come from a device
+   at once; then u += sum over a of part[a] Z_a over the padded array
+   (the vectors' halo lines are wrapped or 0, as u's must be), in one
+   pass.  */
+void boxmg_deflate_parts (struct boxmg_exec *x, struct boxmg_level *l,
+                          double *part);
+void boxmg_deflate_add (struct boxmg_exec *x, struct boxmg_level *l,
+                        const double *part);
 /* a . b over the interior; sum of w a (w NULL for 1).  */
 double boxmg_dot (struct boxmg_exec *x, struct boxmg_level *l,
                   const double *a, const double *b);

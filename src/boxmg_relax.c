@@ -223,12 +223,31 @@ shift_row (double shift, double *a, size_t stride, size_t nx, size_t j)
     a[j * stride + i] += shift;
 }
 
-/* Row j of a padded array, its halo nodes too: u += alpha z.  */
+/* Row j of a padded array, its halo nodes too: u += sum over a of
+   part[a] times vector a of z (count of them, cells apart), in order.  */
 static void
-add_row (double alpha, const double *z, double *u, size_t stride, size_t j)
+deflate_row (const double *part, size_t count, const double *z,
+             size_t cells, double *u, size_t stride, size_t j)
 {
   for (size_t i = 0; i < stride; ++i)
-    u[j * stride + i] += alpha * z[j * stride + i];
+    {
+      const size_t k = j * stride + i;
+      double sum = u[k];
+      for (size_t a = 0; a < count; ++a)
+        sum += part[a] * z[a * cells + k];
+      u[k] = sum;
+    }
+}
+
+/* Row j's dot products of the count vectors of z with f: row_sum[a ny
+   + j - 1].  */
+static void
+parts_row (size_t count, const double *z, size_t cells, const double *f,
+           double *row_sum, size_t stride, size_t nx, size_t ny, size_t j)
+{
+  for (size_t a = 0; a < count; ++a)
+    row_sum[a * ny + j - 1] = dot_row (NULL, z + a * cells, f, stride, nx,
+                                       j);
 }
 
 /* Row j's halo nodes from the row's ends (a periodic x axis).  */
@@ -1038,21 +1057,60 @@ boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
 }
 
 void
-boxmg_add (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
-           const double *z, double *u)
+boxmg_deflate_parts (struct boxmg_exec *x, struct boxmg_level *l,
+                     double *part)
 {
-  const size_t stride = l->stride, rows = l->ny + 2;
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  const size_t count = l->deflate_count, cells = stride * (ny + 2);
+  const double *z = l->deflate, *f = l->f;
+  double *row_sum = l->row_sum;
   if (on_device (x))
     {
 #pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        parts_row (count, z, cells, f, row_sum, stride, nx, ny, j);
+      x->from_device += count * ny * sizeof *row_sum;
+#pragma omp target update from(row_sum[0:count * ny]) device(x->dev)
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        parts_row (count, z, cells, f, row_sum, stride, nx, ny, j);
+    }
+  for (size_t a = 0; a < count; ++a)
+    {
+      double sum = 0.0;
+      for (size_t j = 0; j < ny; ++j)
+        sum += row_sum[a * ny + j];
+      part[a] = sum;
+    }
+}
+
+void
+boxmg_deflate_add (struct boxmg_exec *x, struct boxmg_level *l,
+                   const double *part)
+{
+  const size_t stride = l->stride, rows = l->ny + 2;
+  const size_t count = l->deflate_count, cells = stride * rows;
+  const double *z = l->deflate;
+  double *u = l->u;
+  /* By value: no map clause.  */
+  double g[BOXMG_DEFLATE_MAX];
+  for (size_t a = 0; a < count; ++a)
+    g[a] = part[a];
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev) \
+  firstprivate(g)
       for (size_t j = 0; j < rows; ++j)
-        add_row (alpha, z, u, stride, j);
+        deflate_row (g, count, z, cells, u, stride, j);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 0; j < rows; ++j)
-        add_row (alpha, z, u, stride, j);
+        deflate_row (g, count, z, cells, u, stride, j);
     }
 }
 
@@ -1092,8 +1150,18 @@ boxmg_present (const void *p, int device)
 #endif
 }
 
-/* Every level's block and the solver's arrays enter x's device in one
-   piece each: the target loops find their arrays by host address.  */
+/* A block of bytes onto device dev, counted unless there already.  */
+static void
+enter_block (struct boxmg_exec *x, char *block, size_t bytes, int dev)
+{
+  if (!boxmg_present (block, dev))
+    x->to_device += bytes;
+#pragma omp target enter data map(to: block[0:bytes]) device(dev)
+}
+
+/* Every level's block (and its deflation vectors, where it kept some)
+   and the solver's arrays enter x's device in one piece each: the
+   target loops find their arrays by host address.  */
 void
 boxmg_enter (struct boxmg_solver *bm)
 {
@@ -1101,14 +1169,15 @@ boxmg_enter (struct boxmg_solver *bm)
   if (bm->resident && bm->device == x->dev)
     return;
   boxmg_leave (bm, false);
-  for (size_t l = 0; l <= bm->levels; ++l)
+  for (size_t l = 0; l < bm->levels; ++l)
     {
-      char *block = l < bm->levels ? bm->level[l].block : bm->block;
-      const size_t bytes = l < bm->levels ? bm->level[l].bytes : bm->bytes;
-      if (!boxmg_present (block, x->dev))
-        x->to_device += bytes;
-#pragma omp target enter data map(to: block[0:bytes]) device(x->dev)
+      struct boxmg_level *lv = &bm->level[l];
+      enter_block (x, lv->block, lv->bytes, x->dev);
+      if (lv->deflate != NULL)
+        enter_block (x, (char *) lv->deflate, boxmg_deflation_bytes (lv),
+                     x->dev);
     }
+  enter_block (x, bm->block, bm->bytes, x->dev);
   bm->resident = true;
   bm->device = x->dev;
 }
@@ -1131,6 +1200,13 @@ boxmg_leave (struct boxmg_solver *bm, bool keep_state)
 #pragma omp target update from(block[0:bytes]) device(device)
         }
 #pragma omp target exit data map(delete: block[0:bytes]) device(device)
+      char *deflate = l < bm->levels ? (char *) bm->level[l].deflate : NULL;
+      const size_t kept = deflate != NULL
+                          ? boxmg_deflation_bytes (&bm->level[l]) : 0;
+      if (deflate != NULL)
+        {
+#pragma omp target exit data map(delete: deflate[0:kept]) device(device)
+        }
     }
   bm->resident = false;
 }

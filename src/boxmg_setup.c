@@ -14,13 +14,12 @@
 
 /* The grid-sized arrays of a level: c, w, s, 1 / c; u, f below the
    finest (the finest level's are PCG's); the 9-point entries; the
-   transfers and residual above the coarsest; the deflation's vectors
-   between the two.  */
+   transfers and residual above the coarsest.  (The deflation's vectors
+   have a block of their own, as many as the set-up finds.)  */
 static size_t
 level_arrays (bool nine_point, bool coarsest, bool finest)
 {
-  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5)
-         + (finest || coarsest ? 0 : BOXMG_DEFLATE_MAX);
+  return 4 + (finest ? 0 : 2) + (nine_point ? 2 : 0) + (coarsest ? 0 : 5);
 }
 
 /* The padded cells of an nx x ny level, false where they or arrays + 1
@@ -35,8 +34,8 @@ level_cells (size_t nx, size_t ny, size_t arrays, size_t *cells)
   return *cells <= SIZE_MAX / sizeof (double) / (arrays + 1);
 }
 
-/* The doubles of a level's block: its arrays, and ny row sums on the
-   finest level and those the deflation searches.  */
+/* The doubles of a level's block: its arrays, and row sums: ny on the
+   finest level, BOXMG_DEFLATE_MAX ny on those the deflation searches.  */
 static bool
 level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
                bool finest, size_t *doubles)
@@ -45,7 +44,8 @@ level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
   size_t cells;
   if (!level_cells (nx, ny, arrays, &cells))
     return false;
-  *doubles = arrays * cells + (finest || !coarsest ? ny : 0);
+  *doubles = arrays * cells
+             + (finest ? ny : coarsest ? 0 : BOXMG_DEFLATE_MAX * ny);
   return true;
 }
 
@@ -85,11 +85,6 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
       l->r = next;
       next += cells;
     }
-  if (!finest && !coarsest)
-    {
-      l->deflate = next;
-      next += BOXMG_DEFLATE_MAX * cells;
-    }
   if (finest || !coarsest)
     l->row_sum = next;
   return true;
@@ -99,7 +94,10 @@ void
 boxmg_level_free (struct boxmg_level *l)
 {
   free (l->block);
+  free (l->deflate);
   l->block = NULL;
+  l->deflate = NULL;
+  l->deflate_count = 0;
 }
 
 /* Index i (0 .. n + 2) of an axis of n nodes as the node it stands for:
@@ -636,6 +634,14 @@ boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
           || doubles > SIZE_MAX / sizeof (double) - total)
         return SIZE_MAX;
       total += doubles;
+      /* The most deflation vectors the set-up may keep there.  */
+      if (l > 0 && l + 1 < levels)
+        {
+          const size_t room = BOXMG_DEFLATE_MAX * (nx + 2) * (ny + 2);
+          if (room > SIZE_MAX / sizeof (double) - total)
+            return SIZE_MAX;
+          total += room;
+        }
     }
   /* The factor and the solve's right-hand side, n more, in one block;
      the deflation's scratch on the largest level it searches (level 1,
@@ -655,7 +661,7 @@ boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
 {
   size_t total = bm->bytes;
   for (size_t l = 0; l < bm->levels; ++l)
-    total += bm->level[l].bytes;
+    total += bm->level[l].bytes + boxmg_deflation_bytes (&bm->level[l]);
   /* The deflation's scratch, as boxmg_footprint counts it (also where a
      singular problem's set-up skipped the search).  */
   const size_t scratch

@@ -15,8 +15,11 @@
      the black box multigrid (implicit.c, material_init; boxmg_setup.c):
        the operator (4 G), edge_terms' sink and heat (2 G), a steady run's
        right-hand side (1 G), and on the whole grid its levels: the finest
-       9 arrays and the solver's 6, each coarser one 13 (8 the coarsest),
-       and the coarsest level's band factor (up to 64 MiB where a
+       9 arrays and the solver's 6, each coarser one 13 (8 the coarsest)
+       and, between the finest and the coarsest, up to 6 deflation
+       vectors (boxmg_deflate.c), the set-up's scratch for finding them
+       (23 grids of level 1, freed after it), and the coarsest level's
+       band factor (up to 64 MiB where a
        periodic axis stops the coarsening: boxmg_footprint counts them
        all as boxmg_create allocates them); split over ranks, every rank also holds the whole grid's u and f
        and, while the hierarchy is built, four whole operator arrays;

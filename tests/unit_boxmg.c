@@ -171,7 +171,9 @@ operator_of (struct heat_operator *op, const struct map *m, double dx,
 }
 
 /* boxmg_footprint, the memory check's count, is what bm holds: its
-   levels and solver arrays, and its coarsest factor, byte for byte.  */
+   levels and solver arrays, and its coarsest factor, byte for byte,
+   but for the deflation vectors, which it counts at their most (six on
+   each level between the finest and the coarsest).  */
 static void
 check_bytes (const struct boxmg_solver *bm, size_t nx, size_t ny,
              const bool periodic[2], size_t coarsest)
@@ -179,7 +181,14 @@ check_bytes (const struct boxmg_solver *bm, size_t nx, size_t ny,
   size_t factor, held_factor;
   const size_t levels = boxmg_footprint (nx, ny, periodic[0], periodic[1],
                                          coarsest, &factor);
-  CHECK (levels == boxmg_bytes (bm, &held_factor));
+  const size_t held = boxmg_bytes (bm, &held_factor);
+  CHECK (held <= levels);
+  size_t room = 0, cnx = nx, cny = ny;
+  for (size_t l = 0; l < boxmg_levels (bm); ++l, cnx /= 2, cny /= 2)
+    if (l > 0 && l + 1 < boxmg_levels (bm))
+      room += 6 * (cnx + 2) * (cny + 2) * sizeof (double);
+  CHECK (levels - held <= room);
+  CHECK ((levels - held) % sizeof (double) == 0);
   CHECK (factor == held_factor);
 }
 
@@ -878,21 +887,19 @@ main (void)
     }
   /* 150 disks, many nearly touching, on deep hierarchies: the gaps
      thinner than a coarse cell left a few modes the V-cycle hardly
-     reduced, and without deflation (boxmg_deflate.c) these took 11 to
+     reduced, and without deflation (boxmg_deflate.c) these took 13 to
      33 iterations (contrast 1e6: 21 on 257^2 and five levels, 26 on
-     320^2 and six, 33 on 200^2 and six).  */
-  for (int c = 0; c < 2; ++c)
-    {
-      const double contrast = c == 0 ? 1e4 : 1e6;
-      check_iterations (257, 257, 256, CROWD, contrast, dirichlet, 0.0, 12,
-                        false);
-      check_iterations (320, 320, 256, CROWD, contrast, dirichlet, 0.0, 12,
-                        false);
-      check_iterations (200, 200, 64, CROWD, contrast, dirichlet, 0.0, 12,
-                        false);
-      check_iterations (511, 511, 1024, CROWD, contrast, dirichlet, 0.0, 12,
-                        false);
-    }
+     320^2 and six, 33 on 200^2 and six, 15 on 511^2 and five; 1e4: 23
+     and 13 on the last two); with it 7 to 10.  */
+  check_iterations (257, 257, 256, CROWD, 1e6, dirichlet, 0.0, 12, false);
+  check_iterations (320, 320, 256, CROWD, 1e6, dirichlet, 0.0, 12, false);
+  check_iterations (200, 200, 64, CROWD, 1e6, dirichlet, 0.0, 12, false);
+  check_iterations (511, 511, 1024, CROWD, 1e6, dirichlet, 0.0, 12, false);
+  check_iterations (200, 200, 64, CROWD, 1e4, dirichlet, 0.0, 12, false);
+  check_iterations (511, 511, 1024, CROWD, 1e4, dirichlet, 0.0, 12, false);
+  /* Singular (insulated, c0 = 0): 42 and 16 before, 11 and 10 now.  */
+  check_iterations (320, 320, 256, CROWD, 1e6, insulated, 0.0, 14, false);
+  check_iterations (256, 256, 256, CROWD, 1e6, insulated, 0.0, 14, true);
   /* Nodes of k = 100 or 1 at random: positive couplings in the Galerkin
      operators, which interpolation lumps onto the centre; without that
      98 iterations on three levels, over 100 on four (hypre's SMG-CG:
