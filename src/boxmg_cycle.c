@@ -14,7 +14,10 @@
    one).  A level with deflation vectors Z (A-orthonormal) adds
    Z Z^T f: the cycle and that correction are symmetric apiece, so their
    sum is a symmetric preconditioner that solves the modes of Z nearly
-   exactly, where the cycle alone hardly reduced them.  */
+   exactly, where the cycle alone hardly reduced them.  A Ritz vector
+   not yet converged adds to modes the cycle reduces already, lifting
+   the largest eigenvalue of the preconditioned operator to about 1.7
+   (a review measured it): conjugate gradients take that in stride.  */
 void
 boxmg_vcycle (struct boxmg_solver *bm, size_t l, double *row_sum)
 {

@@ -13,17 +13,18 @@
    it (which includes the deflation of the levels below), from a fixed
    pseudo-random start; their Lanczos tridiagonal matrix gives Ritz
    values and, from the stored preconditioned residuals, Ritz vectors;
-   those below BOXMG_DEFLATE_BELOW (the others lie near 1) are made
-   A-orthonormal and kept, at most BOXMG_DEFLATE_MAX, dropping any that
-   the kept ones already span (the duplicates rounding makes).  Every
+   those below BOXMG_DEFLATE_BELOW (most others lie within 0.75 .. 1)
+   are made A-orthonormal and kept, at most BOXMG_DEFLATE_MAX, dropping
+   any that the kept ones already span (the duplicates rounding makes).
+   Every
    such level searches: a level may find none while those above it find
    some (384^2 disks on five levels: none on 48^2, one on 96^2, two on
    192^2).  The V-cycle then adds Z Z^T f on each level that kept some
    (boxmg_vcycle).  A singular problem's search starts without the
    mean, which A cannot reach, so that its constant is no Ritz vector.
-   Nothing is searched where k does not vary (varying).  Host only, with sums in
-   a fixed order: the same vectors for every thread count and
-   placement.  */
+   Nothing is searched where k does not vary (varying).  Host only,
+   with sums in a fixed order: the same vectors for every thread count
+   and placement.  */
 #include <config.h>
 
 #include "boxmg_internal.h"
