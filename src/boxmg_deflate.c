@@ -16,10 +16,9 @@
    those below BOXMG_DEFLATE_BELOW (most others lie within 0.75 .. 1)
    are made A-orthonormal and kept, at most BOXMG_DEFLATE_MAX, dropping
    any that the kept ones already span (the duplicates rounding makes).
-   Every
-   such level searches: a level may find none while those above it find
-   some (384^2 disks on five levels: none on 48^2, one on 96^2, two on
-   192^2).  The V-cycle then adds Z Z^T f on each level that kept some
+   Every such level searches: a level may find none while those above
+   it find some (384^2 disks on five levels: none on 48^2, one on 96^2,
+   two on 192^2).  The V-cycle then adds Z Z^T f on each level that kept some
    (boxmg_vcycle).  A singular problem's search starts without the
    mean, which A cannot reach, so that its constant is no Ritz vector.
    Nothing is searched where k does not vary (varying).  Host only,
@@ -34,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boxmg_cell.h"
 
 /* The search's scratch, in grids of the level: the stored
    preconditioned residuals, then r, p, q, a Ritz vector and A times it,
@@ -54,37 +52,14 @@ boxmg_deflation_bytes (const struct boxmg_level *l)
   return l->deflate_count * l->stride * (l->ny + 2) * sizeof (double);
 }
 
-/* q = A u over the interior of a 9-point level (u's halo lines wrapped
-   or 0).  */
-static void
-apply (const struct boxmg_level *l, const double *u, double *q)
-{
-  const size_t st = l->stride, nx = l->nx, ny = l->ny;
-#pragma omp parallel for schedule(static) \
-  if (nx * ny > BOXMG_PARALLEL_NODES)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      {
-        const size_t k = j * st + i;
-        q[k] = l->c[k] * u[k]
-               + boxmg_off9 (u + k, l->w + k, l->s + k, l->sw + k,
-                             l->se + k, (ptrdiff_t) st);
-      }
-}
-
 /* a less its mean over the interior, its halo lines wrapped or 0: the
    part of a singular problem's vector that A can reach.  */
 static void
-remove_mean (const struct boxmg_level *l, double *a)
+remove_mean (struct boxmg_exec *x, struct boxmg_level *l, double *a)
 {
-  double sum = 0.0;
-  for (size_t j = 1; j <= l->ny; ++j)
-    for (size_t i = 1; i <= l->nx; ++i)
-      sum += a[j * l->stride + i];
-  const double mean = sum / ((double) l->nx * (double) l->ny);
-  for (size_t j = 1; j <= l->ny; ++j)
-    for (size_t i = 1; i <= l->nx; ++i)
-      a[j * l->stride + i] -= mean;
+  const double mean = boxmg_weighted_sum (x, l, NULL, a)
+                      / ((double) l->nx * (double) l->ny);
+  boxmg_shift (x, l, -mean, a);
   boxmg_wrap_host (l, a);
 }
 
@@ -92,7 +67,8 @@ remove_mean (const struct boxmg_level *l, double *a)
    interior, its halo lines wrapped or 0; without its mean where the
    problem is singular.  */
 static void
-start (const struct boxmg_level *l, bool singular, double *r)
+start (struct boxmg_exec *x, struct boxmg_level *l, bool singular,
+       double *r)
 {
   unsigned long long state = 2026;
   memset (r, 0, l->stride * (l->ny + 2) * sizeof *r);
@@ -108,7 +84,7 @@ start (const struct boxmg_level *l, bool singular, double *r)
       }
   boxmg_wrap_host (l, r);
   if (singular)
-    remove_mean (l, r);
+    remove_mean (x, l, r);
 }
 
 /* The eigenvalues (the diagonal of t) and eigenvectors (the columns of
@@ -184,7 +160,7 @@ lanczos (struct boxmg_solver *bm, size_t l, struct search *s)
   struct boxmg_level *lv = &bm->level[l];
   struct boxmg_exec *x = &bm->x;
   const size_t cells = lv->stride * (lv->ny + 2);
-  start (lv, bm->singular, s->r);
+  start (x, lv, bm->singular, s->r);
   memset (s->p, 0, cells * sizeof *s->p);
   s->steps = 0;
   for (size_t k = 0; k < BOXMG_LANCZOS_STEPS; ++k)
@@ -197,10 +173,9 @@ lanczos (struct boxmg_solver *bm, size_t l, struct search *s)
       if (!(rz > 0.0) || !isfinite (rz))
         return;
       const double beta = k > 0 ? rz / s->rz[k - 1] : 0.0;
-      for (size_t c = 0; c < cells; ++c)
-        s->p[c] = z[c] + beta * s->p[c];
-      apply (lv, s->p, s->q);
-      const double pq = boxmg_dot (x, lv, s->p, s->q);
+      boxmg_direction (x, lv, beta, z, s->p);
+      boxmg_wrap_host (lv, s->p);
+      const double pq = boxmg_apply (x, lv, s->p, s->q);
       if (!(pq > 0.0) || !isfinite (pq))
         return;
       const double alpha = rz / pq;
@@ -239,8 +214,7 @@ static void
 keep (struct boxmg_exec *x, struct boxmg_level *lv, struct search *s)
 {
   const size_t cells = lv->stride * (lv->ny + 2);
-  apply (lv, s->y, s->ay);
-  const double energy = boxmg_dot (x, lv, s->y, s->ay);
+  const double energy = boxmg_apply (x, lv, s->y, s->ay);
   double left = energy;
   for (size_t b = 0; b < s->count; ++b)
     {
@@ -293,7 +267,7 @@ deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
       /* The cycle's output may carry a constant, which A does not see
          and a kept vector must not: it would scale up to anything.  */
       if (bm->singular)
-        remove_mean (lv, s->y);
+        remove_mean (&bm->x, lv, s->y);
       keep (&bm->x, lv, s);
     }
   if (s->count == 0)

@@ -237,7 +237,8 @@ double boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
    (boxmg_terms5).  */
 double boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l,
                     const double *mass, const double *u, const double *f);
-/* q = A p (p's halo 0); returns p . q.  */
+/* q = A p (p's halo lines 0 or wrapped), on any level; returns
+   p . q.  */
 double boxmg_apply (struct boxmg_exec *x, struct boxmg_level *l,
                     const double *p, double *q);
 /* u += alpha p, r -= alpha q; returns ||r||^2.  */

@@ -161,11 +161,13 @@ floor_row (const double *mass, const double *w, const double *s,
   return sum;
 }
 
+/* q = A p over row j (sw NULL: a 5-point level); returns its p . q.  */
 static double
-apply_row (const double *c, const double *w, const double *s, size_t stride,
-           size_t nx, size_t j, const double *p, double *q)
+apply_row (const double *c, const double *w, const double *s,
+           const double *sw, const double *se, size_t stride, size_t nx,
+           size_t j, const double *p, double *q)
 {
-  residual_row (c, w, s, NULL, NULL, stride, nx, j, p, NULL, q + j * stride);
+  residual_row (c, w, s, sw, se, stride, nx, j, p, NULL, q + j * stride);
   double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
     {
@@ -763,7 +765,8 @@ stage_row (const struct pipeline *pl, double *ring, size_t q, size_t j)
       direction_row (pl->beta, pl->z, pl->p, stride, nx, j);
       break;
     case STAGE_APPLY:
-      pl->row_sum[j - 1] = apply_row (l->c, l->w, l->s, stride, nx, j, pl->p,
+      pl->row_sum[j - 1] = apply_row (l->c, l->w, l->s, l->sw, l->se,
+                                      stride, nx, j, pl->p,
                                       pl->q);
       break;
     }
@@ -944,19 +947,19 @@ boxmg_apply (struct boxmg_exec *x, struct boxmg_level *l, const double *p,
              double *q)
 {
   const size_t stride = l->stride, nx = l->nx, ny = l->ny;
-  const double *c = l->c, *w = l->w, *s = l->s;
+  const double *c = l->c, *w = l->w, *s = l->s, *sw = l->sw, *se = l->se;
   double *row_sum = l->row_sum;
   if (on_device (x))
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = apply_row (c, w, s, stride, nx, j, p, q);
+        row_sum[j - 1] = apply_row (c, w, s, sw, se, stride, nx, j, p, q);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = apply_row (c, w, s, stride, nx, j, p, q);
+        row_sum[j - 1] = apply_row (c, w, s, sw, se, stride, nx, j, p, q);
     }
   return sum_rows (x, l);
 }
@@ -1201,10 +1204,9 @@ boxmg_leave (struct boxmg_solver *bm, bool keep_state)
         }
 #pragma omp target exit data map(delete: block[0:bytes]) device(device)
       char *deflate = l < bm->levels ? (char *) bm->level[l].deflate : NULL;
-      const size_t kept = deflate != NULL
-                          ? boxmg_deflation_bytes (&bm->level[l]) : 0;
       if (deflate != NULL)
         {
+          const size_t kept = boxmg_deflation_bytes (&bm->level[l]);
 #pragma omp target exit data map(delete: deflate[0:kept]) device(device)
         }
     }

@@ -662,8 +662,8 @@ boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
   size_t total = bm->bytes;
   for (size_t l = 0; l < bm->levels; ++l)
     total += bm->level[l].bytes + boxmg_deflation_bytes (&bm->level[l]);
-  /* The deflation's scratch, as boxmg_footprint counts it (also where a
-     singular problem's set-up skipped the search).  */
+  /* The deflation's scratch, as boxmg_footprint counts it (also where
+     the set-up skipped the search: k does not vary).  */
   const size_t scratch
     = bm->levels >= 3 ? boxmg_deflation_scratch (bm->level[1].stride
                                                  * (bm->level[1].ny + 2))

@@ -74,8 +74,7 @@ check_stability (struct parser *p, const struct config *c)
   const double dt_max = c->dt * STABILITY_LIMIT / r;
   /* Convection edges and face cooling add to the rate of decay; a
      varying k's faces can conduct more than a node's own k.  */
-  const bool faces = config_diffusivity_stable (c)
-                     > config_diffusivity_max (c);
+  const bool faces = config_stability_by_faces (c);
   const bool terms = config_stability_has_terms (c);
   const char *number
     = faces ? terms ? "the stability number (dt/2 times a node's largest "

@@ -151,15 +151,13 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
       print_steady (out, cfg, r);
       return;
     }
-  /* A varying k's faces may relax a node faster than its own k.  */
-  const bool faces = config_diffusivity_stable (cfg)
-                     > config_diffusivity_max (cfg);
   fprintf (out,
            "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
            "  stability     %s%s = %g (explicit limit %g)\n",
            cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
-           faces ? "dt/2 * largest rate of a node through its faces"
-                 : "alpha*dt*(1/dx^2+1/dy^2)",
+           config_stability_by_faces (cfg)
+           ? "dt/2 * largest rate of a node through its faces"
+           : "alpha*dt*(1/dx^2+1/dy^2)",
            config_stability_has_terms (cfg)
            ? " with convection and face cooling" : "",
            config_stability (cfg), STABILITY_LIMIT);

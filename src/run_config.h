@@ -443,6 +443,14 @@ config_diffusivity_stable (const struct config *c)
   return c->material.given ? c->material.diffusivity_stable : c->alpha;
 }
 
+/* Whether a varying k's faces, not the largest k / (rho c_p), set the
+   limit (the messages then say so).  */
+static inline bool
+config_stability_by_faces (const struct config *c)
+{
+  return config_diffusivity_stable (c) > config_diffusivity_max (c);
+}
+
 /* The explicit step's stability number, stable up to STABILITY_LIMIT:
    dt / 2 times the largest rate of decay of a node,
      D (2/dx^2 + 2/dy^2) + 2 H / (rho c_p spacing) + s / rho c_p,
