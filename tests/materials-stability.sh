@@ -13,15 +13,10 @@
 # h5import from numbers python3 writes.
 . "${srcdir:-.}/tests/testlib.sh"
 
-py=
-for p in python3 /usr/bin/python3; do
-  if command -v "$p" >/dev/null 2>&1; then
-    py=$p
-    break
-  fi
-done
-if [ -z "$py" ] || ! command -v h5import >/dev/null 2>&1; then
-  echo "python3 or h5import missing: nothing to test"
+python_with math
+py=$PY
+if ! command -v h5import >/dev/null 2>&1; then
+  echo "h5import missing: nothing to test"
   exit 77
 fi
 
