@@ -43,15 +43,6 @@ take_unit (struct config *cfg, const struct checkpoint_meta *m,
   return HEATSIM_OK;
 }
 
-/* Whether the options give a material or heat sources.  */
-static bool
-material_options_given (const struct material_options *o)
-{
-  return o->conductivity_given || o->density_given || o->heat_capacity_given
-         || o->map != NULL || o->source_given || o->source_map != NULL
-         || o->rects > 0;
-}
-
 /* --init takes a checkpoint's field alone: a run of a material or
    sources that does not give them again solves another equation (k =
    alpha, rho c_p = 1, no source), which the user must hear of.  */
@@ -60,7 +51,9 @@ warn_material_left (const struct config *cfg,
                     const struct checkpoint_meta *m)
 {
   const bool material = m->has_material || m->uniform_given;
-  if (!(material || m->has_source) || material_options_given (&cfg->material))
+  /* material.given: any material or source option (options.c's
+     material_check_options has run).  */
+  if (!(material || m->has_source) || cfg->material.given)
     return;
   heatsim_error ("warning: --init %s: its run had %s, which --init does "
                  "not take: this run is nondimensional (k = alpha = %g, "
