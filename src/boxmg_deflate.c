@@ -40,8 +40,10 @@
 enum { SCRATCH_GRIDS = BOXMG_LANCZOS_STEPS + 5 + BOXMG_DEFLATE_MAX };
 
 size_t
-boxmg_deflation_scratch (size_t cells)
+boxmg_deflation_scratch (size_t levels, size_t cells)
 {
+  if (levels < 3)
+    return 0;
   return cells > SIZE_MAX / sizeof (double) / SCRATCH_GRIDS
          ? SIZE_MAX : SCRATCH_GRIDS * cells;
 }
@@ -312,7 +314,7 @@ boxmg_deflation (struct boxmg_solver *bm)
     return MG_OK;
   const struct boxmg_level *largest = &bm->level[1];
   const size_t cells = largest->stride * (largest->ny + 2);
-  const size_t doubles = boxmg_deflation_scratch (cells);
+  const size_t doubles = boxmg_deflation_scratch (bm->levels, cells);
   double *block = doubles < SIZE_MAX ? malloc (doubles * sizeof *block)
                                      : NULL;
   if (block == NULL)

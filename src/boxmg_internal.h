@@ -195,10 +195,11 @@ void boxmg_coarse_free (struct boxmg_coarse *cs);
 enum { BOXMG_DEFLATE_MAX = 6, BOXMG_LANCZOS_STEPS = 12 };
 #define BOXMG_DEFLATE_BELOW 0.3
 enum mg_status boxmg_deflation (struct boxmg_solver *bm);
-/* The doubles of its scratch on a level of that many padded cells
-   (SIZE_MAX where they overflow), and the bytes of a level's kept
-   vectors.  */
-size_t boxmg_deflation_scratch (size_t cells);
+/* The doubles of its scratch in a hierarchy of that many levels, level
+   1 of that many padded cells (0 below three levels, which search
+   nothing; SIZE_MAX where they overflow), and the bytes of a level's
+   kept vectors.  */
+size_t boxmg_deflation_scratch (size_t levels, size_t cells);
 size_t boxmg_deflation_bytes (const struct boxmg_level *l);
 /* The V-cycle from level l (boxmg_cycle.c): level l's u = its
    approximation of A^-1 level l's f.  */

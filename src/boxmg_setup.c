@@ -647,8 +647,7 @@ boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
      the deflation's scratch on the largest level it searches (level 1,
      where there are three levels or more), freed after the set-up.  */
   const size_t entries = factor_doubles (cnx, cny, periodic_x, periodic_y);
-  const size_t scratch = levels >= 3 ? boxmg_deflation_scratch (cells1)
-                                     : 0;
+  const size_t scratch = boxmg_deflation_scratch (levels, cells1);
   if (entries > SIZE_MAX / sizeof (double) - cnx * cny
       || scratch > SIZE_MAX / sizeof (double) - cnx * cny - entries)
     return SIZE_MAX;
@@ -664,10 +663,10 @@ boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
     total += bm->level[l].bytes + boxmg_deflation_bytes (&bm->level[l]);
   /* The deflation's scratch, as boxmg_footprint counts it (also where
      the set-up skipped the search: k does not vary).  */
+  const struct boxmg_level *finest = &bm->level[0];
   const size_t scratch
-    = bm->levels >= 3 ? boxmg_deflation_scratch (bm->level[1].stride
-                                                 * (bm->level[1].ny + 2))
-                      : 0;
+    = boxmg_deflation_scratch (bm->levels, (finest->nx / 2 + 2)
+                                           * (finest->ny / 2 + 2));
   *factor = (bm->coarse.n * (bm->coarse.band + 2) + scratch)
             * sizeof (double);
   return total;
