@@ -413,6 +413,90 @@ skip_unused_chunks (png_structp png)
                                (int) (sizeof unused - 1) / 4);
 }
 
+/* Whether every pixel of the palette image png (its info read) indexes
+   its palette: false with a pixel that does not in msg.  The
+   rows are read as indices, one byte each, into one row: an interlaced
+   image's passes each write their own pixels at their places, and what
+   the row held before is a pixel already found in range (or zero, in
+   range), so an index beyond is always new, at its place.  */
+static bool
+indices_in_palette (png_structp png, png_infop info, double file_size,
+                    unsigned char *volatile *row, char *msg)
+{
+  png_colorp palette;
+  int colours = 0;
+  if (png_get_PLTE (png, info, &palette, &colours) != PNG_INFO_PLTE)
+    colours = 0;
+  const int depth = png_get_bit_depth (png, info);
+  if (colours >= 1 << depth)
+    return true;                /* no index can lie beyond */
+  png_set_packing (png);        /* one byte an index */
+  const int passes = png_set_interlace_handling (png);
+  png_read_update_info (png, info);
+  const png_uint_32 w = png_get_image_width (png, info);
+  const png_uint_32 h = png_get_image_height (png, info);
+  const size_t rowbytes = png_get_rowbytes (png, info);
+  /* Too large for its file: the decode refuses it, unread.  */
+  if ((double) rowbytes * (double) h > file_size * MAX_INFLATION)
+    return true;
+  if ((*row = calloc (1, rowbytes)) == NULL)
+    {
+      snprintf (msg, 256, "out of memory for a row of %u pixels",
+                (unsigned) w);
+      return false;
+    }
+  for (int p = 0; p < passes; ++p)
+    for (png_uint_32 r = 0; r < h; ++r)
+      {
+        png_read_row (png, *row, NULL);
+        for (png_uint_32 i = 0; i < w; ++i)
+          if ((*row)[i] >= colours)
+            {
+              snprintf (msg, 256, "pixel (%u, %u) has palette index %u, "
+                        "beyond its palette of %d colour%s", (unsigned) i,
+                        (unsigned) r, (unsigned) (*row)[i], colours,
+                        colours == 1 ? "" : "s");
+              return false;
+            }
+      }
+  return true;
+}
+
+/* Whether every pixel of the image in fp, if a palette image, indexes
+   its palette; fp is put back at its start.  False with what was wrong
+   in msg.  libpng expands an index beyond the PLTE chunk to black
+   without a word (its own check only warns, at the end, and skips rows
+   it expands), so a map would take a colour its file never gave: the
+   indices are read first, on their own.  */
+static bool
+palette_covers_pixels (FILE *fp, double file_size, char *msg)
+{
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, msg,
+                                            png_error_handler,
+                                            png_warning_handler);
+  png_infop info = png ? png_create_info_struct (png) : NULL;
+  unsigned char *volatile row = NULL;
+  bool ok = false;
+  if (info == NULL)
+    snprintf (msg, 256, "out of memory");
+  else if (setjmp (png_jmpbuf (png)) == 0)
+    {
+      png_init_io (png, fp);
+      skip_unused_chunks (png);
+      png_read_info (png, info);
+      ok = png_get_color_type (png, info) != PNG_COLOR_TYPE_PALETTE
+           || indices_in_palette (png, info, file_size, &row, msg);
+    }
+  png_destroy_read_struct (&png, &info, NULL);
+  free (row);
+  if (ok && fseek (fp, 0, SEEK_SET) != 0)
+    {
+      snprintf (msg, 256, "cannot read it again: %s", strerror (errno));
+      ok = false;
+    }
+  return ok;
+}
+
 /* Decode a whole image into u, y up (the top row of the image is the
    highest row of u): with ring, the image is the field with its halo
    ring (w - 2 x h - 2 interior nodes), else the interior alone (a map).
@@ -438,6 +522,8 @@ read_png_image (FILE *fp, bool ring, bool gray, struct field *u,
   u->data = NULL;
   if (info == NULL)
     snprintf (msg, 256, "out of memory");
+  else if (!palette_covers_pixels (fp, file_size, msg))
+    ;                                  /* msg says why */
   else if (setjmp (png_jmpbuf (png)) == 0)
     {
       png_init_io (png, fp);

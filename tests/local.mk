@@ -86,6 +86,7 @@ cli_tests = \
 	tests/heat-balance.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
+	tests/png-palette.sh \
 	tests/materials-steady.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \
