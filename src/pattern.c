@@ -85,6 +85,8 @@ pattern_name (char *buf, size_t len, const char *dir, const char *pattern,
   char *out = buf + n, *end = buf + len;
   if (!append_literal (&out, end, pattern, (size_t) (conv - pattern)))
     return false;
+  /* Zeros whether the pattern wrote the 0 or not (%4d is %04d, as for
+     ffmpeg): printf's spaces do not belong in file names.  */
   n = snprintf (out, (size_t) (end - out), "%0*zu", width, number);
   if (n < 0 || n >= end - out)
     return false;

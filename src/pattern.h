@@ -3,7 +3,9 @@
    is %d or %0Nd (N <= 20) for the step, or %f or %0Nf for the frame index
    (0, 1, 2, ... over the files of one run, for tools such as ffmpeg that
    read numbered sequences without gaps); one pattern has one of them.
-   Options check them; output expands them for each file.  */
+   N digits at least, padded with zeros; %Nd and %Nf pad with zeros too,
+   as ffmpeg reads %Nd, since printf's spaces do not belong in file
+   names.  Options check them; output expands them for each file.  */
 #ifndef HEATSIM_PATTERN_H
 #define HEATSIM_PATTERN_H
 

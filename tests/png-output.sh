@@ -13,6 +13,19 @@ expect_status 0 "$HEATSIM" -q $plate --steps 25 --png-every 10 --output-dir "$ou
   || fail "snapshots: $(cd "$out" && echo *)"
 "$PNG_PROBE" "$out/heatsim-000000.png" >"$workdir/probe" || fail "probe 0"
 grep -qx "heatsim:step=0" "$workdir/probe" || fail "snapshot 0 is not of step 0"
+# A field width without a 0 pads with zeros too (%4d is %04d, as in
+# ffmpeg's image sequences), never with printf's spaces: snapshots,
+# checkpoints and frames.
+expect_status 0 "$HEATSIM" -q $plate --steps 12 --png-every 10 \
+  --png-name 'w-%4d.png' --checkpoint-every 10 --checkpoint-name 'c-%3d.h5' \
+  --output-dir "$out/width"
+[ "$(cd "$out/width" && echo *)" = \
+  "c-000.h5 c-010.h5 c-012.h5 heatsim.xmf w-0000.png w-0010.png w-0012.png" ] \
+  || fail "%Nd names: $(cd "$out/width" && echo *)"
+expect_status 0 "$HEATSIM" -q $plate --steps 12 --png-every 10 \
+  --png-name 'f-%3f.png' --output-dir "$out/frames"
+[ "$(cd "$out/frames" && echo *)" = "f-000.png f-001.png f-002.png" ] \
+  || fail "%Nf names: $(cd "$out/frames" && echo *)"
 "$PNG_PROBE" "$out/heatsim-000025.png" >"$workdir/probe" || fail "probe"
 for line in "40x20 depth 8 type 2" "Software=heatsim 0.1.0" \
     "heatsim:step=25" "heatsim:time=3000" "heatsim:range=0 100" \

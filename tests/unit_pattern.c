@@ -74,6 +74,11 @@ test_names (void)
   expect_name ("out", "frame-%06f.png", 0, "out/frame-000000.png");
   expect_name ("out", "frame-%f.png", 12, "out/frame-12.png");
   expect_name ("d", "%02f%%", 7, "d/07%");
+  /* A width without a 0 pads with zeros all the same, as ffmpeg's image
+     sequences read %4d: printf's spaces have no place in file names.  */
+  expect_name ("d", "f-%5d.png", 42, "d/f-00042.png");
+  expect_name ("d", "f-%4f.png", 7, "d/f-0007.png");
+  expect_name ("d", "%2d", 123, "d/123");             /* no truncation */
 }
 
 /* Which number a pattern holds.  */
@@ -100,6 +105,11 @@ test_overlap_and_match (void)
   CHECK (pattern_match ("frame-%06f.png", "frame-000042.png", &n) && n == 42);
   CHECK (!pattern_match ("frame-%06f.png", "frame-42.png", &n));
   CHECK (!pattern_match ("frame-%06f.png", "heatsim-000042.png", &n));
+  /* %4d is %04d: the same names, read back alike.  */
+  CHECK (pattern_overlap ("x-%4d.png", "x-%04d.png"));
+  CHECK (pattern_match ("x-%4d.png", "x-0042.png", &n) && n == 42);
+  CHECK (!pattern_match ("x-%4d.png", "x-  42.png", &n));
+  CHECK (!pattern_match ("x-%4d.png", "x-42.png", &n));
 }
 
 /* The name must fit with its terminating null, and nothing past the
