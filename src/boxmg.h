@@ -54,9 +54,9 @@
    in place where they are present on the device (--offload resident's
    fields: their host copies are left to the caller), else mapped for
    the solve.  Sums are taken in a fixed order (rows in turn, each row's
-   sum in order, the rows' sums added on the host), so results depend
-   neither on the thread count nor on the placement: bitwise the same on
-   one processor.  No global state, prints nothing.  */
+   sum in four lanes of every fourth node, the rows' sums added on the
+   host), so results depend neither on the thread count nor on the
+   placement: bitwise the same on one processor.  No global state, prints nothing.  */
 #ifndef HEATSIM_BOXMG_H
 #define HEATSIM_BOXMG_H
 

@@ -39,19 +39,28 @@ relax_row (double *u, const double *f, const double *d, const double *w,
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
   const size_t row = j * stride;
+  /* The nodes of a colour, two apart, do not couple (9 points reach
+     one node): in vectors.  */
   if (sw == NULL)
-    for (size_t i = i0; i <= nx; i += 2)
-      {
-        const size_t k = row + i;
-        u[k] = (f[k] - boxmg_off5 (u + k, w + k, s + k, st)) * d[k];
-      }
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = i0; i <= nx; i += 2)
+        {
+          const size_t k = row + i;
+          u[k] = (f[k] - boxmg_off5 (u + k, w + k, s + k, st)) * d[k];
+        }
+    }
   else
-    for (size_t i = i0; i <= nx; i += 2)
-      {
-        const size_t k = row + i;
-        u[k] = (f[k] - boxmg_off9 (u + k, w + k, s + k, sw + k, se + k, st))
-               * d[k];
-      }
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = i0; i <= nx; i += 2)
+        {
+          const size_t k = row + i;
+          u[k] = (f[k] - boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
+                                     st))
+                 * d[k];
+        }
+    }
 }
 
 /* out[1 .. nx] = f - A u over row j (f NULL for 0).  */
@@ -63,21 +72,27 @@ residual_row (const double *c, const double *w, const double *s,
   const ptrdiff_t st = (ptrdiff_t) stride;
   const size_t row = j * stride;
   if (sw == NULL)
-    for (size_t i = 1; i <= nx; ++i)
-      {
-        const size_t k = row + i;
-        const double a = c[k] * u[k] + boxmg_off5 (u + k, w + k, s + k, st);
-        out[i] = (f != NULL ? f[k] : 0.0) - a;
-      }
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = 1; i <= nx; ++i)
+        {
+          const size_t k = row + i;
+          const double a = c[k] * u[k] + boxmg_off5 (u + k, w + k, s + k, st);
+          out[i] = (f != NULL ? f[k] : 0.0) - a;
+        }
+    }
   else
-    for (size_t i = 1; i <= nx; ++i)
-      {
-        const size_t k = row + i;
-        const double a = c[k] * u[k]
-                         + boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
-                                       st);
-        out[i] = (f != NULL ? f[k] : 0.0) - a;
-      }
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = 1; i <= nx; ++i)
+        {
+          const size_t k = row + i;
+          const double a = c[k] * u[k]
+                           + boxmg_off9 (u + k, w + k, s + k, sw + k, se + k,
+                                         st);
+          out[i] = (f != NULL ? f[k] : 0.0) - a;
+        }
+    }
 }
 
 /* Coarse row J of P^T r, rb, rk and rt r's fine rows 2 J - 1, 2 J and
@@ -90,6 +105,7 @@ restrict_row (const double *rb, const double *rk, const double *rt,
               const double *p3, size_t fs, double *f, size_t cs, size_t nx,
               size_t J)
 {
+BOXMG_VECTOR_LOOP
   for (size_t I = 1; I <= nx; ++I)
     {
       const size_t i = 2 * I, k = 2 * J * fs + i;
@@ -103,19 +119,54 @@ restrict_row (const double *rb, const double *rk, const double *rt,
     }
 }
 
-/* Fine row j += P coarse u.  */
+/* Fine node k += P coarse u, q the coarse cell's lower-left node.  */
+static inline void
+prolong_at (double *u, const double *p0, const double *p1, const double *p2,
+            const double *p3, const double *uc, size_t cs, size_t k,
+            size_t q)
+{
+  u[k] += p0[k] * uc[q] + p1[k] * uc[q + 1] + p2[k] * uc[q + cs]
+          + p3[k] * uc[q + cs + 1];
+}
+
+/* Fine row j += P coarse u: node 1, then the pairs of nodes 2 I and
+   2 I + 1 of coarse cell I (in vectors: the coarse index is I itself,
+   not i / 2), then node nx if even.  */
 static void
 prolong_row (double *u, const double *p0, const double *p1, const double *p2,
              const double *p3, size_t fs, const double *uc, size_t cs,
              size_t nx, size_t j)
 {
-  for (size_t i = 1; i <= nx; ++i)
+  const size_t row = j * fs, cell = (j / 2) * cs;
+  prolong_at (u, p0, p1, p2, p3, uc, cs, row + 1, cell);
+  const size_t pairs = (nx - 1) / 2;
+BOXMG_VECTOR_LOOP
+  for (size_t I = 1; I <= pairs; ++I)
     {
-      const size_t k = j * fs + i;
-      const size_t q = (j / 2) * cs + i / 2;
-      u[k] += p0[k] * uc[q] + p1[k] * uc[q + 1] + p2[k] * uc[q + cs]
-              + p3[k] * uc[q + cs + 1];
+      prolong_at (u, p0, p1, p2, p3, uc, cs, row + 2 * I, cell + I);
+      prolong_at (u, p0, p1, p2, p3, uc, cs, row + 2 * I + 1, cell + I);
     }
+  if (nx % 2 == 0)
+    prolong_at (u, p0, p1, p2, p3, uc, cs, row + nx, cell + nx / 2);
+}
+
+/* sum over i < n of w[i] a[i] b[i] (w or b NULL for 1), in four lanes,
+   i % 4, added at the end: one running sum is a chain of additions
+   that each wait on the last (4 cycles a node, most of a dot product's
+   time in cache), and the order is fixed, the same on every placement
+   and thread count.  */
+static double
+lanes_sum (const double *w, const double *a, const double *b, size_t n)
+{
+  double part[4] = { 0.0, 0.0, 0.0, 0.0 };
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (size_t h = 0; h < 4; ++h)
+      part[h] += (w != NULL ? w[i + h] : 1.0) * a[i + h]
+                 * (b != NULL ? b[i + h] : 1.0);
+  for (; i < n; ++i)
+    part[i % 4] += (w != NULL ? w[i] : 1.0) * a[i] * (b != NULL ? b[i] : 1.0);
+  return (part[0] + part[1]) + (part[2] + part[3]);
 }
 
 /* The vector passes of PCG over row j, those that sum returning their
@@ -133,15 +184,14 @@ true_residual_row (const double *mass, const double *w, const double *s,
                    const double *f, double *r)
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
-  double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
       r[k] = (f != NULL ? f[k] : 0.0) - mass[k] * u[k]
              - boxmg_flows5 (u + k, w + k, s + k, st);
-      sum += r[k] * r[k];
     }
-  return sum;
+  const double *row = r + j * stride + 1;
+  return lanes_sum (NULL, row, row, nx);
 }
 
 static double
@@ -150,15 +200,15 @@ floor_row (const double *mass, const double *w, const double *s,
            const double *f)
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
-  double sum = 0.0;
+  double part[4] = { 0.0, 0.0, 0.0, 0.0 };
   for (size_t i = 1; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
       const double m = boxmg_terms5 (f != NULL ? f[k] : 0.0, u + k, mass[k],
                                      w + k, s + k, st);
-      sum += m * m;
+      part[(i - 1) % 4] += m * m;
     }
-  return sum;
+  return (part[0] + part[1]) + (part[2] + part[3]);
 }
 
 /* q = A p over row j (sw NULL: a 5-point level); returns its p . q.  */
@@ -168,29 +218,23 @@ apply_row (const double *c, const double *w, const double *s,
            size_t j, const double *p, double *q)
 {
   residual_row (c, w, s, sw, se, stride, nx, j, p, NULL, q + j * stride);
-  double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
-    {
-      const size_t k = j * stride + i;
-      q[k] = -q[k];
-      sum += p[k] * q[k];
-    }
-  return sum;
+    q[j * stride + i] = -q[j * stride + i];
+  return lanes_sum (NULL, p + j * stride + 1, q + j * stride + 1, nx);
 }
 
 static double
 update_row (double alpha, const double *p, const double *q, double *u,
             double *r, size_t stride, size_t nx, size_t j)
 {
-  double sum = 0.0;
   for (size_t i = 1; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
       u[k] += alpha * p[k];
       r[k] -= alpha * q[k];
-      sum += r[k] * r[k];
     }
-  return sum;
+  const double *row = r + j * stride + 1;
+  return lanes_sum (NULL, row, row, nx);
 }
 
 static void
@@ -209,13 +253,9 @@ static double
 dot_row (const double *w, const double *a, const double *b, size_t stride,
          size_t nx, size_t j)
 {
-  double sum = 0.0;
-  for (size_t i = 1; i <= nx; ++i)
-    {
-      const size_t k = j * stride + i;
-      sum += (w != NULL ? w[k] : 1.0) * a[k] * (b != NULL ? b[k] : 1.0);
-    }
-  return sum;
+  const size_t k = j * stride + 1;
+  return lanes_sum (w != NULL ? w + k : NULL, a + k, b != NULL ? b + k : NULL,
+                    nx);
 }
 
 static void
