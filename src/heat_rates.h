@@ -18,7 +18,12 @@ struct domain;
 struct material;
 
 /* The total heat of this rank's part u of the field with material m,
-   over all ranks.  Collective.  */
+   over all ranks.  Finite wherever the total is, though the sum of the
+   nodes' terms, before dx dy, leaves the range of double (a field near
+   1e307): it is summed again scaled by a power of two, with the bits
+   the plain sum would have with exponents unbounded; other fields keep
+   the plain sum's bits.  Infinite where the total exceeds DBL_MAX, NaN
+   or infinite where a node is.  Collective.  */
 double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
 

@@ -84,6 +84,7 @@ cli_tests = \
 	tests/probes.sh \
 	tests/heat-rates.sh \
 	tests/heat-balance.sh \
+	tests/heat-overflow.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
