@@ -14,26 +14,29 @@
 /* This rank's sum of rho c_p u over its nodes, each weighed by its
    share of a box (the edge nodes' halves and quarters for a uniform
    material, config_volume_fraction for a map), with u times 2^-shift_u
-   and a map's rho c_p times 2^-shift_c.  Unshifted (0, 0) it is the sum
-   as it was before materials for a uniform one, so that a run without
-   one reports the same bits; shifted, each term is the unshifted one
-   times a power of two, rounded alike.  */
+   and a map's rho c_p times 2^-shift_c; of the terms' magnitudes where
+   magnitude.  Unshifted (0, 0) it is the sum as it was before materials
+   for a uniform one, so that a run without one reports the same bits;
+   shifted, each term is the unshifted one times a power of two, rounded
+   alike.  */
 static double
 local_heat (const struct config *c, const struct material *m,
             const struct field *u, const bool edge_node[EDGE_COUNT],
-            int shift_u, int shift_c)
+            int shift_u, int shift_c, bool magnitude)
 {
   const double scale_u = ldexp (1.0, -shift_u);
   if (m->capacity.data == NULL)
-    return field_volume_sum_scaled (u, edge_node, scale_u);
+    return field_volume_sum_scaled (u, edge_node, scale_u, magnitude);
   const double scale_c = ldexp (1.0, -shift_c);
   double heat = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
       {
         const size_t k = field_index (u, i, j);
-        heat += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-                * (m->capacity.data[k] * scale_c) * (u->data[k] * scale_u);
+        const double term = config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                            * (m->capacity.data[k] * scale_c)
+                            * (u->data[k] * scale_u);
+        heat += magnitude ? fabs (term) : term;
       }
   return heat;
 }
@@ -76,15 +79,17 @@ scale_back (double sum, int shift, double dx, double dy, double capacity)
                 shift + e_sum + e_dx + e_dy + e_capacity);
 }
 
-double
-total_heat (const struct domain *d, const struct config *c,
-            const struct material *m, const struct field *u)
+/* total_heat, or total_heat_magnitude where magnitude.  */
+static double
+heat_sum (const struct domain *d, const struct config *c,
+          const struct material *m, const struct field *u, bool magnitude)
 {
   bool edge_node[EDGE_COUNT];
   domain_edge_nodes (d, c, edge_node);
   const double capacity = m->capacity.data == NULL ? m->capacity_uniform
                           : 1.0;
-  const double heat = domain_sum (d, local_heat (c, m, u, edge_node, 0, 0))
+  const double heat = domain_sum (d, local_heat (c, m, u, edge_node, 0, 0,
+                                                 magnitude))
                       * config_dx (c) * config_dy (c) * capacity;
   if (isfinite (heat))
     return heat;
@@ -107,9 +112,23 @@ total_heat (const struct domain *d, const struct config *c,
   const int shift_c = m->capacity.data == NULL ? 0
                       : shift_below_one (largest_c);
   return scale_back (domain_sum (d, local_heat (c, m, u, edge_node, shift_u,
-                                                shift_c)),
+                                                shift_c, magnitude)),
                      shift_u + shift_c, config_dx (c), config_dy (c),
                      capacity);
+}
+
+double
+total_heat (const struct domain *d, const struct config *c,
+            const struct material *m, const struct field *u)
+{
+  return heat_sum (d, c, m, u, false);
+}
+
+double
+total_heat_magnitude (const struct domain *d, const struct config *c,
+                      const struct material *m, const struct field *u)
+{
+  return heat_sum (d, c, m, u, true);
 }
 
 double
@@ -314,10 +333,10 @@ heat_budget_imbalance (const struct heat_budget *b)
 }
 
 double
-heat_rounding_rate (double heat, size_t nodes, double dt)
+heat_rounding_rate (double magnitude, size_t nodes, double dt)
 {
-  return dt > 0.0 ? 2.0 * sqrt ((double) nodes) * DBL_EPSILON * fabs (heat)
-                    / dt
+  return dt > 0.0 ? 2.0 * sqrt ((double) nodes) * DBL_EPSILON
+                    * fabs (magnitude) / dt
          : 0.0;
 }
 

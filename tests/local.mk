@@ -85,6 +85,7 @@ cli_tests = \
 	tests/heat-rates.sh \
 	tests/heat-balance.sh \
 	tests/heat-overflow.sh \
+	tests/imbalance-noise.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/materials-steady.sh \
