@@ -2,7 +2,9 @@
 # The total heat of a field near the top of double's range: finite
 # wherever the true total is (the sum over the nodes overflowed to
 # infinity, reported null, although every node and the total were
-# finite), null where the total itself exceeds DBL_MAX.
+# finite), null where the total itself exceeds DBL_MAX.  The field's
+# mean over the area, a sum over the nodes too, is finite always (it is
+# no larger than the largest node).
 #
 # A field 2^K times another has 2^K times its total heat, bit for bit:
 # scaling by a power of two commutes with rounding, in the steps of a
@@ -18,7 +20,7 @@ times2 () {
 }
 
 # scaled WHAT K ARGS...: the runs of ARGS at --initial-temperature 1
-# and 2^K (and -1 and -2^K): heat_initial and heat 2^K times the
+# and 2^K (and -1 and -2^K): heat_initial, heat and mean 2^K times the
 # first's, in the report and in the monitor's total_heat column.
 scaled () {
   _what=$1 _k=$2
@@ -31,6 +33,7 @@ scaled () {
       "$@" || continue
     _h0=$(json_field heat_initial "$workdir/out")
     _h=$(json_field heat "$workdir/out")
+    _mean=$(json_field mean "$workdir/out")
     expect_status 0 "$HEATSIM" -q --json -p uniform \
       --initial-temperature "$_big" --monitor big.csv --monitor-every 1 \
       "$@" || continue
@@ -38,13 +41,15 @@ scaled () {
       || fail "$_what at ${_sign}2^$_k: heat_initial $(json_field heat_initial "$workdir/out"), expected $(times2 "$_h0" "$_k")"
     [ "$(json_field heat "$workdir/out")" = "$(times2 "$_h" "$_k")" ] \
       || fail "$_what at ${_sign}2^$_k: heat $(json_field heat "$workdir/out"), expected $(times2 "$_h" "$_k")"
+    [ "$(json_field mean "$workdir/out")" = "$(times2 "$_mean" "$_k")" ] \
+      || fail "$_what at ${_sign}2^$_k: mean $(json_field mean "$workdir/out"), expected $(times2 "$_mean" "$_k")"
     cut -d, -f3 one.csv | sed 1d >one.heat
     cut -d, -f3 big.csv | sed 1d >big.heat
     while read -r _one; do times2 "$_one" "$_k"; echo; done <one.heat \
       >want.heat
     cmp -s want.heat big.heat \
       || fail "$_what at ${_sign}2^$_k: monitor total_heat $(tr '\n' ' ' <big.heat), expected $(tr '\n' ' ' <want.heat)"
-    checks=$((checks + 3))
+    checks=$((checks + 4))
   done
 }
 
