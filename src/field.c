@@ -128,6 +128,14 @@ field_sum (const struct field *f)
 double
 field_volume_sum (const struct field *f, const bool edge_node[EDGE_COUNT])
 {
+  return field_volume_sum_scaled (f, edge_node, 1.0, false);
+}
+
+double
+field_volume_sum_scaled (const struct field *f,
+                         const bool edge_node[EDGE_COUNT], double scale,
+                         bool magnitude)
+{
   const double *data = f->data;
   const size_t nx = f->nx, ny = f->ny, stride = f->stride;
   const double left = edge_node[EDGE_LEFT] ? 0.5 : 1.0;
@@ -139,9 +147,14 @@ field_volume_sum (const struct field *f, const bool edge_node[EDGE_COUNT])
   for (size_t j = 1; j <= ny; ++j)
     {
       const double row = (j == 1 ? bottom : 1.0) * (j == ny ? top : 1.0);
+      /* The cell scaled before it is weighed: a power of two times the
+         product the unscaled sum takes, rounded alike.  */
       for (size_t i = 1; i <= nx; ++i)
-        sum += (i == 1 ? left : 1.0) * (i == nx ? right : 1.0) * row
-               * data[j * stride + i];
+        {
+          const double v = data[j * stride + i] * scale;
+          sum += (i == 1 ? left : 1.0) * (i == nx ? right : 1.0) * row
+                 * (magnitude ? fabs (v) : v);
+        }
     }
   return sum;
 }

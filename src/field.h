@@ -79,6 +79,19 @@ double field_sum (const struct field *f);
 double field_volume_sum (const struct field *f,
                          const bool edge_node[EDGE_COUNT]);
 
+/* field_volume_sum of the cells times scale, a power of two, or of
+   their magnitudes where magnitude (what the rounding of the sum is
+   relative to, for a field of both signs): each term is then the
+   unscaled one times scale exactly, and so is the sum, unless a term
+   falls below the normal range (a cell under DBL_MIN / scale: the bits
+   it loses lie far below the sum's rounding where scale brings the
+   largest cell near 1).  It keeps a sum of cells near DBL_MAX from
+   overflowing (total_heat).  Scale 1, not magnitude: bitwise
+   field_volume_sum.  */
+double field_volume_sum_scaled (const struct field *f,
+                                const bool edge_node[EDGE_COUNT],
+                                double scale, bool magnitude);
+
 /* Hash of the interior's bit patterns and their places in the whole grid:
    equal fields, equal hashes.  Lets a user or a test see bitwise agreement
    without dumping the field.  A sum of per-cell hashes modulo 2^64, so the

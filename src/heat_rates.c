@@ -11,28 +11,124 @@
 #include "run_config.h"
 #include "schedule.h"
 
-double
-total_heat (const struct domain *d, const struct config *c,
-            const struct material *m, const struct field *u)
+/* This rank's sum of rho c_p u over its nodes, each weighed by its
+   share of a box (the edge nodes' halves and quarters for a uniform
+   material, config_volume_fraction for a map), with u times 2^-shift_u
+   and a map's rho c_p times 2^-shift_c; of the terms' magnitudes where
+   magnitude.  Unshifted (0, 0) it is the sum as it was before materials
+   for a uniform one, so that a run without one reports the same bits;
+   shifted, each term is the unshifted one times a power of two, rounded
+   alike.  */
+static double
+local_heat (const struct config *c, const struct material *m,
+            const struct field *u, const bool edge_node[EDGE_COUNT],
+            int shift_u, int shift_c, bool magnitude)
 {
-  /* The uniform sum as it was before materials, so that a run without
-     one reports the same bits.  */
+  const double scale_u = ldexp (1.0, -shift_u);
   if (m->capacity.data == NULL)
-    {
-      bool edge_node[EDGE_COUNT];
-      domain_edge_nodes (d, c, edge_node);
-      return domain_sum (d, field_volume_sum (u, edge_node)) * config_dx (c)
-             * config_dy (c) * m->capacity_uniform;
-    }
+    return field_volume_sum_scaled (u, edge_node, scale_u, magnitude);
+  const double scale_c = ldexp (1.0, -shift_c);
   double heat = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
       {
         const size_t k = field_index (u, i, j);
-        heat += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-                * m->capacity.data[k] * u->data[k];
+        const double term = config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                            * (m->capacity.data[k] * scale_c)
+                            * (u->data[k] * scale_u);
+        heat += magnitude ? fabs (term) : term;
       }
-  return domain_sum (d, heat) * config_dx (c) * config_dy (c);
+  return heat;
+}
+
+/* The largest rho c_p of this rank's nodes (a map's).  */
+static double
+largest_capacity (const struct material *m, const struct field *u)
+{
+  double largest = 0.0;
+  for (size_t j = 1; j <= u->ny; ++j)
+    for (size_t i = 1; i <= u->nx; ++i)
+      largest = fmax (largest, fabs (m->capacity.data[field_index (u, i, j)]));
+  return largest;
+}
+
+/* The exponent that brings a positive finite v below 1 when taken from
+   it, so that a sum of n such terms cannot overflow; 0 for anything
+   else (no scaling).  */
+static int
+shift_below_one (double v)
+{
+  return v > 0.0 && isfinite (v) ? ilogb (v) + 1 : 0;
+}
+
+/* sum 2^shift dx dy capacity, rounded as ((sum dx) dy) capacity is,
+   but with no overflow or underflow in between: each factor's mantissa
+   (in [1/2, 1)) multiplied in that order, so that every product lies in
+   [1/16, 1) and rounds as the plain one does, their exponents added,
+   and one ldexp, which is exact or infinite, the latter only where the
+   result itself exceeds DBL_MAX.  */
+static double
+scale_back (double sum, int shift, double dx, double dy, double capacity)
+{
+  int e_sum, e_dx, e_dy, e_capacity;
+  const double m_sum = frexp (sum, &e_sum);
+  const double m_dx = frexp (dx, &e_dx);
+  const double m_dy = frexp (dy, &e_dy);
+  const double m_capacity = frexp (capacity, &e_capacity);
+  return ldexp (m_sum * m_dx * m_dy * m_capacity,
+                shift + e_sum + e_dx + e_dy + e_capacity);
+}
+
+/* total_heat, or total_heat_magnitude where magnitude.  */
+static double
+heat_sum (const struct domain *d, const struct config *c,
+          const struct material *m, const struct field *u, bool magnitude)
+{
+  bool edge_node[EDGE_COUNT];
+  domain_edge_nodes (d, c, edge_node);
+  const double capacity = m->capacity.data == NULL ? m->capacity_uniform
+                          : 1.0;
+  const double heat = domain_sum (d, local_heat (c, m, u, edge_node, 0, 0,
+                                                 magnitude))
+                      * config_dx (c) * config_dy (c) * capacity;
+  if (isfinite (heat))
+    return heat;
+  /* Infinite or NaN: a node's own infinity or NaN, or a sum of finite
+     terms that left the range of double on the way (a field near 1e307
+     summed over its nodes before dx dy brings it back).  Sum again with
+     u, and a map's rho c_p, scaled by powers of two to below 1, which
+     rounds as the plain sum would with exponents unbounded, and
+     multiply back without overflow in between: infinite only where the
+     total heat itself exceeds DBL_MAX.  Every rank takes this branch
+     or none: the sum above is the same on all.  */
+  double lo, hi;
+  field_range (u, &lo, &hi);
+  const double largest_u = domain_max (d, fmax (fabs (lo), fabs (hi)));
+  const double largest_c = m->capacity.data == NULL ? 0.0
+                           : domain_max (d, largest_capacity (m, u));
+  if (!isfinite (largest_u) || !isfinite (largest_c))
+    return heat;
+  const int shift_u = shift_below_one (largest_u);
+  const int shift_c = m->capacity.data == NULL ? 0
+                      : shift_below_one (largest_c);
+  return scale_back (domain_sum (d, local_heat (c, m, u, edge_node, shift_u,
+                                                shift_c, magnitude)),
+                     shift_u + shift_c, config_dx (c), config_dy (c),
+                     capacity);
+}
+
+double
+total_heat (const struct domain *d, const struct config *c,
+            const struct material *m, const struct field *u)
+{
+  return heat_sum (d, c, m, u, false);
+}
+
+double
+total_heat_magnitude (const struct domain *d, const struct config *c,
+                      const struct material *m, const struct field *u)
+{
+  return heat_sum (d, c, m, u, true);
 }
 
 double
@@ -237,10 +333,10 @@ heat_budget_imbalance (const struct heat_budget *b)
 }
 
 double
-heat_rounding_rate (double heat, size_t nodes, double dt)
+heat_rounding_rate (double magnitude, size_t nodes, double dt)
 {
-  return dt > 0.0 ? 2.0 * sqrt ((double) nodes) * DBL_EPSILON * fabs (heat)
-                    / dt
+  return dt > 0.0 ? 2.0 * sqrt ((double) nodes) * DBL_EPSILON
+                    * fabs (magnitude) / dt
          : 0.0;
 }
 

@@ -18,9 +18,22 @@ struct domain;
 struct material;
 
 /* The total heat of this rank's part u of the field with material m,
-   over all ranks.  Collective.  */
+   over all ranks.  Finite wherever the total is, though the sum of the
+   nodes' terms, before dx dy, leaves the range of double (a field near
+   1e307): it is summed again scaled by a power of two, with the bits
+   the plain sum would have with exponents unbounded; other fields keep
+   the plain sum's bits.  Infinite where the total exceeds DBL_MAX, NaN
+   or infinite where a node is.  Collective.  */
 double total_heat (const struct domain *d, const struct config *c,
                    const struct material *m, const struct field *u);
+
+/* The sum of the magnitudes of total_heat's terms, |rho c_p u V|, over
+   all ranks: what the rounding of the total is relative to.  It is the
+   total heat's magnitude for a field of one sign, and far more where
+   the signs mix (degrees Celsius about 0: a total near 0 of terms that
+   are not).  Collective.  */
+double total_heat_magnitude (const struct domain *d, const struct config *c,
+                             const struct material *m, const struct field *u);
 
 /* The power of the heat sources at full strength, sum of q V over the
    interior nodes (V as above; W per metre of depth in SI; 0 without
@@ -74,11 +87,14 @@ double heat_budget_imbalance (const struct heat_budget *b);
 
 /* The rate of change of the total heat that rounding alone can show
    in a step: the stored rate is the difference of two totals of the
-   nodes' heat over dt, and a total, a sum over the nodes (of magnitude
-   heat), is known to sqrt(nodes) DBL_EPSILON |heat| (the typical error
-   of a sum of that many terms of one sign), twice for the difference.
-   0 at a steady state (dt 0), whose stored rate is exactly 0.  */
-double heat_rounding_rate (double heat, size_t nodes, double dt);
+   nodes' heat over dt, and a total, a sum over the nodes of terms whose
+   magnitudes add up to magnitude (total_heat_magnitude), is known to
+   sqrt(nodes) DBL_EPSILON magnitude (the typical error of a sum of
+   that many terms), twice for the difference.  Not the total's own
+   magnitude: a field of both signs can total near 0 while its terms,
+   and their rounding, do not.  0 at a steady state (dt 0), whose stored
+   rate is exactly 0.  */
+double heat_rounding_rate (double magnitude, size_t nodes, double dt);
 
 /* |imbalance| relative to the largest magnitude of the budget's terms
    (the edge rates, source, face cooling, stored) and of rounding, the

@@ -112,6 +112,15 @@ split_grid (const struct config *cfg, struct domain *d)
   return HEATSIM_OK;
 }
 
+/* The largest |u| of the interior over all ranks.  */
+static double
+largest_magnitude (const struct domain *d, const struct field *u)
+{
+  double lo, hi;
+  field_range (u, &lo, &hi);
+  return fmax (fabs (domain_min (d, lo)), fabs (domain_max (d, hi)));
+}
+
 /* Everything that is known about the final field, over all ranks.  */
 static int
 measure (const struct config *cfg, const struct domain *d,
@@ -129,6 +138,7 @@ measure (const struct config *cfg, const struct domain *d,
       return HEATSIM_NO_MEMORY;
     }
   report->heat = total_heat (d, cfg, m, u);
+  report->heat_magnitude = total_heat_magnitude (d, cfg, m, u);
   field_range (u, &report->min, &report->max);
   report->min = domain_min (d, report->min);
   report->max = domain_max (d, report->max);
@@ -284,6 +294,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   solver.sampling = &sampling;
   report->heat_initial = total_heat (d, cfg, &solver.material,
                                      &solver.work.u);
+  report->largest_initial = largest_magnitude (d, &solver.work.u);
   report->run.setup = omp_get_wtime () - t0;
   report->ranks = d->ranks;
   report->dims[0] = d->dims[0];

@@ -119,6 +119,12 @@ monitor_note_heat (struct monitor *m, size_t step, double heat)
 }
 
 int
+monitor_sync (struct monitor *m)
+{
+  return series_sync (&m->file);
+}
+
+int
 monitor_close (struct monitor *m)
 {
   return series_close (&m->file);

@@ -78,6 +78,12 @@ bool monitor_wants_heat (const struct monitor *m, const struct config *cfg,
                          size_t step, bool next_last);
 void monitor_note_heat (struct monitor *m, size_t step, double heat);
 
+/* Flush the rows written so far to disk, on rank 0 (series_sync):
+   before a checkpoint is put in place, so that a crash of the machine
+   cannot leave the checkpoint without the row of its step.  Returns 0
+   or a heatsim_status.  */
+int monitor_sync (struct monitor *m);
+
 /* Flush the file to disk and close it.  Returns 0 or a heatsim_status.  */
 int monitor_close (struct monitor *m);
 

@@ -375,6 +375,12 @@ output_due (const struct output *o, size_t step, bool last)
          || due (o->cfg->checkpoint_every, step, last);
 }
 
+bool
+output_checkpoint_due (const struct output *o, size_t step, bool last)
+{
+  return due (o->cfg->checkpoint_every, step, last);
+}
+
 /* List the checkpoint of step, now in the output directory, in the
    index, and rewrite it (on rank 0, which keeps the index).  */
 static int

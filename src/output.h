@@ -60,6 +60,9 @@ int output_write_first (struct output *o, const struct domain *d,
 /* Whether anything is written after step.  */
 bool output_due (const struct output *o, size_t step, bool last);
 
+/* Whether a checkpoint is among it.  */
+bool output_checkpoint_due (const struct output *o, size_t step, bool last);
+
 /* Write what is due after step: u is this rank's part of the field of
    that step, current on the host.  last: the final step of the run.  All
    ranks call it together.  Returns 0 or a heatsim_status.  */

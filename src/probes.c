@@ -140,6 +140,31 @@ profile_default_points (const struct config *c, double x0, double y0,
   return (size_t) ceil (cells - 1e-9) + 1;
 }
 
+/* The mean of this rank's part u of the field over area (in nodes),
+   its range lo .. hi: the nodes' sum weighed by their shares of a box,
+   over the area.  A field near DBL_MAX overflows the sum though never
+   the mean: it is then summed again scaled by a power of two, with the
+   bits an unbounded exponent would give (total_heat does the same).
+   Collective.  */
+static double
+field_mean (const struct domain *d, const struct field *u,
+            const bool edge_node[EDGE_COUNT], double area, double lo,
+            double hi)
+{
+  const double mean = domain_sum (d, field_volume_sum (u, edge_node)) / area;
+  if (isfinite (mean))
+    return mean;
+  /* Every rank is here or none: the sum is the same on all.  */
+  const double largest = fmax (fabs (domain_min (d, lo)),
+                               fabs (domain_max (d, hi)));
+  if (!isfinite (largest) || largest == 0.0)
+    return mean;                /* a node's own infinity or NaN */
+  const int shift = ilogb (largest) + 1;
+  const double scaled = field_volume_sum_scaled (u, edge_node,
+                                                 ldexp (1.0, -shift), false);
+  return ldexp (domain_sum (d, scaled) / area, shift);
+}
+
 void
 field_peak (const struct domain *d, const struct config *c,
             const struct field *u, struct peak *p)
@@ -169,7 +194,7 @@ field_peak (const struct domain *d, const struct config *c,
   const double area
     = ((double) d->nx - 0.5 * (whole[EDGE_LEFT] + whole[EDGE_RIGHT]))
       * ((double) d->ny - 0.5 * (whole[EDGE_BOTTOM] + whole[EDGE_TOP]));
-  p->mean = domain_sum (d, field_volume_sum (u, edge_node)) / area;
+  p->mean = field_mean (d, u, edge_node, area, lo, hi);
   if (isinf (first))            /* no finite largest value: NaN everywhere */
     {
       p->x = p->y = NAN;

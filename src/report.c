@@ -196,12 +196,21 @@ method_name (const struct config *cfg)
 /* Whether r's heat budget is noise: a steady state whose field is
    uniform to 1e-8 of its largest value, which nothing drives, so that
    its edge rates are what the solver's last bits leave (1 to 3 of the
-   largest of them apart).  */
+   largest of them apart).  Or, where no source heats it, uniform to
+   1e-8 of the initial field's largest value: the steady state of edges
+   at 0 is 0, and what the solver leaves of an initial field of 1 (1e-12
+   of it at the default --rtol, less with a smaller one) all flows out,
+   so that its rates add up to 4 of the largest whatever the tolerance;
+   relative to themselves they would never read converged.  A source
+   keeps to the final field's own scale: with one, a field far below
+   the initial one is no sign of convergence.  */
 static bool
 budget_noise (const struct config *cfg, const struct run_report *r)
 {
-  return cfg->steady
-         && r->max - r->min <= 1e-8 * fmax (fabs (r->max), fabs (r->min));
+  const double largest = fmax (fabs (r->max), fabs (r->min));
+  const double scale = r->budget.source == 0.0
+                       ? fmax (largest, r->largest_initial) : largest;
+  return cfg->steady && r->max - r->min <= 1e-8 * scale;
 }
 
 double
@@ -211,7 +220,7 @@ report_imbalance_relative (const struct config *cfg,
   if (budget_noise (cfg, r))
     return 0.0;
   return heat_budget_relative (&r->budget,
-                               heat_rounding_rate (r->heat,
+                               heat_rounding_rate (r->heat_magnitude,
                                                    cfg->nx * cfg->ny,
                                                    cfg->steady ? 0.0
                                                    : cfg->dt));

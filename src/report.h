@@ -33,6 +33,9 @@ struct run_report {
   struct error_norms error;
   double heat_initial;     /* sum of u dx dy over the interior at the start */
   double heat;             /* the same at the end */
+  double heat_magnitude;   /* sum of |rho c_p u V| at the end, what the
+                              rounding of heat is relative to */
+  double largest_initial;  /* largest |u| of the initial interior */
   double min, max;         /* range of the final field's interior */
   struct peak peak;        /* its largest value, where, and its mean */
   struct heat_budget budget;   /* of the final field: the heat rates
@@ -65,10 +68,13 @@ const char *report_iterations (const struct config *cfg);
 
 /* imbalance_relative: |imbalance| over the budget's largest term, 0
    where it is within the rounding of the total heat in the last step
-   (heat_rounding_rate; none at a steady state), and 0 for a steady
-   state whose field is uniform to 1e-8 of its largest value, which
-   nothing drives, so that its edge rates are what the solver's last
-   bits leave (1 to 3 of the largest of them apart).  */
+   (heat_rounding_rate of heat_magnitude; none at a steady state), and
+   0 for a steady state whose field is uniform to 1e-8 of its largest
+   value, which nothing drives, so that its edge rates are what the
+   solver's last bits leave (1 to 3 of the largest of them apart), or,
+   without a source, to 1e-8 of the initial field's largest value (the
+   steady state 0 of edges at 0: what the solver leaves of the initial
+   field flows out, 4 of the largest rate whatever --rtol).  */
 double report_imbalance_relative (const struct config *cfg,
                                   const struct run_report *r);
 

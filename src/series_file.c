@@ -274,6 +274,16 @@ series_append (struct series_file *f, size_t step, const char *row,
 }
 
 int
+series_sync (struct series_file *f)
+{
+  if (f->fd < 0 || fsync (f->fd) == 0)
+    return HEATSIM_OK;
+  heatsim_error ("%s: %s: cannot write: %s", f->option, f->path,
+                 strerror (errno));
+  return HEATSIM_WRITE_FAILED;
+}
+
+int
 series_close (struct series_file *f)
 {
   if (f->fd < 0)

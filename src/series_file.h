@@ -7,7 +7,9 @@
    heatsim leaves the header and complete rows only.  It is flushed to
    disk (fsync) after the header and when the run ends, not per row: a
    row costs no disk round trip, and only a crash of the machine itself
-   can lose the rows written since.
+   can lose the rows written since.  The monitor file is flushed before
+   each checkpoint too (series_sync), so that not even a crash can leave
+   a checkpoint without the rows up to its step.
 
    A file that exists is refused rather than replaced, unlike snapshots
    and checkpoints, which the same run writes again bitwise: a series is
@@ -76,6 +78,11 @@ bool series_takes (const struct series_file *f, const struct config *cfg,
    Returns 0 or HEATSIM_WRITE_FAILED, with a message.  */
 int series_append (struct series_file *f, size_t step, const char *row,
                    size_t len);
+
+/* Flush the rows written so far to disk (nothing if the file is not
+   open), before a checkpoint that a restart would continue them from.
+   Returns 0 or HEATSIM_WRITE_FAILED, with a message.  */
+int series_sync (struct series_file *f);
 
 /* Flush the file to disk and close it (nothing if it is not open).
    Returns 0 or a heatsim_status.  */

@@ -326,11 +326,41 @@ steady_residual (struct solver *s, const struct config *cfg)
   return s->residual;
 }
 
+/* The --monitor row of step, if due (change: the sweep's largest
+   change, or negative), and, where a checkpoint of step follows
+   (checkpoint), every row so far flushed to disk.  */
+static int
+write_row (struct solver *s, const struct config *cfg, size_t step,
+           bool last, bool checkpoint, double change)
+{
+  if (s->monitor == NULL)
+    return HEATSIM_OK;
+  int status = HEATSIM_OK;
+  if (monitor_due (s->monitor, cfg, step, last))
+    {
+      const double residual = cfg->steady ? steady_residual (s, cfg) : -1.0;
+      status = monitor_write (s->monitor, cfg, s->domain, &s->material,
+                              &s->work.u, step, last, change, residual);
+    }
+  const int synced = checkpoint ? monitor_sync (s->monitor) : HEATSIM_OK;
+  return status != HEATSIM_OK ? status : synced;
+}
+
 /* Bring the newest field, u, to the host (a no-op where it lives there)
-   and write what is due after step: output files, a --monitor row (with
-   change, the sweep's largest change, or negative), probes and
-   profiles.  The time counts as
-   output time.  */
+   and write what is due after step: a --monitor row (with change, the
+   sweep's largest change, or negative), output files, probes and
+   profiles.  The time counts as output time.
+
+   The row comes before the files, and reaches the disk before a
+   checkpoint: a checkpoint on disk always has its row, which a restart
+   from it keeps.  A row written after it was lost to a kill (or a crash
+   of the machine) between the two, and the restart wrote it again
+   without what only the run before knew: the stored heat's rate over
+   the step before step, Jacobi's largest change of the sweep.  A row
+   without its checkpoint does no harm: a restart from an earlier
+   checkpoint drops the rows after that one and writes them again,
+   bitwise the same, once.  Both writes are made whatever the other
+   gave: every rank takes part in each.  */
 static int
 write_output (struct solver *s, const struct config *cfg,
               struct output *out, size_t step, bool last, bool files,
@@ -338,16 +368,13 @@ write_output (struct solver *s, const struct config *cfg,
 {
   double t0 = omp_get_wtime ();
   s->strategy->fetch (&s->work);
-  int status = files ? output_write (out, s->domain, &s->work.u, step, last)
-               : HEATSIM_OK;
-  if (s->monitor != NULL && monitor_due (s->monitor, cfg, step, last))
-    {
-      const double residual = cfg->steady ? steady_residual (s, cfg) : -1.0;
-      const int row = monitor_write (s->monitor, cfg, s->domain,
-                                     &s->material, &s->work.u, step, last,
-                                     change, residual);
-      status = status != HEATSIM_OK ? status : row;
-    }
+  int status = write_row (s, cfg, step, last,
+                          files && output_checkpoint_due (out, step, last),
+                          change);
+  const int written = files ? output_write (out, s->domain, &s->work.u,
+                                            step, last)
+                      : HEATSIM_OK;
+  status = status != HEATSIM_OK ? status : written;
   if (s->sampling != NULL && sampling_due (cfg, step, last))
     {
       const int sampled = sampling_write (s->sampling, cfg, s->domain,

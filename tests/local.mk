@@ -31,6 +31,13 @@ tests_failwrite_so_SOURCES = tests/failwrite.c
 tests_failwrite_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_failwrite_so_LDFLAGS = -shared
 tests_failwrite_so_LDADD = -ldl
+# killrename.so, an LD_PRELOAD shim that kills heatsim at the rename of
+# a chosen file and logs renames and flushes (tests/monitor-kill.sh).
+check_PROGRAMS += tests/killrename.so
+tests_killrename_so_SOURCES = tests/killrename.c
+tests_killrename_so_CFLAGS = $(WARN_CFLAGS) -fPIC
+tests_killrename_so_LDFLAGS = -shared
+tests_killrename_so_LDADD = -ldl
 EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/README tests/steady_reference.py tests/openmpi.supp \
 	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh \
 	tests/data/checkpoint-v1.h5
@@ -84,6 +91,9 @@ cli_tests = \
 	tests/probes.sh \
 	tests/heat-rates.sh \
 	tests/heat-balance.sh \
+	tests/heat-overflow.sh \
+	tests/imbalance-noise.sh \
+	tests/monitor-kill.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/png-palette.sh \
@@ -106,11 +116,12 @@ AM_TESTS_ENVIRONMENT = \
 	PNG_PROBE=$(abs_top_builddir)/tests/png_probe; \
 	H5_FIXTURES=$(abs_top_builddir)/tests/h5_fixtures; \
 	FAILWRITE=$(abs_top_builddir)/tests/failwrite.so; \
+	KILLRENAME=$(abs_top_builddir)/tests/killrename.so; \
 	H5DUMP='$(H5DUMP)'; MPIEXEC='$(MPIEXEC)'; \
 	CONTRAST_MAPS=$(abs_top_builddir)/bench/contrast_maps; \
 	HYPRE_BENCH='$(hypre_bench_path)'; \
-	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE H5DUMP MPIEXEC \
-	  CONTRAST_MAPS HYPRE_BENCH; \
+	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE KILLRENAME H5DUMP \
+	  MPIEXEC CONTRAST_MAPS HYPRE_BENCH; \
 	srcdir=$(srcdir); export srcdir; \
 	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
 
