@@ -150,8 +150,10 @@ BOXMG_VECTOR_LOOP
     prolong_at (u, p0, p1, p2, p3, uc, cs, row + nx, cell + nx / 2);
 }
 
-/* sum over i < n of w[i] a[i] b[i] (w or b NULL for 1), in four lanes,
-   i % 4, added at the end: one running sum is a chain of additions
+/* sum over i < n of w[i] a[i] b[i] (w or b NULL for 1), in four lanes
+   (i % 4, the last n % 4 terms into lane 0: indices the compiler
+   knows, so that a GPU keeps the lanes in registers), added at the
+   end: one running sum is a chain of additions
    that each wait on the last (4 cycles a node, most of a dot product's
    time in cache), and the order is fixed, the same on every placement
    and thread count.  */
@@ -165,7 +167,7 @@ lanes_sum (const double *w, const double *a, const double *b, size_t n)
       part[h] += (w != NULL ? w[i + h] : 1.0) * a[i + h]
                  * (b != NULL ? b[i + h] : 1.0);
   for (; i < n; ++i)
-    part[i % 4] += (w != NULL ? w[i] : 1.0) * a[i] * (b != NULL ? b[i] : 1.0);
+    part[0] += (w != NULL ? w[i] : 1.0) * a[i] * (b != NULL ? b[i] : 1.0);
   return (part[0] + part[1]) + (part[2] + part[3]);
 }
 
@@ -201,12 +203,21 @@ floor_row (const double *mass, const double *w, const double *s,
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
   double part[4] = { 0.0, 0.0, 0.0, 0.0 };
-  for (size_t i = 1; i <= nx; ++i)
+  size_t i = 1;
+  for (; i + 3 <= nx; i += 4)
+    for (size_t h = 0; h < 4; ++h)
+      {
+        const size_t k = j * stride + i + h;
+        const double m = boxmg_terms5 (f != NULL ? f[k] : 0.0, u + k,
+                                       mass[k], w + k, s + k, st);
+        part[h] += m * m;
+      }
+  for (; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
       const double m = boxmg_terms5 (f != NULL ? f[k] : 0.0, u + k, mass[k],
                                      w + k, s + k, st);
-      part[(i - 1) % 4] += m * m;
+      part[0] += m * m;
     }
   return (part[0] + part[1]) + (part[2] + part[3]);
 }
