@@ -1,0 +1,59 @@
+#!/bin/sh
+# Messages and overflow handling found by a hostile test pass: each
+# refusal names what is at fault (the option or the file the user gave,
+# not a default or an option never given), exits with status 2 and
+# leaves no output; values that overflow only in an intermediate sum
+# are computed without it, or refused before the run.
+. "${srcdir:-.}/tests/testlib.sh"
+
+python_with h5py numpy
+
+# no_output DIR: a refused run made nothing in its --output-dir.
+no_output () {
+  [ ! -e "$1" ] || [ -z "$(ls -A "$1")" ] \
+    || fail "a refused run left files in $1: $(ls -A "$1")"
+}
+
+# lacks TEXT: the last message does not hold TEXT.
+lacks () {
+  grep -q -e "$1" "$workdir/err" \
+    && fail "the message names '$1' wrongly: $(cat "$workdir/err")"
+}
+
+# ---- 1. An explicit stability number that overflows is blamed on
+# what makes it overflow, never on --surface-convection by default.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+k = np.ones((16, 16)); k[5, 7] = 1e308
+with h5py.File("onecell.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = np.ones((16, 16))
+PYEOF
+o="$workdir/o1"
+refused "^heatsim: --conductivity 1e+308.*overflows" -g 16 -L 1 \
+  --conductivity 1e308 --density 1 --heat-capacity 1 -n 2 \
+  --output-dir "$o" --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+refused "^heatsim: --length 1e-300.*overflows" -g 16 -L 1e-300 -n 2 \
+  --output-dir "$o" --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+refused "^heatsim: --alpha 1e+308.*overflows" -g 16 -L 1 -a 1e308 -n 2
+lacks "surface-convection"
+refused "^heatsim: --material-map $workdir/onecell.h5.*overflows" -L 1 \
+  --material-map "$workdir/onecell.h5" -n 2 --output-dir "$o" \
+  --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+# Where an H is at fault it is still named: the edge's, the faces', or
+# the plate's thickness that divides it.
+refused "^heatsim: --bc left: .*heat transfer coefficient.*overflows" \
+  -g 16 -L 1 -n 2 --bc left=convection:1e308,0
+refused "^heatsim: --surface-convection: .*heat transfer coefficient.*overflows" \
+  -g 16 -L 1 -n 2 --thickness 1 --surface-convection 1e308,0
+refused "^heatsim: --thickness 1e-300.*overflows" -g 16 -L 1 -n 2 \
+  --thickness 1e-300 --surface-convection 1e10,0
+lacks "heat transfer coefficient H so large"
+
+finish
