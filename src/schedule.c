@@ -202,7 +202,14 @@ schedule_at (const struct schedule *s, double t)
         hi = mid;
     }
   const double w = (t - s->time[lo]) / (s->time[hi] - s->time[lo]);
-  return s->values[lo] + w * (s->values[hi] - s->values[lo]);
+  const double v0 = s->values[lo], v1 = s->values[hi];
+  /* v1 - v0 overflows where the values have opposite signs and
+     magnitudes near the largest double (1e308 and -1e308): then the
+     weighted mean, whose terms have opposite signs and cannot overflow.
+     Every other pair keeps v0 + w (v1 - v0), bit for bit, and with it a
+     row's own value at its time.  */
+  const double rise = v1 - v0;
+  return isfinite (rise) ? v0 + w * rise : (1.0 - w) * v0 + w * v1;
 }
 
 double

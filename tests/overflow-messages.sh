@@ -56,4 +56,13 @@ refused "^heatsim: --thickness 1e-300.*overflows" -g 16 -L 1 -n 2 \
   --thickness 1e-300 --surface-convection 1e10,0
 lacks "heat transfer coefficient H so large"
 
+# ---- 2. A schedule between large finite values of opposite signs
+# interpolates without overflow: the run ends (it stopped with status 5,
+# the field not finite, at t = 0.5, where 1e308 - -1e308 overflowed).
+printf '0,1e308\n1,-1e308\n' >"$workdir/huge.csv"
+for t in 0.5 1; do
+  expect_status 0 "$HEATSIM" -q -g 16 -n 2 -T $t \
+    --bc left=temperature:@"$workdir/huge.csv"
+done
+
 finish

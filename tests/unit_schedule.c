@@ -96,6 +96,30 @@ test_interpolation (void)
   schedule_free (&s);
 }
 
+/* Rows whose values are finite but whose difference is not: the values
+   between them are finite, exact where the weights are (1e308 and
+   -1e308 meet at 0 halfway), and within the rows' range.  */
+static void
+test_huge_rows (void)
+{
+  struct schedule s;
+  CHECK (load (&s, "sched-huge.csv", "0,1e308\n1,-1e308\n", -INFINITY));
+  CHECK (schedule_at (&s, 0.5) == 0.0);
+  CHECK (schedule_at (&s, 0.25) == 5e307);
+  CHECK (schedule_at (&s, 0.75) == -5e307);
+  for (double t = 0.0; t <= 1.0; t += 1.0 / 64.0)
+    {
+      const double v = schedule_at (&s, t);
+      CHECK (isfinite (v) && v <= 1e308 && v >= -1e308);
+    }
+  schedule_free (&s);
+  CHECK (load (&s, "sched-max.csv", "0,-1.7976931348623157e308\n"
+               "2,1.7976931348623157e308\n", -INFINITY));
+  CHECK (schedule_at (&s, 1.0) == 0.0);
+  CHECK (isfinite (schedule_at (&s, 1.5)) && schedule_at (&s, 1.5) > 0.0);
+  schedule_free (&s);
+}
+
 /* A refusal whose message holds every one of the words.  */
 static void
 refused (const char *name, const char *text, double least, const char *w1,
@@ -150,6 +174,7 @@ main (void)
     }
   test_constant ();
   test_interpolation ();
+  test_huge_rows ();
   test_refusals ();
   CHECK (chdir ("/") == 0 && rmdir (dir) == 0);
   return unit_exit ();
