@@ -580,13 +580,30 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
       {
         const double x = config_x (c, i), y = config_y (c, j);
         double s = m->source;
+        bool rect = false;
         for (size_t r = 0; r < m->rects; ++r)
           {
             const double *b = m->rect[r];
             if (inside (x, b[0], b[1], dx) && inside (y, b[2], b[3], dy))
-              s += b[4];
+              {
+                s += b[4];
+                rect |= b[4] != 0.0;
+              }
           }
-        q->data[field_index (q, i, j)] += s;
+        double *cell = &q->data[field_index (q, i, j)];
+        const bool mapped = *cell != 0.0;
+        *cell += s;
+        /* Each source is finite, their sum need not be: the run would
+           stop at its first step with a field that is not.  */
+        if (!isfinite (*cell))
+          return parse_fail (p, "%s%s%s%s%s%s: the heat sources of cell "
+                             "(%zu, %zu) add up to a sum that is not finite",
+                             mapped ? "--source-map " : "",
+                             mapped ? m->source_map : "",
+                             mapped && m->source != 0.0 ? ", " : "",
+                             m->source != 0.0 ? "--source" : "",
+                             rect && (mapped || m->source != 0.0) ? ", " : "",
+                             rect ? "--source-rect" : "", i - 1, j - 1);
       }
   return true;
 }

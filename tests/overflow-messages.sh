@@ -20,6 +20,24 @@ lacks () {
     && fail "the message names '$1' wrongly: $(cat "$workdir/err")"
 }
 
+# ended_json STATUS ARGS...: under --json heatsim ARGS exits 2 and prints
+# one object whose status is STATUS and whose error is the message on
+# stderr (tests/json-status.sh checks every other key).
+ended_json () {
+  _status=$1
+  shift
+  expect_status 2 "$HEATSIM" -q --json "$@" || return
+  if command -v jq >/dev/null 2>&1; then
+    [ "$(jq -r .status "$workdir/out")" = "$_status" ] \
+      || fail "'$*': status $(jq -r .status "$workdir/out"), not $_status"
+    grep -qxF "heatsim: $(jq -r .error "$workdir/out")" "$workdir/err" \
+      || fail "'$*': the JSON error is not the message on stderr"
+  else
+    [ "$(json_field status "$workdir/out")" = "$_status" ] \
+      || fail "'$*': not $_status: $(cat "$workdir/out")"
+  fi
+}
+
 # ---- 1. An explicit stability number that overflows is blamed on
 # what makes it overflow, never on --surface-convection by default.
 "$PY" - <<'PYEOF' || exit 99
@@ -64,5 +82,29 @@ for t in 0.5 1; do
   expect_status 0 "$HEATSIM" -q -g 16 -n 2 -T $t \
     --bc left=temperature:@"$workdir/huge.csv"
 done
+
+# ---- 3. Sources whose sum in a cell is not finite are refused before
+# the run, naming the options that add up there (the run ended with
+# status 5, the field not finite).
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+q = np.zeros((16, 16)); q[2, 3] = 1e308
+with h5py.File("bigsource.h5", "w") as f:
+    f["source"] = q
+PYEOF
+o="$workdir/o3"
+refused "^heatsim: --source, --source-rect: .*cell (0, 0).*not finite" \
+  -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 -n 2 -T 1e-6 \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+refused "^heatsim: --source-rect: .*cell (0, 0).*not finite" \
+  -g 16 -L 1 --source-rect 0,1,0,1,1e308 --source-rect 0,0.5,0,0.5,1e308 \
+  -n 2 -T 1e-6
+refused "^heatsim: --source-map $workdir/bigsource.h5, --source: .*cell (3, 2).*not finite" \
+  -L 1 --source-map "$workdir/bigsource.h5" --source 1e308 -n 2 -T 1e-6
+ended_json usage_error -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 \
+  -n 2 -T 1e-6
+# One source as large is a number: it runs.
+expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e308 -n 2 -T 1e-300
 
 finish
