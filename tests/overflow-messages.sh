@@ -107,4 +107,21 @@ ended_json usage_error -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 \
 # One source as large is a number: it runs.
 expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e308 -n 2 -T 1e-300
 
+# ---- 4. A schedule file with a NUL byte is refused naming its file and
+# line (the bytes after it were ignored); a header whose first word
+# begins as inf or nan reads is a header, not a bad row.
+printf '0,1\n1,2\000junk\n' >"$workdir/nul.csv"
+refused "^heatsim: --source-schedule: $workdir/nul.csv:2: a NUL byte" \
+  -g 16 -n 2 --source 1 --source-schedule "$workdir/nul.csv"
+ended_json bad_file -g 16 -n 2 --source 1 --source-schedule "$workdir/nul.csv"
+printf 'infusion_time,rate\n0,1\n1,2\n' >"$workdir/infusion.csv"
+printf 'nancy,x\n0,1\n' >"$workdir/nancy.csv"
+for f in infusion nancy; do
+  expect_status 0 "$HEATSIM" -q -g 16 -n 2 --source 1 \
+    --source-schedule "$workdir/$f.csv"
+done
+printf 'inf,1\n1,2\n' >"$workdir/infrow.csv"
+refused "^heatsim: --source-schedule: $workdir/infrow.csv:1: 'inf,1' is not a row" \
+  -g 16 -n 2 --source 1 --source-schedule "$workdir/infrow.csv"
+
 finish
