@@ -569,9 +569,17 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
       const double *b = m->rect[r];
       if (!(b[1] >= -1e-9 * dx && b[0] <= c->lx + 1e-9 * dx
             && b[3] >= -1e-9 * dy && b[2] <= c->ly + 1e-9 * dy))
-        return parse_fail (p, "--source-rect: %g,%g,%g,%g,%g lies off the "
-                           "domain, [0, %g] x [0, %g]", b[0], b[1], b[2],
-                           b[3], b[4], c->lx, c->ly);
+        {
+          /* In the digits that read back as each: %g made 1.0000001
+             a 1, on the domain's edge.  */
+          char t[7][32];
+          const double v[7] = { b[0], b[1], b[2], b[3], b[4], c->lx, c->ly };
+          for (int k = 0; k < 7; ++k)
+            format_real (t[k], sizeof t[k], v[k]);
+          return parse_fail (p, "--source-rect: %s,%s,%s,%s,%s lies off the "
+                             "domain, [0, %s] x [0, %s]", t[0], t[1], t[2],
+                             t[3], t[4], t[5], t[6]);
+        }
     }
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");

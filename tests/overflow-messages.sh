@@ -124,4 +124,20 @@ printf 'inf,1\n1,2\n' >"$workdir/infrow.csv"
 refused "^heatsim: --source-schedule: $workdir/infrow.csv:1: 'inf,1' is not a row" \
   -g 16 -n 2 --source 1 --source-schedule "$workdir/infrow.csv"
 
+# ---- 5. A point or rectangle off the domain is quoted with the digits
+# that put it there ("(1, 0.5) lies outside [0, 1]" looked valid).
+o="$workdir/o5"
+refused "^heatsim: --probe: (1.0000001, 0.5) lies outside the domain \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --probe 1.0000001,0.5 --output-dir "$o"
+no_output "$o"
+refused "^heatsim: --profile: (1.0000001, 0.5) lies outside the domain \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --profile 0,0.5,1.0000001,0.5 --output-dir "$o"
+no_output "$o"
+refused "^heatsim: --source-rect: 1.0000001,2,0,1,1 lies off the domain, \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --source-rect 1.0000001,2,0,1,1
+refused "^heatsim: --probe: (0.5, -1e-09) lies outside the domain \[0, 0.30000000000000004\] x \[0, 0.1\]" \
+  -g 16 -L 0.30000000000000004x0.1 -n 2 -T 1e-6 --probe 0.5,-1e-9
+refused "^heatsim: --probe: (0.30000000000000004, 0) lies outside the domain \[0, 0.3\] x \[0, 0.1\]" \
+  -g 8 -L 0.3x0.1 -n 2 -T 1e-6 --probe 0.30000000000000004,0
+
 finish
