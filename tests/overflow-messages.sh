@@ -140,4 +140,67 @@ refused "^heatsim: --probe: (0.5, -1e-09) lies outside the domain \[0, 0.3000000
 refused "^heatsim: --probe: (0.30000000000000004, 0) lies outside the domain \[0, 0.3\] x \[0, 0.1\]" \
   -g 8 -L 0.3x0.1 -n 2 -T 1e-6 --probe 0.30000000000000004,0
 
+# ---- 6. Faults inside a --restart checkpoint name --restart and the
+# file, not the options that the checkpoint's own data stand for; and
+# faults of an --init file name --init.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+k = np.ones((6, 8)); k[:, 4:] = 4.0
+q = np.zeros((6, 8)); q[2, 3] = 1.0
+with h5py.File("wall.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = np.ones((6, 8))
+with h5py.File("heat.h5", "w") as f:
+    f["source"] = q
+u = np.zeros((5, 5)); u[1, 1] = np.nan
+with h5py.File("init_nan.h5", "w") as f:
+    f["field"] = u
+PYEOF
+expect_status 0 "$HEATSIM" -q -L 1 --material-map "$workdir/wall.h5" \
+  --source-map "$workdir/heat.h5" -n 2 -T 1e-4 --checkpoint-every 2 \
+  --output-dir "$workdir/ck6"
+# edited NAME DATASET VALUE: a copy of the checkpoint whose DATASET holds
+# VALUE at cell (3, 2), unsealed (its user block blanked) so that it
+# reads as a file from elsewhere rather than a damaged one.
+edited () {
+  cp "$workdir/ck6/heatsim-000002.h5" "$workdir/$1.h5"
+  "$PY" - "$workdir/$1.h5" "$2" "$3" <<'PYEOF' || exit 99
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    d = f[sys.argv[2]][()]
+    d[2, 3] = float(sys.argv[3])
+    f[sys.argv[2]][...] = d
+PYEOF
+  dd if=/dev/zero of="$workdir/$1.h5" bs=512 count=1 conv=notrunc \
+    2>/dev/null
+}
+edited neg conductivity -1
+edited nan_source source nan
+edited zero_cap volumetric_heat_capacity 0
+o="$workdir/o6"
+refused "^heatsim: --restart: $workdir/neg.h5: conductivity at cell (3, 2) is -1" \
+  --restart "$workdir/neg.h5" -n 1 --output-dir "$o"
+lacks "material-map"
+no_output "$o"
+refused "^heatsim: --restart: $workdir/nan_source.h5: source at cell (3, 2) is nan" \
+  --restart "$workdir/nan_source.h5" -n 1 --output-dir "$o"
+lacks "source-map"
+no_output "$o"
+refused "^heatsim: --restart: $workdir/zero_cap.h5: volumetric_heat_capacity at cell (3, 2) is 0" \
+  --restart "$workdir/zero_cap.h5" -n 1
+ended_json bad_file --restart "$workdir/neg.h5" -n 1
+# The reader's own messages: a field that is not finite, a dataset or
+# attribute missing, a PNG that cannot be read.
+refused "^heatsim: --init: $workdir/init_nan.h5: value nan at cell (1, 1) is not finite" \
+  --init "$workdir/init_nan.h5" -n 1 --output-dir "$o"
+no_output "$o"
+ended_json bad_file --init "$workdir/init_nan.h5" -n 1
+refused "^heatsim: --init: $workdir/init_nan.h5: dataset 'other' is missing" \
+  --init "$workdir/init_nan.h5" --init-dataset other -n 1
+head -c 60 "$srcdir/data/ring-and-bar.png" >"$workdir/cut.png"
+refused "^heatsim: --init: $workdir/cut.png: not a usable PNG image" \
+  --init "$workdir/cut.png" -n 1
+refused "^heatsim: --restart: $workdir/init_nan.h5: " \
+  --restart "$workdir/init_nan.h5" -n 1
+
 finish
