@@ -203,4 +203,29 @@ refused "^heatsim: --init: $workdir/cut.png: not a usable PNG image" \
 refused "^heatsim: --restart: $workdir/init_nan.h5: " \
   --restart "$workdir/init_nan.h5" -n 1
 
+# ---- 7. Jacobi's refusal lists exactly what the run has that its
+# sweeps cannot take (face cooling was missing from the list).
+o="$workdir/o7"
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no face cooling (--surface-convection); use --solver multigrid" \
+  -g 16 --steady --solver jacobi --thickness 1 --surface-convection 1,0 \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no source (--source); use" \
+  -g 16 -p plate --steady --solver jacobi --source 1
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no convection edge (--bc left); use" \
+  -g 8 --steady --solver jacobi --bc all=insulated --bc left=convection:1,5
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no heat flux edge (--bc left, --bc top); use" \
+  -g 8 --steady --solver jacobi --bc left=flux:1 --bc top=flux:-1
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no variable material (--material-map $workdir/wall.h5), source (--source-map $workdir/heat.h5, --source-rect), heat flux edge (--bc right), convection edge (--bc bottom) or face cooling (--surface-convection); use" \
+  -L 1 --material-map "$workdir/wall.h5" --source-map "$workdir/heat.h5" \
+  --source-rect 0,1,0,1,1 --steady --solver jacobi --bc right=flux:2 \
+  --bc bottom=convection:1,0 --thickness 1 --surface-convection 1,0
+ended_json usage_error -g 16 --steady --solver jacobi --thickness 1 \
+  --surface-convection 1,0
+# A uniform material (one k, one rho c_p) without a source is Jacobi's.
+expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
+  --conductivity 2 --density 1 --heat-capacity 3 --max-steps 5000
+expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
+  --bc left=insulated --max-steps 5000
+
 finish
