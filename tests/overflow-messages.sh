@@ -228,4 +228,44 @@ expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
 expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
   --bc left=insulated --max-steps 5000
 
+# ---- 8. A steady state by the black box multigrid refuses, before the
+# solve, a conductivity whose k / dx^2 its sums of squares cannot take:
+# k = 1e150 in one layer overflowed them (status 5, "the field's values
+# leave the range of double", for a field from 0 to 100), and k = 1e-200
+# next to a fixed edge made them 0, "converged" with a field of zeros.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+def layers(name, left, right):
+    k = np.full((33, 33), right); k[:, :16] = left
+    with h5py.File(name, "w") as f:
+        f["conductivity"] = k
+        f["volumetric_heat_capacity"] = np.ones((33, 33))
+layers("k150.h5", 1e150, 1.0)
+layers("k200.h5", 1e-90, 1e-200)
+layers("k90.h5", 1e90, 1.0)
+PYEOF
+o="$workdir/o8"
+refused "^heatsim: --material-map $workdir/k150.h5: k from 1 to 1e+150: the steady black box multigrid takes k from .* to .* on cells of" \
+  -L 1 --material-map "$workdir/k150.h5" --steady -p plate \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+ended_json usage_error -L 1 --material-map "$workdir/k150.h5" --steady \
+  -p plate
+refused "^heatsim: --material-map $workdir/k200.h5: k from 1e-200 to 1e-90: the steady black box multigrid takes k from" \
+  -L 1 --material-map "$workdir/k200.h5" --steady --bc all=insulated \
+  --bc left=temperature:0 --bc right=temperature:100
+refused "^heatsim: --conductivity 1e+150: k 1e+150: the steady black box multigrid takes k from" \
+  -g 16 -L 1 --conductivity 1e150 --density 1 --heat-capacity 1 --steady \
+  --bc left=flux:1
+refused "^heatsim: --alpha 1e+150 (k = alpha): k 1e+150: the steady black box multigrid takes k from" \
+  -g 16 -L 1 -a 1e150 --steady --bc left=flux:1
+# Within the range the layers solve: the high-k layer near the left
+# edge's 0, the field within the edges' 0 to 100.
+if expect_status 0 "$HEATSIM" -q --json -L 1 \
+     --material-map "$workdir/k90.h5" --steady -p plate; then
+  "$PY" -c 'import sys; lo, hi = map(float, sys.argv[1:]); sys.exit(not (0 <= lo and hi <= 100))' \
+    "$(json_field min "$workdir/out")" "$(json_field max "$workdir/out")" \
+    || fail "k 1e90 | 1: field outside 0 to 100: $(cat "$workdir/out")"
+fi
+
 finish
