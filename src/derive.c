@@ -35,19 +35,125 @@ describe_dt (const struct config *c, char *text, size_t size)
               c->end_time, c->steps);
 }
 
-/* The option of the largest heat transfer coefficient H: a convection
-   edge's (--bc EDGE) or the face cooling's, into text.  */
-static void
+/* The option of the largest heat transfer coefficient H among those
+   given: a convection edge's (--bc EDGE) or the face cooling's, into
+   text.  False where no H is given.  */
+static bool
 largest_h_option (const struct config *c, char *text, size_t size)
 {
-  double h = c->surface_given ? schedule_max (&c->surface_h) : -1.0;
-  snprintf (text, size, "--surface-convection");
+  double h = -1.0;
+  if (c->surface_given)
+    {
+      h = schedule_max (&c->surface_h);
+      snprintf (text, size, "--surface-convection");
+    }
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (c->bc[e].kind == BOUNDARY_ROBIN && schedule_max (&c->bc[e].h) > h)
       {
         h = schedule_max (&c->bc[e].h);
         snprintf (text, size, "--bc %s", edge_name ((enum edge) e));
       }
+  return h >= 0.0;
+}
+
+/* What gave the diffusivity of the stability number, into text: the
+   checkpoint, the map, the uniform material or alpha.  */
+static void
+describe_diffusivity (const struct config *c, char *text, size_t size)
+{
+  const struct material_options *m = &c->material;
+  if (c->restart != NULL)
+    snprintf (text, size, "--restart %s: its material", c->restart);
+  else if (m->map != NULL)
+    snprintf (text, size, "--material-map %s: its largest k / (rho c_p), "
+              "%g,", m->map, config_diffusivity_stable (c));
+  else if (material_options_uniform (m))
+    snprintf (text, size, "--conductivity %g: k / (rho c_p) = %g",
+              m->conductivity, config_diffusivity_stable (c));
+  else if (!c->given.alpha && c->init != NULL)
+    snprintf (text, size, "--init %s: its alpha %g", c->init, c->alpha);
+  else
+    snprintf (text, size, "--alpha %g%s", c->alpha,
+              c->given.alpha ? "" : " (the default)");
+}
+
+/* What gave the cells' size, into text: the checkpoint, --length or
+   the file of --init.  */
+static void
+describe_length (const struct config *c, char *text, size_t size)
+{
+  if (c->restart != NULL)
+    snprintf (text, size, "--restart %s: its cells", c->restart);
+  else if (!c->given.length && c->init != NULL)
+    snprintf (text, size, "--init %s: its cells", c->init);
+  else if (c->lx == c->ly)
+    snprintf (text, size, "--length %g: cells", c->lx);
+  else
+    snprintf (text, size, "--length %gx%g: cells", c->lx, c->ly);
+}
+
+/* Why the stability number overflows, where each of its factors is a
+   finite number but their product is not, into text.  Taken factor by
+   factor in config_stability's order, so that the first one that leaves
+   the range of double is named: the cells' size, the diffusivity, an H
+   (or the plate's thickness that divides the faces' H), the smallest
+   rho c_p, and last dt.  A default must never be blamed for what the
+   user gave (it was: --surface-convection, never given).  */
+static void
+describe_overflow (const struct config *c, char *text, size_t size)
+{
+  char what[320];
+  const double dx = config_dx (c), dy = config_dy (c);
+  const double inverse = 1.0 / (dx * dx) + 1.0 / (dy * dy);
+  if (!isfinite (inverse))
+    {
+      describe_length (c, what, sizeof what);
+      snprintf (text, size, "%s of %g x %g are so small that the explicit "
+                "stability number overflows (1/dx^2 + 1/dy^2 = %g)", what,
+                dx, dy, inverse);
+      return;
+    }
+  if (!isfinite (config_diffusivity_stable (c) * inverse))
+    {
+      describe_diffusivity (c, what, sizeof what);
+      snprintf (text, size, "%s is so large that the explicit stability "
+                "number overflows on cells of %g x %g", what, dx, dy);
+      return;
+    }
+  /* The rates of decay that convection edges and face cooling add
+     (run_config.c's boundary_rate).  */
+  const double spacing[EDGE_COUNT] = { dx, dx, dy, dy };
+  const double face_h = c->surface_given ? schedule_max (&c->surface_h) : 0;
+  double rate = c->surface_given ? 2.0 * face_h / c->thickness : 0.0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind == BOUNDARY_ROBIN)
+      rate += 2.0 * schedule_max (&c->bc[e].h) / spacing[e];
+  const bool thin = c->surface_given && isfinite (2.0 * face_h)
+                    && !isfinite (2.0 * face_h / c->thickness);
+  const double capacity = c->material.given ? c->material.capacity_min : 1.0;
+  if (c->restart != NULL && !isfinite (rate / capacity))
+    snprintf (text, size, "--restart %s: its heat transfer coefficients H "
+              "(or its rho c_p) are such that the explicit stability number "
+              "overflows", c->restart);
+  else if (thin)
+    snprintf (text, size, "--thickness %g: a plate so thin that the "
+              "explicit stability number overflows (face cooling's 2 H / D, "
+              "H %g)", c->thickness, face_h);
+  else if (!isfinite (rate) && largest_h_option (c, what, sizeof what))
+    snprintf (text, size, "%s: a heat transfer coefficient H so large that "
+              "the explicit stability number overflows", what);
+  else if (!isfinite (rate / capacity))
+    snprintf (text, size, "%s%s: the smallest rho c_p, %g, is so small "
+              "that the explicit stability number overflows",
+              c->material.map != NULL ? "--material-map "
+              : "--density, --heat-capacity", c->material.map != NULL
+              ? c->material.map : "", capacity);
+  else
+    {
+      describe_dt (c, what, sizeof what);
+      snprintf (text, size, "%s: time step %g so large that the explicit "
+                "stability number overflows", what, c->dt);
+    }
 }
 
 /* The explicit scheme's stability rule.  Implicit schemes are stable for
@@ -59,14 +165,13 @@ check_stability (struct parser *p, const struct config *c)
     return true;
   const double r = config_stability (c);
   char source[128];
-  /* Only an H near the doubles' limit makes it overflow: no dt is
-     stable then, and --force would run into NaN.  */
+  /* No dt is stable where it overflows, and --force would run into
+     NaN.  */
   if (!isfinite (r))
     {
-      largest_h_option (c, source, sizeof source);
-      return parse_fail (p, "%s: a heat transfer coefficient H so large "
-                         "that the explicit stability number overflows",
-                         source);
+      char why[768];
+      describe_overflow (c, why, sizeof why);
+      return parse_fail (p, "%s", why);
     }
   if (r <= STABILITY_LIMIT || c->force)
     return true;

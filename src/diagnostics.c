@@ -14,6 +14,7 @@
 static int this_rank;
 static char message[512];
 static bool held;
+static const char *prefix;
 
 void
 diagnostics_set_rank (int rank)
@@ -26,11 +27,22 @@ heatsim_error (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (message, sizeof message, fmt, ap);
+  char text[sizeof message];
+  vsnprintf (text, sizeof text, fmt, ap);
   va_end (ap);
+  if (prefix != NULL)
+    snprintf (message, sizeof message, "%s: %s", prefix, text);
+  else
+    snprintf (message, sizeof message, "%s", text);
   held = this_rank != 0;
   if (!held)
     fprintf (stderr, PACKAGE ": %s\n", message);
+}
+
+void
+heatsim_error_prefix (const char *text)
+{
+  prefix = text;
 }
 
 void

@@ -27,6 +27,12 @@ void diagnostics_set_rank (int rank);
 void heatsim_error (const char *fmt, ...)
   __attribute__ ((format (printf, 1, 2)));
 
+/* Begin every message with "PREFIX: " until called again (NULL: no
+   prefix).  A reader that knows only a file's path (h5read.c, png_io.c)
+   prints its own message; the caller that gave it the path sets the
+   option that named the file (--init, --restart) around the read.  */
+void heatsim_error_prefix (const char *prefix);
+
 /* Print the message this rank kept back, prefixed with the rank.  */
 void heatsim_error_flush (void);
 

@@ -324,6 +324,90 @@ check_step_weight (const struct implicit *im, const struct config *cfg)
   return HEATSIM_USAGE;
 }
 
+/* The range of k / dx^2 and k / dy^2 of a steady solve by the black
+   box multigrid.  Its residual norms and CG's dot products are sums of
+   unscaled squares (the geometric multigrid's are scaled, derive.c),
+   of terms of about k / dx^2 times the field's differences: k = 1e150
+   in one layer on cells of 1/34 overflowed them for a field of 0 to 100
+   (status 5), and k = 1e-200 beside a fixed edge made them 0, so that
+   the solve "converged" at once to a field of zeros.  Random maps of k
+   over six decades solve alike from 1e-100 to 1e100 (tests/
+   overflow-messages.sh); the squares keep about 1e100 of room both ways
+   for the field's values and the number of nodes.  */
+#define STEADY_WEIGHT_MIN 1e-100
+#define STEADY_WEIGHT_MAX 1e100
+
+/* The least and the largest k of the whole grid (every rank calls
+   it).  */
+static void
+conductivity_range (const struct material *m, const struct domain *d,
+                    double range[2])
+{
+  double lo = m->conductivity_uniform, hi = lo;
+  const struct field *k = &m->conductivity;
+  if (m->variable && k->data != NULL)
+    {
+      lo = HUGE_VAL;
+      hi = -HUGE_VAL;
+      for (size_t j = 1; j <= k->ny; ++j)
+        for (size_t i = 1; i <= k->nx; ++i)
+          {
+            lo = fmin (lo, k->data[field_index (k, i, j)]);
+            hi = fmax (hi, k->data[field_index (k, i, j)]);
+          }
+    }
+  range[0] = domain_min (d, lo);
+  range[1] = domain_max (d, hi);
+}
+
+/* What gave k, into text: the checkpoint, the map, --conductivity, or
+   alpha (k = alpha without an SI material).  */
+static void
+describe_conductivity (const struct config *cfg, char *text, size_t size)
+{
+  const struct material_options *m = &cfg->material;
+  if (m->from_checkpoint)
+    snprintf (text, size, "--restart %s", cfg->restart);
+  else if (m->map != NULL)
+    snprintf (text, size, "--material-map %s", m->map);
+  else if (material_options_uniform (m))
+    snprintf (text, size, "--conductivity %g", m->conductivity);
+  else if (!cfg->given.alpha && cfg->init != NULL)
+    snprintf (text, size, "--init %s: its alpha %g (k = alpha)", cfg->init,
+              cfg->alpha);
+  else
+    snprintf (text, size, "--alpha %g (k = alpha)", cfg->alpha);
+}
+
+/* A steady black box solve's k within STEADY_WEIGHT_MIN and _MAX times
+   dx^2 and dy^2.  Returns 0 or HEATSIM_USAGE after a message.  */
+static int
+check_steady_conductivity (const struct implicit *im,
+                           const struct config *cfg,
+                           const struct material *m)
+{
+  double k[2];
+  conductivity_range (m, im->domain, k);
+  const double h2_min = fmin (im->dx * im->dx, im->dy * im->dy);
+  const double h2_max = fmax (im->dx * im->dx, im->dy * im->dy);
+  const double lo = STEADY_WEIGHT_MIN * h2_max;
+  const double hi = STEADY_WEIGHT_MAX * h2_min;
+  if (k[0] >= lo && k[1] <= hi)
+    return HEATSIM_OK;
+  char what[4200], has[64];
+  describe_conductivity (cfg, what, sizeof what);
+  if (k[0] == k[1])
+    snprintf (has, sizeof has, "k %g", k[0]);
+  else
+    snprintf (has, sizeof has, "k from %g to %g", k[0], k[1]);
+  heatsim_error ("%s: %s: the steady black box multigrid takes k from %g "
+                 "to %g on cells of %g x %g (k / dx^2 and k / dy^2 from %g "
+                 "to %g: its sums of squares are not scaled)", what, has,
+                 lo, hi, im->dx, im->dy, STEADY_WEIGHT_MIN,
+                 STEADY_WEIGHT_MAX);
+  return HEATSIM_USAGE;
+}
+
 /* The outcome of building the multigrid hierarchy of an nx x ny grid
    as a status for main, with a message where it failed: refusal where
    the operator is refused.  */
@@ -429,6 +513,12 @@ material_init (struct implicit *im, const struct config *cfg,
                               .capacity_uniform = 1.0 };
   if (m != NULL)
     uniform = *m;
+  if (cfg->steady)
+    {
+      const int range = check_steady_conductivity (im, cfg, &uniform);
+      if (range != HEATSIM_OK)
+        return range;
+    }
   if (!uniform.variable)
     uniform.capacity = (struct field) { .nx = nx, .ny = ny };
   if (!heat_operator_build (&im->op, &uniform, im->dx, im->dy, im->edge_node)

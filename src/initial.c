@@ -230,6 +230,8 @@ read_init (struct config *cfg, struct field *u)
 {
   const char *path = cfg->init;
   struct checkpoint_meta meta;
+  bool checkpoint;
+  int status;
   switch (h5_is_hdf5 (path))
     {
     case 1:
@@ -239,18 +241,24 @@ read_init (struct config *cfg, struct field *u)
                          "file", path);
           return HEATSIM_USAGE;
         }
-      if (cfg->init_dataset == NULL && h5_is_checkpoint (path))
-        {
-          const int status = h5_read_checkpoint (path, &meta, u);
-          return status != HEATSIM_OK ? status
-                 : init_from_checkpoint (cfg, &meta);
-        }
-      return h5_read_dataset (path, cfg->init_dataset ? cfg->init_dataset
-                              : "field", u);
+      checkpoint = cfg->init_dataset == NULL && h5_is_checkpoint (path);
+      /* The readers name the file alone: their messages are --init's.  */
+      heatsim_error_prefix ("--init");
+      status = checkpoint ? h5_read_checkpoint (path, &meta, u)
+               : h5_read_dataset (path, cfg->init_dataset
+                                        ? cfg->init_dataset : "field", u);
+      heatsim_error_prefix (NULL);
+      return status != HEATSIM_OK || !checkpoint ? status
+             : init_from_checkpoint (cfg, &meta);
     case 0:
       if (png_is_png (path))
-        return png_read_field (path, cfg->init_range[0], cfg->init_range[1],
-                               u);
+        {
+          heatsim_error_prefix ("--init");
+          status = png_read_field (path, cfg->init_range[0],
+                                   cfg->init_range[1], u);
+          heatsim_error_prefix (NULL);
+          return status;
+        }
       heatsim_error ("--init: %s: neither an HDF5 file nor a PNG image", path);
       return HEATSIM_BAD_FILE;
     default:
@@ -275,7 +283,9 @@ load_initial (struct config *cfg, struct field *u)
   struct checkpoint_meta meta;
   if (cfg->restart != NULL)
     {
+      heatsim_error_prefix ("--restart");
       status = h5_read_checkpoint (path, &meta, u);
+      heatsim_error_prefix (NULL);
       if (status == HEATSIM_OK)
         status = apply_checkpoint (cfg, &meta);
     }

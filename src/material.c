@@ -177,7 +177,8 @@ material_si (const struct material_options *m)
 static const char *
 material_option (const struct material_options *m)
 {
-  return m->conductivity_given ? "conductivity"
+  return m->from_checkpoint ? "restart"
+         : m->conductivity_given ? "conductivity"
          : m->density_given ? "density"
          : m->heat_capacity_given ? "heat-capacity"
          : m->map != NULL ? "material-map"
@@ -238,6 +239,14 @@ whole_free (struct whole *w)
   field_free (&w->conductivity);
   field_free (&w->capacity);
   field_free (&w->source);
+}
+
+/* The option that names a map in messages: a checkpoint's datasets
+   are --restart's, not the options the first run was given.  */
+static const char *
+map_option (const struct material_options *m, const char *option)
+{
+  return m->from_checkpoint ? "--restart" : option;
 }
 
 /* Where a map sets the grid: the first map read without --grid (or a
@@ -382,7 +391,7 @@ static bool
 read_h5_material (struct parser *p, const struct material_options *m,
                   const char *path, struct whole *w, size_t *nx, size_t *ny)
 {
-  static const char opt[] = "--material-map";
+  const char *const opt = map_option (m, "--material-map");
   struct field keys = { 0 };
   if (!read_dataset (p, opt, path, "material", true, &keys))
     return false;
@@ -492,14 +501,15 @@ read_material_map (struct parser *p, struct config *c, struct grid_rule *g,
                    struct whole *w)
 {
   const char *path = c->material.map;
+  const char *const opt = map_option (&c->material, "--material-map");
   size_t nx = 0, ny = 0;
-  const int kind = file_kind (p, "--material-map", path);
+  const int kind = file_kind (p, opt, path);
   if (kind < 0)
     return false;
   const bool ok = kind == 1
                   ? read_h5_material (p, &c->material, path, w, &nx, &ny)
                   : read_png_material (p, &c->material, path, w, &nx, &ny);
-  return ok && fit_grid (p, c, g, "--material-map", path, nx, ny);
+  return ok && fit_grid (p, c, g, opt, path, nx, ny);
 }
 
 /* A source map: HDF5 dataset 'source', or a gray PNG whose levels map
@@ -508,8 +518,8 @@ static bool
 read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
                  struct field *q)
 {
-  static const char opt[] = "--source-map";
   const struct material_options *m = &c->material;
+  const char *const opt = map_option (m, "--source-map");
   const char *path = m->source_map;
   const int kind = file_kind (p, opt, path);
   struct field f = { 0 };
@@ -569,9 +579,17 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
       const double *b = m->rect[r];
       if (!(b[1] >= -1e-9 * dx && b[0] <= c->lx + 1e-9 * dx
             && b[3] >= -1e-9 * dy && b[2] <= c->ly + 1e-9 * dy))
-        return parse_fail (p, "--source-rect: %g,%g,%g,%g,%g lies off the "
-                           "domain, [0, %g] x [0, %g]", b[0], b[1], b[2],
-                           b[3], b[4], c->lx, c->ly);
+        {
+          /* In the digits that read back as each: %g made 1.0000001
+             a 1, on the domain's edge.  */
+          char t[7][32];
+          const double v[7] = { b[0], b[1], b[2], b[3], b[4], c->lx, c->ly };
+          for (int k = 0; k < 7; ++k)
+            format_real (t[k], sizeof t[k], v[k]);
+          return parse_fail (p, "--source-rect: %s,%s,%s,%s,%s lies off the "
+                             "domain, [0, %s] x [0, %s]", t[0], t[1], t[2],
+                             t[3], t[4], t[5], t[6]);
+        }
     }
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");
@@ -580,13 +598,30 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
       {
         const double x = config_x (c, i), y = config_y (c, j);
         double s = m->source;
+        bool rect = false;
         for (size_t r = 0; r < m->rects; ++r)
           {
             const double *b = m->rect[r];
             if (inside (x, b[0], b[1], dx) && inside (y, b[2], b[3], dy))
-              s += b[4];
+              {
+                s += b[4];
+                rect |= b[4] != 0.0;
+              }
           }
-        q->data[field_index (q, i, j)] += s;
+        double *cell = &q->data[field_index (q, i, j)];
+        const bool mapped = *cell != 0.0;
+        *cell += s;
+        /* Each source is finite, their sum need not be: the run would
+           stop at its first step with a field that is not.  */
+        if (!isfinite (*cell))
+          return parse_fail (p, "%s%s%s%s%s%s: the heat sources of cell "
+                             "(%zu, %zu) add up to a sum that is not finite",
+                             mapped ? "--source-map " : "",
+                             mapped ? m->source_map : "",
+                             mapped && m->source != 0.0 ? ", " : "",
+                             m->source != 0.0 ? "--source" : "",
+                             rect && (mapped || m->source != 0.0) ? ", " : "",
+                             rect ? "--source-rect" : "", i - 1, j - 1);
       }
   return true;
 }
@@ -753,7 +788,9 @@ material_derive (struct config *c, char *err, size_t errlen)
   struct whole w;
   if (!read_whole (&p, c, &w))
     {
-      c->file_unusable = p.file;
+      /* Bad values in a checkpoint make a bad file, as a field's do;
+         a map's are the options' fault.  */
+      c->file_unusable = p.file || m->from_checkpoint;
       return false;
     }
   collapse_uniform (&w.conductivity, &w.conductivity_uniform);
@@ -904,7 +941,7 @@ material_restart (struct config *c, const struct checkpoint_meta *meta)
   if (meta->has_material)
     *m = (struct material_options) {
       .map = c->restart, .source_map = meta->has_source ? c->restart : NULL,
-      .given = true,
+      .given = true, .from_checkpoint = true,
     };
   else if (meta->uniform_given && !m->given)
     {
@@ -913,6 +950,7 @@ material_restart (struct config *c, const struct checkpoint_meta *meta)
       m->conductivity = meta->conductivity;
       m->density = meta->density;
       m->heat_capacity = meta->heat_capacity;
+      m->from_checkpoint = true;
     }
   return HEATSIM_OK;
 }

@@ -189,3 +189,14 @@ parse_range (struct parser *p, const char *opt, const char *text,
          || parse_fail (p, "%s: '%s': the first value must be below the second",
                   opt, text);
 }
+
+void
+format_real (char *buf, size_t len, double v)
+{
+  for (int digits = 1; digits <= 17; ++digits)
+    {
+      snprintf (buf, len, "%.*g", digits, v);
+      if (strtod (buf, NULL) == v)
+        return;
+    }
+}

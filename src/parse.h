@@ -62,6 +62,12 @@ bool parse_count_pair (struct parser *p, const char *opt, const char *text,
 bool parse_length_pair (struct parser *p, const char *opt, const char *text,
                         double *a, double *b);
 
+/* v in the fewest significant digits that read back as v, as %g
+   writes them ("0.1", not "0.10000000000000001"; "1e+06"; "1.0000001",
+   not %g's "1"): a message that quotes a value must show why it was
+   refused.  */
+void format_real (char *buf, size_t len, double v);
+
 /* "LO,HI" with LO < HI.  */
 bool parse_range (struct parser *p, const char *opt, const char *text,
                   double range[2]);

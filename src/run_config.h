@@ -90,6 +90,10 @@ struct material_options {
   double rect[SOURCE_RECTS_MAX][5];
   bool initial_temperature_given;
   double initial_temperature;
+  /* The material is the --restart checkpoint's (material_restart): its
+     maps are the file's datasets, and messages about them name
+     --restart, not the options that the first run was given.  */
+  bool from_checkpoint;
   /* Derived (material_derive): the material is not k = alpha, rho c_p
      = 1 without source; variable: k or rho c_p varies, or a source,
      face cooling or a source schedule is given (the variable step

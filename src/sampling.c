@@ -14,12 +14,15 @@
 #include "domain.h"
 #include "field.h"
 #include "output.h"
+#include "parse.h"
 #include "pattern.h"
 #include "run_config.h"
 #include "status.h"
 
-/* v in the fewest digits that read back as v: "0.1", not
-   "0.10000000000000001".  */
+/* v in the fewest digits from 15 that read back as v: "0.1", not
+   "0.10000000000000001".  Not format_real's shortest, which writes
+   1e+06 where this writes 1000000: a restart continues a probe file
+   only under the same header.  */
 static void
 shortest (char *buf, size_t len, double v)
 {
@@ -51,11 +54,17 @@ probe_header (const struct config *cfg)
   return h;
 }
 
+/* The point and the domain in the digits that read back as each: %g
+   rounded 1.0000001 to 1, and the point seemed to lie on the edge.  */
 static int
 outside (const struct config *cfg, const char *opt, double x, double y)
 {
-  heatsim_error ("%s: (%g, %g) lies outside the domain [0, %g] x [0, %g]",
-                 opt, x, y, cfg->lx, cfg->ly);
+  char text[4][32];
+  const double v[4] = { x, y, cfg->lx, cfg->ly };
+  for (int k = 0; k < 4; ++k)
+    format_real (text[k], sizeof text[k], v[k]);
+  heatsim_error ("%s: (%s, %s) lies outside the domain [0, %s] x [0, %s]",
+                 opt, text[0], text[1], text[2], text[3]);
   return HEATSIM_USAGE;
 }
 

@@ -5,12 +5,14 @@
 
 #include "schedule.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "parse.h"
 
@@ -75,15 +77,27 @@ field_number (const char *text, const char *end, double *v)
   return tail == end && errno != ERANGE && isfinite (*v);
 }
 
-/* Whether text starts with what strtod reads as a number (nan and inf
-   included), blanks aside.  */
+/* Whether the first field of a first line, [text, end), is a number's,
+   so that the line is a row: one that strtod starts to read at a digit,
+   a sign or a point.  A word is a header, also one that begins as
+   strtod reads inf or nan ("infusion_time", "nancy"), unless the whole
+   field is such a number ("inf", "-nan"), which the row then refuses as
+   a value.  */
 static bool
-starts_number (const char *text)
+starts_number (const char *text, const char *end)
 {
-  char *tail;
   text += strspn (text, " \t");
+  char *tail;
   (void) strtod (text, &tail);
-  return tail != text;
+  if (tail == text)
+    return false;
+  const char *first = text + (*text == '+' || *text == '-');
+  if (!isalpha ((unsigned char) *first))
+    return true;
+  const char *rest = tail;
+  while (rest < end && (*rest == ' ' || *rest == '\t'))
+    ++rest;
+  return rest >= end;
 }
 
 /* One line of the file, its line break (LF or CR LF) removed: a blank
@@ -110,7 +124,8 @@ read_line (struct parser *p, const char *where, size_t number, char *line,
                        "must end with LF or CR LF)", where, number);
   const char *comma = strchr (line, ',');
   double t, v;
-  if (number == 1 && !starts_number (line))
+  if (number == 1 && !starts_number (line, comma != NULL ? comma
+                                     : line + strlen (line)))
     return true;
   const bool row = comma != NULL && strchr (comma + 1, ',') == NULL
                    && field_number (line, comma, &t)
@@ -137,8 +152,19 @@ read_rows (struct parser *p, const char *where, FILE *fp, double least,
   size_t size = 0;
   bool ok = true;
   size_t number = 0;
-  while (ok && getline (&line, &size, fp) != -1)
-    ok = read_line (p, where, ++number, line, least, r);
+  ssize_t length;
+  while (ok && (length = getline (&line, &size, fp)) != -1)
+    {
+      ++number;
+      /* The line's text ends at a NUL byte: what follows would be lost
+         unseen.  Refused as case files refuse it, as a file that is
+         not text (status bad_file).  */
+      if (memchr (line, '\0', (size_t) length) != NULL)
+        ok = parse_fail_file (p, "%s:%zu: a NUL byte: not a text file",
+                              where, number);
+      else
+        ok = read_line (p, where, number, line, least, r);
+    }
   free (line);
   if (ok && ferror (fp))
     ok = parse_fail_file (p, "%s: cannot read: %s", where, strerror (errno));
@@ -202,7 +228,14 @@ schedule_at (const struct schedule *s, double t)
         hi = mid;
     }
   const double w = (t - s->time[lo]) / (s->time[hi] - s->time[lo]);
-  return s->values[lo] + w * (s->values[hi] - s->values[lo]);
+  const double v0 = s->values[lo], v1 = s->values[hi];
+  /* v1 - v0 overflows where the values have opposite signs and
+     magnitudes near the largest double (1e308 and -1e308): then the
+     weighted mean, whose terms have opposite signs and cannot overflow.
+     Every other pair keeps v0 + w (v1 - v0), bit for bit, and with it a
+     row's own value at its time.  */
+  const double rise = v1 - v0;
+  return isfinite (rise) ? v0 + w * rise : (1.0 - w) * v0 + w * v1;
 }
 
 double

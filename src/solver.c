@@ -5,6 +5,7 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,120 @@ set_given_temperatures (struct solver *s, const struct config *cfg)
                  w->stencil.halo.temperature);
 }
 
+/* The least and the largest value of the interior of this rank's part
+   of f, into range (min, max) as far as they go.  */
+static void
+part_range (const struct field *f, double range[2])
+{
+  for (size_t j = 1; f->data != NULL && j <= f->ny; ++j)
+    for (size_t i = 1; i <= f->nx; ++i)
+      {
+        range[0] = fmin (range[0], f->data[field_index (f, i, j)]);
+        range[1] = fmax (range[1], f->data[field_index (f, i, j)]);
+      }
+}
+
+/* Whether k or rho c_p varies over the whole grid: a part may be
+   uniform where the grid is not.  Every rank must call it.  */
+static bool
+material_varies (const struct solver *s)
+{
+  const struct field *const f[2] = { &s->material.conductivity,
+                                     &s->material.capacity };
+  bool varies = false;
+  for (int k = 0; k < 2; ++k)
+    {
+      double range[2] = { HUGE_VAL, -HUGE_VAL };
+      part_range (f[k], range);
+      varies |= domain_max (s->domain, range[1])
+                > domain_min (s->domain, range[0]);
+    }
+  return varies;
+}
+
+/* What a run has that Jacobi sweeps cannot take: up to five kinds, each
+   with the options that gave it.  */
+struct misfits {
+  size_t n;
+  char item[5][576];
+};
+
+/* Add "what (names)" where names is not empty.  */
+static void
+add_misfit (struct misfits *m, const char *what, const char *names)
+{
+  if (names[0] != '\0')
+    snprintf (m->item[m->n++], sizeof m->item[0], "%s (%s)", what, names);
+}
+
+/* Append name (and file, where not NULL) to a list separated by ", ".  */
+static void
+list_name (char *names, size_t size, const char *name, const char *file)
+{
+  const size_t used = strlen (names);
+  snprintf (names + used, size - used, "%s%s%s%s", used > 0 ? ", " : "",
+            name, file != NULL ? " " : "", file != NULL ? file : "");
+}
+
+/* The edges of a heat flux (flux) or convection edge, as "--bc EDGE"
+   names into names.  */
+static void
+edge_names (const struct config *cfg, bool flux, char *names, size_t size)
+{
+  names[0] = '\0';
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      const struct edge_condition *b = &cfg->bc[e];
+      char name[16];
+      snprintf (name, sizeof name, "--bc %s", edge_name ((enum edge) e));
+      if (flux ? b->kind == BOUNDARY_NEUMANN
+                 && (b->value.path != NULL || b->value.value != 0.0)
+               : b->kind == BOUNDARY_ROBIN)
+        list_name (names, size, name, NULL);
+    }
+}
+
+/* What a run has that Jacobi sweeps cannot take, each with the options
+   that gave it, into text as "A, B or C": the user must see which
+   option to drop (face cooling was missing from a fixed list).  Every
+   rank must call it.  */
+static void
+jacobi_misfits (const struct solver *s, const struct config *cfg,
+                char *text, size_t size)
+{
+  const struct material_options *m = &cfg->material;
+  struct misfits list = { .n = 0 };
+  char names[512] = "";
+  if (s->material.variable && material_varies (s))
+    list_name (names, sizeof names, m->from_checkpoint ? "--restart"
+               : "--material-map", m->map);
+  add_misfit (&list, "variable material", names);
+  names[0] = '\0';
+  if (m->source_map != NULL)
+    list_name (names, sizeof names, m->from_checkpoint ? "--restart"
+               : "--source-map", m->source_map);
+  if (m->source_given)
+    list_name (names, sizeof names, "--source", NULL);
+  if (m->rects > 0)
+    list_name (names, sizeof names, "--source-rect", NULL);
+  if (cfg->source_schedule.path != NULL)
+    list_name (names, sizeof names, "--source-schedule", NULL);
+  add_misfit (&list, "source", names);
+  edge_names (cfg, true, names, sizeof names);
+  add_misfit (&list, "heat flux edge", names);
+  edge_names (cfg, false, names, sizeof names);
+  add_misfit (&list, "convection edge", names);
+  add_misfit (&list, "face cooling",
+              cfg->surface_given ? "--surface-convection" : "");
+  snprintf (text, size, "%s", list.n > 0 ? "" : "variable material");
+  for (size_t k = 0; k < list.n; ++k)
+    {
+      const size_t used = strlen (text);
+      snprintf (text + used, size - used, "%s%s",
+                k == 0 ? "" : k + 1 == list.n ? " or " : ", ", list.item[k]);
+    }
+}
+
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
    implicit schemes and the steady state solve their own way.  Returns 0
@@ -131,9 +246,10 @@ prepare_material_step (struct solver *s, const struct config *cfg)
   if (cfg->steady && cfg->solver == SOLVER_JACOBI
       && (s->material.variable || edge_terms_needed (cfg)))
     {
-      heatsim_error ("--solver jacobi: Jacobi sweeps take no variable "
-                     "material, source, heat flux or convection edge; use "
-                     "--solver multigrid");
+      char misfits[3072];
+      jacobi_misfits (s, cfg, misfits, sizeof misfits);
+      heatsim_error ("--solver jacobi: Jacobi sweeps take no %s; use "
+                     "--solver multigrid", misfits);
       return HEATSIM_USAGE;
     }
   if (!s->material.variable)

@@ -292,13 +292,13 @@ then
 fi
 
 # Jacobi sweeps have no variable operator: refused, not run without it.
-refused "--solver jacobi: Jacobi sweeps take no variable material" \
+refused "--solver jacobi: Jacobi sweeps take no source (--source)" \
   -p plate -s --solver jacobi --source 1 -g 20
 # Nor a heat flux or convection edge (issue 24): the sweeps diverged
 # (NaN) with convection and ran to --max-steps with an unbalanced flux.
-refused "--solver jacobi: Jacobi sweeps take no variable material, source, heat flux or convection" \
+refused "--solver jacobi: Jacobi sweeps take no convection edge (--bc left)" \
   -g 8 -s --solver jacobi --bc all=insulated --bc left=convection:1,5
-refused "--solver jacobi: Jacobi sweeps take no variable material, source, heat flux or convection" \
+refused "--solver jacobi: Jacobi sweeps take no heat flux edge (--bc left)" \
   -g 8 -s --solver jacobi --bc all=insulated --bc left=flux:1
 
 # ---- (e) 1 to 4 MPI ranks give the same bits.

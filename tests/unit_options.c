@@ -10,6 +10,7 @@
 
 #include "multigrid.h"
 #include "options.h"
+#include "parse.h"
 #include "problem.h"
 #include "strategy.h"
 #include "unit.h"
@@ -39,6 +40,30 @@ parse (struct config *cfg, ...)
     CHECK (strstr (err, want) != NULL);                                    \
     options_free (&c_);                                                    \
   } while (0)
+
+/* format_real: the fewest digits that read back as the value, so that
+   a message quoting it shows why it was refused.  */
+static void
+test_format_real (void)
+{
+  static const struct {
+    double v;
+    const char *text;
+  } cases[] = {
+    { 1.0000001, "1.0000001" }, { 1.0, "1" }, { 0.1, "0.1" },
+    { 1e6, "1e+06" }, { -1e-9, "-1e-09" }, { 0.1 + 0.2, "0.30000000000000004" },
+    { 1e308, "1e+308" }, { 0.0, "0" },
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
+    {
+      char buf[32];
+      format_real (buf, sizeof buf, cases[k].v);
+      if (strcmp (buf, cases[k].text) != 0)
+        fprintf (stderr, "format_real: %s, expected %s\n", buf,
+                 cases[k].text);
+      CHECK (strcmp (buf, cases[k].text) == 0);
+    }
+}
 
 static void
 test_defaults (void)
@@ -511,5 +536,6 @@ main (void)
   test_apply ();
   test_case_text ();
   test_conditions ();
+  test_format_real ();
   return unit_exit ();
 }

@@ -30,6 +30,28 @@ write_file (const char *name, const char *text)
   return name;
 }
 
+/* Load "@name" holding size bytes of text (NUL bytes included) with
+   values >= least.  */
+static bool
+load_bytes (struct schedule *s, const char *name, const char *text,
+            size_t size, double least)
+{
+  FILE *fp = fopen (name, "wb");
+  if (fp == NULL || fwrite (text, 1, size, fp) != size || fclose (fp) != 0)
+    {
+      perror (name);
+      exit (EXIT_FAILURE);
+    }
+  char arg[64];
+  snprintf (arg, sizeof arg, "@%s", name);
+  *s = (struct schedule) { .path = NULL };
+  err[0] = '\0';
+  const bool ok = schedule_parse (&p, "--bc", arg, s)
+                  && schedule_load (&p, "--bc", least, s);
+  unlink (name);
+  return ok;
+}
+
 /* Load "@name" holding text with values >= least.  */
 static bool
 load (struct schedule *s, const char *name, const char *text, double least)
@@ -96,6 +118,30 @@ test_interpolation (void)
   schedule_free (&s);
 }
 
+/* Rows whose values are finite but whose difference is not: the values
+   between them are finite, exact where the weights are (1e308 and
+   -1e308 meet at 0 halfway), and within the rows' range.  */
+static void
+test_huge_rows (void)
+{
+  struct schedule s;
+  CHECK (load (&s, "sched-huge.csv", "0,1e308\n1,-1e308\n", -INFINITY));
+  CHECK (schedule_at (&s, 0.5) == 0.0);
+  CHECK (schedule_at (&s, 0.25) == 5e307);
+  CHECK (schedule_at (&s, 0.75) == -5e307);
+  for (double t = 0.0; t <= 1.0; t += 1.0 / 64.0)
+    {
+      const double v = schedule_at (&s, t);
+      CHECK (isfinite (v) && v <= 1e308 && v >= -1e308);
+    }
+  schedule_free (&s);
+  CHECK (load (&s, "sched-max.csv", "0,-1.7976931348623157e308\n"
+               "2,1.7976931348623157e308\n", -INFINITY));
+  CHECK (schedule_at (&s, 1.0) == 0.0);
+  CHECK (isfinite (schedule_at (&s, 1.5)) && schedule_at (&s, 1.5) > 0.0);
+  schedule_free (&s);
+}
+
 /* A refusal whose message holds every one of the words.  */
 static void
 refused (const char *name, const char *text, double least, const char *w1,
@@ -138,6 +184,55 @@ test_refusals (void)
   schedule_free (&s);
 }
 
+/* A NUL byte cut its line short unseen (a row's value read as the
+   digits before it, the rest dropped): the file is refused, naming its
+   line, as a case file is.  */
+static void
+test_nul (void)
+{
+  struct schedule s;
+  static const char row[] = "0,1\n1,2\0junk\n";
+  CHECK (!load_bytes (&s, "sched-nul.csv", row, sizeof row - 1, -INFINITY));
+  CHECK (strstr (err, "--bc: sched-nul.csv:2:") == err);
+  CHECK (strstr (err, "NUL") != NULL);
+  CHECK (s.points == 0);
+  static const char header[] = "time\0,value\n0,1\n";
+  CHECK (!load_bytes (&s, "sched-nul1.csv", header, sizeof header - 1,
+                      -INFINITY));
+  CHECK (strstr (err, "sched-nul1.csv:1:") != NULL && strstr (err, "NUL"));
+  static const char last[] = "0,1\n1,2\n\0";
+  CHECK (!load_bytes (&s, "sched-nul3.csv", last, sizeof last - 1,
+                      -INFINITY));
+  CHECK (strstr (err, "sched-nul3.csv:3:") != NULL && strstr (err, "NUL"));
+  schedule_free (&s);
+}
+
+/* A first line whose first field is a word is a header, also where the
+   word begins as strtod reads a number (inf, nan); a field that is
+   wholly such a number is a row, refused for its value.  */
+static void
+test_header_words (void)
+{
+  struct schedule s;
+  CHECK (load (&s, "sched-inf.csv", "infusion_time,rate\n0,1\n1,2\n",
+               -INFINITY));
+  CHECK (s.points == 2 && schedule_at (&s, 0.5) == 1.5);
+  schedule_free (&s);
+  CHECK (load (&s, "sched-nan.csv", "nancy,x\n0,3\n", -INFINITY));
+  CHECK (s.points == 1 && schedule_at (&s, 0.0) == 3.0);
+  schedule_free (&s);
+  CHECK (load (&s, "sched-Inf.csv", " Information , value\n0,3\n",
+               -INFINITY));
+  CHECK (s.points == 1);
+  schedule_free (&s);
+  refused ("sched-infrow.csv", "inf,1\n2,1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-minf.csv", "-inf,1\n2,1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-infty.csv", "Infinity,1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-nanrow.csv", " nan ,1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-nanp.csv", "nan(1),1\n", -INFINITY, ":1:", "numbers");
+  refused ("sched-digit.csv", "1abc,1\n", -INFINITY, ":1:", "numbers");
+}
+
 int
 main (void)
 {
@@ -150,6 +245,9 @@ main (void)
     }
   test_constant ();
   test_interpolation ();
+  test_huge_rows ();
+  test_nul ();
+  test_header_words ();
   test_refusals ();
   CHECK (chdir ("/") == 0 && rmdir (dir) == 0);
   return unit_exit ();

@@ -1,0 +1,271 @@
+#!/bin/sh
+# Messages and overflow handling found by a hostile test pass: each
+# refusal names what is at fault (the option or the file the user gave,
+# not a default or an option never given), exits with status 2 and
+# leaves no output; values that overflow only in an intermediate sum
+# are computed without it, or refused before the run.
+. "${srcdir:-.}/tests/testlib.sh"
+
+python_with h5py numpy
+
+# no_output DIR: a refused run made nothing in its --output-dir.
+no_output () {
+  [ ! -e "$1" ] || [ -z "$(ls -A "$1")" ] \
+    || fail "a refused run left files in $1: $(ls -A "$1")"
+}
+
+# lacks TEXT: the last message does not hold TEXT.
+lacks () {
+  grep -q -e "$1" "$workdir/err" \
+    && fail "the message names '$1' wrongly: $(cat "$workdir/err")"
+}
+
+# ended_json STATUS ARGS...: under --json heatsim ARGS exits 2 and prints
+# one object whose status is STATUS and whose error is the message on
+# stderr (tests/json-status.sh checks every other key).
+ended_json () {
+  _status=$1
+  shift
+  expect_status 2 "$HEATSIM" -q --json "$@" || return
+  if command -v jq >/dev/null 2>&1; then
+    [ "$(jq -r .status "$workdir/out")" = "$_status" ] \
+      || fail "'$*': status $(jq -r .status "$workdir/out"), not $_status"
+    grep -qxF "heatsim: $(jq -r .error "$workdir/out")" "$workdir/err" \
+      || fail "'$*': the JSON error is not the message on stderr"
+  else
+    [ "$(json_field status "$workdir/out")" = "$_status" ] \
+      || fail "'$*': not $_status: $(cat "$workdir/out")"
+  fi
+}
+
+# ---- 1. An explicit stability number that overflows is blamed on
+# what makes it overflow, never on --surface-convection by default.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+k = np.ones((16, 16)); k[5, 7] = 1e308
+with h5py.File("onecell.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = np.ones((16, 16))
+PYEOF
+o="$workdir/o1"
+refused "^heatsim: --conductivity 1e+308.*overflows" -g 16 -L 1 \
+  --conductivity 1e308 --density 1 --heat-capacity 1 -n 2 \
+  --output-dir "$o" --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+refused "^heatsim: --length 1e-300.*overflows" -g 16 -L 1e-300 -n 2 \
+  --output-dir "$o" --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+refused "^heatsim: --alpha 1e+308.*overflows" -g 16 -L 1 -a 1e308 -n 2
+lacks "surface-convection"
+refused "^heatsim: --material-map $workdir/onecell.h5.*overflows" -L 1 \
+  --material-map "$workdir/onecell.h5" -n 2 --output-dir "$o" \
+  --checkpoint-every 1
+lacks "surface-convection"
+no_output "$o"
+# Where an H is at fault it is still named: the edge's, the faces', or
+# the plate's thickness that divides it.
+refused "^heatsim: --bc left: .*heat transfer coefficient.*overflows" \
+  -g 16 -L 1 -n 2 --bc left=convection:1e308,0
+refused "^heatsim: --surface-convection: .*heat transfer coefficient.*overflows" \
+  -g 16 -L 1 -n 2 --thickness 1 --surface-convection 1e308,0
+refused "^heatsim: --thickness 1e-300.*overflows" -g 16 -L 1 -n 2 \
+  --thickness 1e-300 --surface-convection 1e10,0
+lacks "heat transfer coefficient H so large"
+
+# ---- 2. A schedule between large finite values of opposite signs
+# interpolates without overflow: the run ends (it stopped with status 5,
+# the field not finite, at t = 0.5, where 1e308 - -1e308 overflowed).
+printf '0,1e308\n1,-1e308\n' >"$workdir/huge.csv"
+for t in 0.5 1; do
+  expect_status 0 "$HEATSIM" -q -g 16 -n 2 -T $t \
+    --bc left=temperature:@"$workdir/huge.csv"
+done
+
+# ---- 3. Sources whose sum in a cell is not finite are refused before
+# the run, naming the options that add up there (the run ended with
+# status 5, the field not finite).
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+q = np.zeros((16, 16)); q[2, 3] = 1e308
+with h5py.File("bigsource.h5", "w") as f:
+    f["source"] = q
+PYEOF
+o="$workdir/o3"
+refused "^heatsim: --source, --source-rect: .*cell (0, 0).*not finite" \
+  -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 -n 2 -T 1e-6 \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+refused "^heatsim: --source-rect: .*cell (0, 0).*not finite" \
+  -g 16 -L 1 --source-rect 0,1,0,1,1e308 --source-rect 0,0.5,0,0.5,1e308 \
+  -n 2 -T 1e-6
+refused "^heatsim: --source-map $workdir/bigsource.h5, --source: .*cell (3, 2).*not finite" \
+  -L 1 --source-map "$workdir/bigsource.h5" --source 1e308 -n 2 -T 1e-6
+ended_json usage_error -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 \
+  -n 2 -T 1e-6
+# One source as large is a number: it runs.
+expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e308 -n 2 -T 1e-300
+
+# ---- 4. A schedule file with a NUL byte is refused naming its file and
+# line (the bytes after it were ignored); a header whose first word
+# begins as inf or nan reads is a header, not a bad row.
+printf '0,1\n1,2\000junk\n' >"$workdir/nul.csv"
+refused "^heatsim: --source-schedule: $workdir/nul.csv:2: a NUL byte" \
+  -g 16 -n 2 --source 1 --source-schedule "$workdir/nul.csv"
+ended_json bad_file -g 16 -n 2 --source 1 --source-schedule "$workdir/nul.csv"
+printf 'infusion_time,rate\n0,1\n1,2\n' >"$workdir/infusion.csv"
+printf 'nancy,x\n0,1\n' >"$workdir/nancy.csv"
+for f in infusion nancy; do
+  expect_status 0 "$HEATSIM" -q -g 16 -n 2 --source 1 \
+    --source-schedule "$workdir/$f.csv"
+done
+printf 'inf,1\n1,2\n' >"$workdir/infrow.csv"
+refused "^heatsim: --source-schedule: $workdir/infrow.csv:1: 'inf,1' is not a row" \
+  -g 16 -n 2 --source 1 --source-schedule "$workdir/infrow.csv"
+
+# ---- 5. A point or rectangle off the domain is quoted with the digits
+# that put it there ("(1, 0.5) lies outside [0, 1]" looked valid).
+o="$workdir/o5"
+refused "^heatsim: --probe: (1.0000001, 0.5) lies outside the domain \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --probe 1.0000001,0.5 --output-dir "$o"
+no_output "$o"
+refused "^heatsim: --profile: (1.0000001, 0.5) lies outside the domain \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --profile 0,0.5,1.0000001,0.5 --output-dir "$o"
+no_output "$o"
+refused "^heatsim: --source-rect: 1.0000001,2,0,1,1 lies off the domain, \[0, 1\] x \[0, 1\]" \
+  -g 16 -L 1 -n 2 -T 1e-4 --source-rect 1.0000001,2,0,1,1
+refused "^heatsim: --probe: (0.5, -1e-09) lies outside the domain \[0, 0.30000000000000004\] x \[0, 0.1\]" \
+  -g 16 -L 0.30000000000000004x0.1 -n 2 -T 1e-6 --probe 0.5,-1e-9
+refused "^heatsim: --probe: (0.30000000000000004, 0) lies outside the domain \[0, 0.3\] x \[0, 0.1\]" \
+  -g 8 -L 0.3x0.1 -n 2 -T 1e-6 --probe 0.30000000000000004,0
+
+# ---- 6. Faults inside a --restart checkpoint name --restart and the
+# file, not the options that the checkpoint's own data stand for; and
+# faults of an --init file name --init.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+k = np.ones((6, 8)); k[:, 4:] = 4.0
+q = np.zeros((6, 8)); q[2, 3] = 1.0
+with h5py.File("wall.h5", "w") as f:
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = np.ones((6, 8))
+with h5py.File("heat.h5", "w") as f:
+    f["source"] = q
+u = np.zeros((5, 5)); u[1, 1] = np.nan
+with h5py.File("init_nan.h5", "w") as f:
+    f["field"] = u
+PYEOF
+expect_status 0 "$HEATSIM" -q -L 1 --material-map "$workdir/wall.h5" \
+  --source-map "$workdir/heat.h5" -n 2 -T 1e-4 --checkpoint-every 2 \
+  --output-dir "$workdir/ck6"
+# edited NAME DATASET VALUE: a copy of the checkpoint whose DATASET holds
+# VALUE at cell (3, 2), unsealed (its user block blanked) so that it
+# reads as a file from elsewhere rather than a damaged one.
+edited () {
+  cp "$workdir/ck6/heatsim-000002.h5" "$workdir/$1.h5"
+  "$PY" - "$workdir/$1.h5" "$2" "$3" <<'PYEOF' || exit 99
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    d = f[sys.argv[2]][()]
+    d[2, 3] = float(sys.argv[3])
+    f[sys.argv[2]][...] = d
+PYEOF
+  dd if=/dev/zero of="$workdir/$1.h5" bs=512 count=1 conv=notrunc \
+    2>/dev/null
+}
+edited neg conductivity -1
+edited nan_source source nan
+edited zero_cap volumetric_heat_capacity 0
+o="$workdir/o6"
+refused "^heatsim: --restart: $workdir/neg.h5: conductivity at cell (3, 2) is -1" \
+  --restart "$workdir/neg.h5" -n 1 --output-dir "$o"
+lacks "material-map"
+no_output "$o"
+refused "^heatsim: --restart: $workdir/nan_source.h5: source at cell (3, 2) is nan" \
+  --restart "$workdir/nan_source.h5" -n 1 --output-dir "$o"
+lacks "source-map"
+no_output "$o"
+refused "^heatsim: --restart: $workdir/zero_cap.h5: volumetric_heat_capacity at cell (3, 2) is 0" \
+  --restart "$workdir/zero_cap.h5" -n 1
+ended_json bad_file --restart "$workdir/neg.h5" -n 1
+# The reader's own messages: a field that is not finite, a dataset or
+# attribute missing, a PNG that cannot be read.
+refused "^heatsim: --init: $workdir/init_nan.h5: value nan at cell (1, 1) is not finite" \
+  --init "$workdir/init_nan.h5" -n 1 --output-dir "$o"
+no_output "$o"
+ended_json bad_file --init "$workdir/init_nan.h5" -n 1
+refused "^heatsim: --init: $workdir/init_nan.h5: dataset 'other' is missing" \
+  --init "$workdir/init_nan.h5" --init-dataset other -n 1
+head -c 60 "$srcdir/data/ring-and-bar.png" >"$workdir/cut.png"
+refused "^heatsim: --init: $workdir/cut.png: not a usable PNG image" \
+  --init "$workdir/cut.png" -n 1
+refused "^heatsim: --restart: $workdir/init_nan.h5: " \
+  --restart "$workdir/init_nan.h5" -n 1
+
+# ---- 7. Jacobi's refusal lists exactly what the run has that its
+# sweeps cannot take (face cooling was missing from the list).
+o="$workdir/o7"
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no face cooling (--surface-convection); use --solver multigrid" \
+  -g 16 --steady --solver jacobi --thickness 1 --surface-convection 1,0 \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no source (--source); use" \
+  -g 16 -p plate --steady --solver jacobi --source 1
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no convection edge (--bc left); use" \
+  -g 8 --steady --solver jacobi --bc all=insulated --bc left=convection:1,5
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no heat flux edge (--bc left, --bc top); use" \
+  -g 8 --steady --solver jacobi --bc left=flux:1 --bc top=flux:-1
+refused "^heatsim: --solver jacobi: Jacobi sweeps take no variable material (--material-map $workdir/wall.h5), source (--source-map $workdir/heat.h5, --source-rect), heat flux edge (--bc right), convection edge (--bc bottom) or face cooling (--surface-convection); use" \
+  -L 1 --material-map "$workdir/wall.h5" --source-map "$workdir/heat.h5" \
+  --source-rect 0,1,0,1,1 --steady --solver jacobi --bc right=flux:2 \
+  --bc bottom=convection:1,0 --thickness 1 --surface-convection 1,0
+ended_json usage_error -g 16 --steady --solver jacobi --thickness 1 \
+  --surface-convection 1,0
+# A uniform material (one k, one rho c_p) without a source is Jacobi's.
+expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
+  --conductivity 2 --density 1 --heat-capacity 3 --max-steps 5000
+expect_status 0 "$HEATSIM" -q -g 8 -p plate --steady --solver jacobi \
+  --bc left=insulated --max-steps 5000
+
+# ---- 8. A steady state by the black box multigrid refuses, before the
+# solve, a conductivity whose k / dx^2 its sums of squares cannot take:
+# k = 1e150 in one layer overflowed them (status 5, "the field's values
+# leave the range of double", for a field from 0 to 100), and k = 1e-200
+# next to a fixed edge made them 0, "converged" with a field of zeros.
+"$PY" - <<'PYEOF' || exit 99
+import h5py, numpy as np
+def layers(name, left, right):
+    k = np.full((33, 33), right); k[:, :16] = left
+    with h5py.File(name, "w") as f:
+        f["conductivity"] = k
+        f["volumetric_heat_capacity"] = np.ones((33, 33))
+layers("k150.h5", 1e150, 1.0)
+layers("k200.h5", 1e-90, 1e-200)
+layers("k90.h5", 1e90, 1.0)
+PYEOF
+o="$workdir/o8"
+refused "^heatsim: --material-map $workdir/k150.h5: k from 1 to 1e+150: the steady black box multigrid takes k from .* to .* on cells of" \
+  -L 1 --material-map "$workdir/k150.h5" --steady -p plate \
+  --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+ended_json usage_error -L 1 --material-map "$workdir/k150.h5" --steady \
+  -p plate
+refused "^heatsim: --material-map $workdir/k200.h5: k from 1e-200 to 1e-90: the steady black box multigrid takes k from" \
+  -L 1 --material-map "$workdir/k200.h5" --steady --bc all=insulated \
+  --bc left=temperature:0 --bc right=temperature:100
+refused "^heatsim: --conductivity 1e+150: k 1e+150: the steady black box multigrid takes k from" \
+  -g 16 -L 1 --conductivity 1e150 --density 1 --heat-capacity 1 --steady \
+  --bc left=flux:1
+refused "^heatsim: --alpha 1e+150 (k = alpha): k 1e+150: the steady black box multigrid takes k from" \
+  -g 16 -L 1 -a 1e150 --steady --bc left=flux:1
+# Within the range the layers solve: the high-k layer near the left
+# edge's 0, the field within the edges' 0 to 100.
+if expect_status 0 "$HEATSIM" -q --json -L 1 \
+     --material-map "$workdir/k90.h5" --steady -p plate; then
+  "$PY" -c 'import sys; lo, hi = map(float, sys.argv[1:]); sys.exit(not (0 <= lo and hi <= 100))' \
+    "$(json_field min "$workdir/out")" "$(json_field max "$workdir/out")" \
+    || fail "k 1e90 | 1: field outside 0 to 100: $(cat "$workdir/out")"
+fi
+
+finish
