@@ -12,6 +12,7 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
+#include "input_file.h"
 #include "parse.h"
 #include "png_io.h"
 #include "run_config.h"
@@ -448,10 +449,18 @@ read_h5_material (struct parser *p, const struct material_options *m,
                                 cap));
 }
 
-/* Which kind of file path is: 1 HDF5, 0 PNG, -1 neither (message).  */
+/* Which kind of file path is: 1 HDF5, 0 PNG, -1 neither (message).
+   Its kind is checked before it is opened: a FIFO would block the run
+   forever, and a directory is no file of either format.  */
 static int
 file_kind (struct parser *p, const char *opt, const char *path)
 {
+  const char *unfit = input_path_unfit (path);
+  if (unfit != NULL)
+    {
+      parse_fail_file (p, "%s: %s: %s", opt, path, unfit);
+      return -1;
+    }
   switch (h5_is_hdf5 (path))
     {
     case 1:

@@ -87,6 +87,7 @@ cli_tests = \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/png-palette.sh \
+	tests/input-kinds.sh \
 	tests/materials-steady.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \
