@@ -1454,16 +1454,21 @@ names_input (const char *name, bool *schedules)
   return *schedules;
 }
 
-/* Note the case file path among the run's inputs (config_inputs), once.  */
+/* Count a read of the case file path, and note it among the run's
+   inputs (config_inputs), once.  Every read counts, a file's second
+   too: ten includes of a file that includes another ten times, ten
+   levels down, are 10^10 reads of eleven files.  */
 static bool
 note_case_file (struct parser *p, struct config *c, const char *path)
 {
+  /* casefile.c names the include or --case that read path.  */
+  if (c->case_reads == CASE_FILES_MAX)
+    return parse_fail (p, "more than %d case files read (each include "
+                       "counts)", CASE_FILES_MAX);
+  ++c->case_reads;
   for (size_t k = 0; k < c->case_file_count; ++k)
     if (strcmp (c->case_files[k], path) == 0)
       return true;
-  /* casefile.c names the include or --case that read path.  */
-  if (c->case_file_count == CASE_FILES_MAX)
-    return parse_fail (p, "more than %d case files", CASE_FILES_MAX);
   const char *kept = keep_value (c, path);
   if (kept == NULL)
     return parse_fail (p, "out of memory");
