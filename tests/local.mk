@@ -88,6 +88,7 @@ cli_tests = \
 	tests/materials-input.sh \
 	tests/png-palette.sh \
 	tests/input-kinds.sh \
+	tests/material-keys.sh \
 	tests/materials-steady.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \

@@ -1,0 +1,107 @@
+#!/bin/sh
+# The keys of a material map and the options that go with them.  The
+# integer keys of an HDF5 'material' dataset are compared with the
+# --material keys exactly, as 64-bit integers, whatever the dataset's
+# integer type: 2^53 and 2^53 + 1 are two keys (through a double they
+# were one), the ends of the 64-bit range are keys, and an unsigned key
+# beyond them is refused by name.  Refusals: status 2, one message
+# naming the option, the file and the cell or key, the JSON status
+# (usage_error for what the file holds that the options do not fit),
+# and no output.  Maps are written with h5py.
+. "${srcdir:-.}/tests/testlib.sh"
+
+python_with h5py numpy
+
+"$PY" - <<'EOF' || exit 99
+import h5py, numpy as np
+def keys(name, rows, dtype):
+    with h5py.File(name, "w") as f:
+        f["material"] = np.array(rows, dtype=dtype)
+big = 2**53
+# Cell (1, 0) holds 2^53 + 1, which a double rounds to 2^53.
+keys("near.h5", [[big, big + 1, big], [big, big, big]], np.int64)
+keys("ends.h5", [[2**63 - 1, -2**63, 7], [7, 7, 7]], np.int64)
+keys("unsigned.h5", [[5, 5, 5], [5, 5, 2**64 - 1]], np.uint64)
+keys("unsigned-ok.h5", [[5, 5, 5], [5, 6, 5]], np.uint64)
+keys("small.h5", [[-3, 200, -3], [-3, -3, -3]], np.int16)
+keys("byte.h5", [[255, 1, 1], [1, 1, 1]], np.uint8)
+EOF
+
+outputs="--output-dir outdir --checkpoint-every 1 --png-every 1 --monitor outdir/m.csv"
+run="-n 1 --dt 1e-9 --temperature-unit K"
+
+# no_output ARGS...: the refused run ARGS left nothing behind, and under
+# --json it ends with status usage_error.
+no_output () {
+  [ -e outdir ] && fail "'$*': left output: $(ls -A outdir)"
+  rm -rf outdir
+  if expect_status 2 "$HEATSIM" -q --json "$@"; then
+    [ "$(json_field status "$workdir/out")" = usage_error ] \
+      || fail "'$*' --json: status $(json_field status "$workdir/out"), expected usage_error"
+  fi
+  [ -e outdir ] && fail "'$*' --json: left output: $(ls -A outdir)"
+  rm -rf outdir
+}
+
+# conductivity FILE: the conductivity dataset of a checkpoint, row by
+# row ("uniform" where the material does not vary: it has none).
+conductivity () {
+  "$PY" -c 'import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+if "conductivity" not in f:
+    sys.exit(print("uniform"))
+print(";".join(",".join("%g" % v for v in row) for row in f["conductivity"][()]))' "$1"
+}
+
+# 2^53 + 1 is a key of its own: undefined, it is refused, ...
+args="--material-map near.h5 --material 9007199254740992=copper $run $outputs"
+refused "^heatsim: --material-map: near.h5: cell (1, 0) has material 9007199254740993, which no --material defines$" \
+  $args
+no_output $args
+# ... and defined, its cell takes its material.
+if expect_status 0 "$HEATSIM" -q --material-map near.h5 \
+    --material 9007199254740992=copper --material 9007199254740993=air \
+    $run --checkpoint-every 1 --checkpoint-name near-%d.h5; then
+  [ "$(conductivity near-1.h5)" = "401,0.0263,401;401,401,401" ] \
+    || fail "2^53 + 1: conductivity $(conductivity near-1.h5)"
+fi
+
+# The ends of the 64-bit range are keys like any other.
+if expect_status 0 "$HEATSIM" -q --material-map ends.h5 \
+    --material 9223372036854775807=copper \
+    --material -9223372036854775808=air --material 7=steel \
+    $run --checkpoint-every 1 --checkpoint-name ends-%d.h5; then
+  [ "$(conductivity ends-1.h5)" = "401,0.0263,60.5;60.5,60.5,60.5" ] \
+    || fail "64-bit ends: conductivity $(conductivity ends-1.h5)"
+fi
+refused "^heatsim: --material-map: ends.h5: cell (1, 0) has material -9223372036854775808, which no --material defines$" \
+  --material-map ends.h5 --material 9223372036854775807=copper \
+  --material 7=steel $run
+
+# Unsigned keys: those a signed 64-bit key can name are keys; one beyond
+# is refused by name.
+args="--material-map unsigned.h5 --material 5=copper $run $outputs"
+refused "^heatsim: --material-map: unsigned.h5: cell (2, 1) has material 18446744073709551615, beyond the keys --material can name (-9223372036854775808 to 9223372036854775807)$" \
+  $args
+no_output $args
+if expect_status 0 "$HEATSIM" -q --material-map unsigned-ok.h5 \
+    --material 5=copper --material 6=air \
+    $run --checkpoint-every 1 --checkpoint-name unsigned-%d.h5; then
+  [ "$(conductivity unsigned-1.h5)" = "401,401,401;401,0.0263,401" ] \
+    || fail "uint64: conductivity $(conductivity unsigned-1.h5)"
+fi
+
+# Narrow integer types, signed and not.
+if expect_status 0 "$HEATSIM" -q --material-map small.h5 \
+    --material -3=copper --material 200=air \
+    $run --checkpoint-every 1 --checkpoint-name small-%d.h5; then
+  [ "$(conductivity small-1.h5)" = "401,0.0263,401;401,401,401" ] \
+    || fail "int16: conductivity $(conductivity small-1.h5)"
+fi
+if expect_status 0 "$HEATSIM" -q --material-map byte.h5 \
+    --material 255=copper --material 1=air \
+    $run --checkpoint-every 1 --checkpoint-name byte-%d.h5; then
+  [ "$(conductivity byte-1.h5)" = "401,0.0263,0.0263;0.0263,0.0263,0.0263" ] \
+    || fail "uint8: conductivity $(conductivity byte-1.h5)"
+fi
+finish
