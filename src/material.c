@@ -397,6 +397,17 @@ keys_of_integers (struct parser *p, const char *path, struct h5_integers *k,
   return true;
 }
 
+/* The first of the uniform material's options given, or NULL: with a
+   map of keys, which gives every cell's material, each would be
+   ignored.  */
+static const char *
+uniform_option (const struct material_options *m)
+{
+  return m->conductivity_given ? "conductivity"
+         : m->density_given ? "density"
+         : m->heat_capacity_given ? "heat-capacity" : NULL;
+}
+
 /* An HDF5 material map: 'conductivity' and 'volumetric_heat_capacity',
    either of which the options may give instead, or 'material'.  */
 static bool
@@ -423,13 +434,10 @@ read_h5_material (struct parser *p, const struct material_options *m,
                          ? "conductivity" : "volumetric_heat_capacity");
       field_free (&k);
       field_free (&cap);
-      ok = ok && (!(m->conductivity_given || m->density_given
-                  || m->heat_capacity_given)
-                || parse_fail (p, "--%s: %s gives every cell's material "
-                               "(its 'material' dataset)",
-                               m->conductivity_given ? "conductivity"
-                               : m->density_given ? "density"
-                               : "heat-capacity", path));
+      ok = ok && (uniform_option (m) == NULL
+                  || parse_fail (p, "--%s: %s gives every cell's material "
+                                 "(its 'material' dataset)",
+                                 uniform_option (m), path));
       ok = ok && keys_of_integers (p, path, &integers, &keys)
            && apply_keys (p, m, path, &keys, false, false, w);
       *nx = integers.nx;
@@ -437,6 +445,13 @@ read_h5_material (struct parser *p, const struct material_options *m,
       free (integers.value);
       return ok;
     }
+  /* A definition no cell can use is a likely mistake: the map meant
+     was another, or a 'material' dataset is missing.  */
+  if (m->defs > 0)
+    return parse_fail (p, "--material: %s has no 'material' dataset, so "
+                       "no keys for --material to define (a map of "
+                       "'conductivity' and 'volumetric_heat_capacity' "
+                       "takes none)", path);
   if (!read_dataset (p, opt, path, "conductivity", &w->conductivity)
       || !read_dataset (p, opt, path, "volumetric_heat_capacity",
                         &w->capacity))
@@ -508,6 +523,10 @@ static bool
 read_png_material (struct parser *p, const struct material_options *m,
                    const char *path, struct whole *w, size_t *nx, size_t *ny)
 {
+  if (uniform_option (m) != NULL)
+    return parse_fail (p, "--%s: %s gives every cell's material (a PNG "
+                       "map: each pixel's --material)", uniform_option (m),
+                       path);
   struct field pixels = { 0 };
   bool colour;
   char msg[256];

@@ -25,6 +25,25 @@ keys("unsigned.h5", [[5, 5, 5], [5, 5, 2**64 - 1]], np.uint64)
 keys("unsigned-ok.h5", [[5, 5, 5], [5, 6, 5]], np.uint64)
 keys("small.h5", [[-3, 200, -3], [-3, -3, -3]], np.int16)
 keys("byte.h5", [[255, 1, 1], [1, 1, 1]], np.uint8)
+keys("keys.h5", [[7, 7, 7], [7, 7, 7]], np.int32)
+# A map of k and rho c_p, no keys; one of k alone.
+with h5py.File("fields.h5", "w") as f:
+    f["conductivity"] = np.full((2, 3), 2.0)
+    f["volumetric_heat_capacity"] = np.full((2, 3), 4.0)
+with h5py.File("k-only.h5", "w") as f:
+    f["conductivity"] = np.full((2, 3), 2.0)
+
+# An 8-bit gray PNG of 3 x 2 pixels, levels 0 and 255, by zlib.
+import struct, zlib
+def chunk(t, d):
+    return (struct.pack(">I", len(d)) + t + d
+            + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff))
+rows = [[0, 255, 0], [0, 0, 0]]
+raw = b"".join(b"\0" + bytes(r) for r in rows)
+open("gray.png", "wb").write(
+    b"\x89PNG\r\n\x1a\n"
+    + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0))
+    + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 EOF
 
 outputs="--output-dir outdir --checkpoint-every 1 --png-every 1 --monitor outdir/m.csv"
@@ -104,4 +123,37 @@ if expect_status 0 "$HEATSIM" -q --material-map byte.h5 \
   [ "$(conductivity byte-1.h5)" = "401,0.0263,0.0263;0.0263,0.0263,0.0263" ] \
     || fail "uint8: conductivity $(conductivity byte-1.h5)"
 fi
+# A PNG map gives every pixel's material through --material: the
+# uniform material options would be ignored, so they are refused, as
+# for an HDF5 'material' dataset.
+gray="--material-map gray.png --material 0=copper --material 255=air"
+for opt in "--conductivity 5" "--density 5" "--heat-capacity 5" \
+    "--conductivity 5 --density 5 --heat-capacity 5"; do
+  name=${opt%% *}
+  refused "^heatsim: $name: gray.png gives every cell's material (a PNG map: each pixel's --material)$" \
+    $gray $opt $run $outputs
+  no_output $gray $opt $run $outputs
+done
+refused "^heatsim: --density: keys.h5 gives every cell's material (its 'material' dataset)$" \
+  --material-map keys.h5 --material 7=copper --density 5 $run
+expect_status 0 "$HEATSIM" -q $gray $run
+
+# --material names keys of a 'material' dataset or a PNG map's pixels: a
+# map without keys (k and rho c_p given as fields, or by the options)
+# would leave it unused, a likely mistake; it is refused.  A key map
+# may leave definitions unused (one set of them for several maps).
+refused "^heatsim: --material: fields.h5 has no 'material' dataset, so no keys for --material to define (a map of 'conductivity' and 'volumetric_heat_capacity' takes none)$" \
+  --material-map fields.h5 --material 1=copper $run $outputs
+no_output --material-map fields.h5 --material 1=copper $run $outputs
+refused "^heatsim: --material: k-only.h5 has no 'material' dataset" \
+  --material-map k-only.h5 --density 1 --heat-capacity 1 \
+  --material 1=copper $run
+printf 'material = 1=copper\n' >defs.case
+refused "^heatsim: --material: fields.h5 has no 'material' dataset" \
+  --case defs.case --material-map fields.h5 $run
+expect_status 0 "$HEATSIM" -q --material-map fields.h5 $run
+expect_status 0 "$HEATSIM" -q --material-map byte.h5 --material 255=copper \
+  --material 1=air --material 2=steel $run
+expect_status 0 "$HEATSIM" -q $gray --material 7=steel $run
+
 finish
