@@ -883,8 +883,8 @@ static const struct option_spec option_table[] = {
     set_material_map, OPTIONS_RUN, false },
   { "material", 0, "KEY=SPEC", "the material of a map's KEY (#rrggbb or a\n"
     "number): k=K,rho=RHO,cp=CP or a built-in\n"
-    "(copper, fr4, ...; see heatsim(1)); repeatable", GROUP_MATERIAL,
-    set_material, OPTIONS_RUN, true },
+    "(copper, fr4, ...; see heatsim(1)); repeatable\n"
+    "(at most 64 keys)", GROUP_MATERIAL, set_material, OPTIONS_RUN, true },
   { "source", 0, "Q", "uniform heat source, W/m^3", GROUP_MATERIAL,
     set_source, OPTIONS_RUN, false },
   { "source-map", 0, "FILE", "heat source per node: HDF5 dataset source,\n"

@@ -156,4 +156,22 @@ expect_status 0 "$HEATSIM" -q --material-map byte.h5 --material 255=copper \
   --material 1=air --material 2=steel $run
 expect_status 0 "$HEATSIM" -q $gray --material 7=steel $run
 
+# At most 64 --material keys, as --help and the manual say; a key
+# defined again replaces its definition and is not counted twice.
+# $gray defines 2.
+set --
+for k in $(seq 1 62); do
+  set -- "$@" --material $((k + 1000))=air
+done
+expect_status 0 "$HEATSIM" -q "$@" $gray $run
+refused "^heatsim: --material: at most 64 materials$" "$@" $gray \
+  --material 5=steel $run
+expect_status 0 "$HEATSIM" -q "$@" $gray --material 1001=steel $run
+set --
+"$HEATSIM" --help | grep -A 3 -e '--material=KEY=SPEC' | grep -q 'at most 64' \
+  || fail "--help: --material does not say at most 64"
+pass
+grep -A 40 'fB\\-\\-material\\fR=\\fIKEY' "$srcdir/man/heatsim.1" \
+  | grep -q 'at most 64' || fail "heatsim.1: --material does not say at most 64"
+pass
 finish
