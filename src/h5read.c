@@ -134,9 +134,29 @@ get_string (struct reader *r, hid_t file, const char *name, char *buf,
   return ok || bad (r, "attribute '%s' is unreadable", name);
 }
 
+/* Where a dataset's storage was never allocated, or only some of a
+   chunked dataset's chunks, HDF5 reads its fill value in the rest (as
+   h5dump and h5py show it); unless the fill value is never written
+   there, or undefined, and then those values are whatever memory held.  */
+static bool
+fill_readable (struct reader *r, hid_t dcpl, const char *name)
+{
+  H5D_fill_time_t when;
+  H5D_fill_value_t defined;
+  if (H5Pget_fill_time (dcpl, &when) < 0
+      || H5Pfill_value_defined (dcpl, &defined) < 0)
+    return bad (r, "dataset '%s' is unreadable", name);
+  return (when != H5D_FILL_TIME_NEVER && defined != H5D_FILL_VALUE_UNDEFINED)
+         || bad (r, "dataset '%s' was never written and has no fill value "
+                 "in its place", name);
+}
+
 /* A damaged or hostile file can claim a dataset far larger than the file:
    refuse one whose values could not fit in the bytes stored for it, before
-   allocating memory for them.  */
+   allocating memory for them.  A dataset not (or not wholly) written
+   holds its fill value instead: fewer bytes stored are no damage, and
+   what such a claim can cost is bounded by the memory check before
+   allocation (alloc_field).  */
 static bool
 storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
                    const hsize_t *dims, int rank)
@@ -144,10 +164,6 @@ storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
   double raw = (double) H5Tget_size (type);
   for (int k = 0; k < rank; ++k)
     raw *= (double) dims[k];
-  hid_t dcpl = H5Dget_create_plist (set);
-  bool filtered = dcpl >= 0 && H5Pget_nfilters (dcpl) > 0;
-  if (dcpl >= 0)
-    H5Pclose (dcpl);
   hid_t file = H5Iget_file_id (set);
   hsize_t file_size = 0;
   if (file >= 0)
@@ -155,12 +171,58 @@ storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
       H5Fget_filesize (file, &file_size);
       H5Fclose (file);
     }
-  double stored = (double) H5Dget_storage_size (set);
-  if (stored > (double) file_size
-      || raw > stored * (filtered ? MAX_INFLATION : 1))
-    return bad (r, "dataset '%s' claims %.0f bytes of values but the file "
-                "holds only %.0f for it (damaged file?)", name, raw, stored);
-  return true;
+  const double stored = (double) H5Dget_storage_size (set);
+  if (stored > (double) file_size)
+    return bad (r, "dataset '%s' claims %.0f bytes of storage in a file of "
+                "%.0f bytes (damaged file?)", name, stored,
+                (double) file_size);
+  H5D_space_status_t space;
+  hid_t dcpl = H5Dget_create_plist (set);
+  if (dcpl < 0 || H5Dget_space_status (set, &space) < 0)
+    {
+      if (dcpl >= 0)
+        H5Pclose (dcpl);
+      return bad (r, "dataset '%s' is unreadable", name);
+    }
+  const bool filtered = H5Pget_nfilters (dcpl) > 0;
+  const bool ok = space != H5D_SPACE_STATUS_ALLOCATED
+                  ? fill_readable (r, dcpl, name)
+                  : raw <= stored * (filtered ? MAX_INFLATION : 1)
+                    || bad (r, "dataset '%s' claims %.0f bytes of values "
+                            "but the file holds only %.0f for it (damaged "
+                            "file?)", name, raw, stored);
+  H5Pclose (dcpl);
+  return ok;
+}
+
+/* Why the dataset set could not be read: a filter of its pipeline that
+   this library lacks (LZF, which h5py brings: such a file is not
+   damaged, it needs another reader), or else a damaged file.  */
+static bool
+read_failed (struct reader *r, hid_t set, const char *name)
+{
+  hid_t dcpl = H5Dget_create_plist (set);
+  const int filters = dcpl >= 0 ? H5Pget_nfilters (dcpl) : 0;
+  for (int k = 0; k < filters; ++k)
+    {
+      unsigned flags, config;
+      size_t values = 0;
+      char filter[64] = "";
+      const H5Z_filter_t id = H5Pget_filter2 (dcpl, (unsigned) k, &flags,
+                                              &values, NULL, sizeof filter,
+                                              filter, &config);
+      if (id >= 0 && H5Zfilter_avail (id) <= 0)
+        {
+          H5Pclose (dcpl);
+          return bad (r, "dataset '%s' is compressed with filter %d (%s), "
+                      "which this heatsim's HDF5 library lacks", name,
+                      (int) id, filter[0] != '\0' ? filter : "unnamed");
+        }
+    }
+  if (dcpl >= 0)
+    H5Pclose (dcpl);
+  return bad (r, "dataset '%s' could not be read (truncated or damaged "
+              "file?)", name);
 }
 
 /* Allocate u for nx x ny, if two such grids fit in memory.  */
@@ -285,8 +347,7 @@ read_into (struct reader *r, hid_t set, const char *name, double *dst,
   bool ok = H5Dread (set, H5T_NATIVE_DOUBLE, mspace, H5S_ALL, H5P_DEFAULT,
                      dst) >= 0;
   H5Sclose (mspace);
-  return ok || bad (r, "dataset '%s' could not be read (truncated or "
-                    "damaged file?)", name);
+  return ok || read_failed (r, set, name);
 }
 
 /* Every cell, halo included, is finite.  */
@@ -659,8 +720,7 @@ read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
     return bad (r, "out of memory for a %zu x %zu map", k->nx, k->ny);
   return H5Dread (set, k->is_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64,
                   H5S_ALL, H5S_ALL, H5P_DEFAULT, k->value) >= 0
-         || bad (r, "dataset '%s' could not be read (truncated or damaged "
-                 "file?)", name);
+         || read_failed (r, set, name);
 }
 
 bool

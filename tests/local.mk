@@ -89,6 +89,7 @@ cli_tests = \
 	tests/png-palette.sh \
 	tests/input-kinds.sh \
 	tests/material-keys.sh \
+	tests/h5-storage.sh \
 	tests/materials-steady.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \
