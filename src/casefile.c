@@ -3,11 +3,15 @@
 #include "casefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "input_file.h"
 
 /* A case file being read, and the files that included it: their
    identities find a cycle whatever the paths that name them.  */
@@ -248,6 +252,39 @@ note_file (const struct case_reader *r, const char *path,
          : fail (r, "%s: %s: %s", from, path, msg);
 }
 
+/* The case file path, read by from ("--case" or "FILE:LINE"), opened
+   for reading with its status in st; NULL after a message.  It is
+   opened without blocking and refused unless it is a regular file: a
+   FIFO would block the open until a writer came, and a FIFO or a device
+   (/dev/zero) may never end.  */
+static FILE *
+open_case (const struct case_reader *r, const char *path, const char *from,
+           struct stat *st)
+{
+  const int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    {
+      fail_file (r, "%s: cannot open '%s': %s", from, path, strerror (errno));
+      return NULL;
+    }
+  const char *unfit = NULL;
+  FILE *f = NULL;
+  if (fstat (fd, st) != 0)
+    fail_file (r, "%s: cannot read '%s': %s", from, path, strerror (errno));
+  else if ((unfit = input_file_unfit (st)) != NULL && S_ISDIR (st->st_mode))
+    fail_file (r, "%s: '%s' is a directory, not a case file", from, path);
+  else if (unfit != NULL)
+    fail_file (r, "%s: '%s' is %s", from, path, unfit);
+  /* A regular file reads the same either way, but stdio expects
+     blocking reads.  */
+  else if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0
+           || (f = fdopen (fd, "r")) == NULL)
+    fail_file (r, "%s: cannot read '%s': %s", from, path, strerror (errno));
+  if (f == NULL)
+    close (fd);
+  return f;
+}
+
 /* Read path, included at where ("FILE:LINE") from parent, or named by
    --case (parent and where NULL).  */
 static bool
@@ -258,17 +295,11 @@ read_file (const struct case_reader *r, const char *path,
   if (parent != NULL && parent->depth == CASE_DEPTH_MAX)
     return fail (r, "%s: case = %s: case files nested more than %d deep",
                  from, path, CASE_DEPTH_MAX);
-  FILE *f = fopen (path, "r");
-  if (f == NULL)
-    return fail_file (r, "%s: cannot open '%s': %s", from, path,
-                      strerror (errno));
   struct stat st;
-  bool ok = fstat (fileno (f), &st) == 0
-            || fail_file (r, "%s: cannot read '%s': %s", from, path,
-                          strerror (errno));
-  if (ok && S_ISDIR (st.st_mode))
-    ok = fail_file (r, "%s: '%s' is a directory, not a case file", from,
-                    path);
+  FILE *f = open_case (r, path, from, &st);
+  if (f == NULL)
+    return false;
+  bool ok = true;
   for (const struct case_frame *p = parent; ok && p != NULL; p = p->parent)
     if (p->dev == st.st_dev && p->ino == st.st_ino)
       {

@@ -44,6 +44,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "field.h"
 
@@ -132,15 +133,29 @@ bool h5_read_meta (const char *path, struct checkpoint_meta *meta);
    halo.  Allocates u.  Returns as h5_read_checkpoint.  */
 int h5_read_dataset (const char *path, const char *dataset, struct field *u);
 
-/* Read the 2-D dataset of the HDF5 file at path whole into the interior
-   of u (allocated here; its halo 0): dataset[j][i] is u's cell (i + 1,
-   j + 1), as a checkpoint's field.  integer: the dataset holds integers
-   (read as doubles), else floating-point values.  A dataset that is not
-   there is no error: *absent, and u has no data.  False, with what was
-   wrong in msg (len bytes; the caller names the file), when the file or
-   the dataset cannot be read, or the dataset is empty.  */
-bool h5_read_grid (const char *path, const char *dataset, bool integer,
-                   struct field *u, bool *absent, char *msg, size_t len);
+/* Read the 2-D floating-point dataset of the HDF5 file at path whole
+   into the interior of u (allocated here; its halo 0): dataset[j][i] is
+   u's cell (i + 1, j + 1), as a checkpoint's field.  A dataset that is
+   not there is no error: *absent, and u has no data.  False, with what
+   was wrong in msg (len bytes; the caller names the file), when the
+   file or the dataset cannot be read, or the dataset is empty.  */
+bool h5_read_grid (const char *path, const char *dataset, struct field *u,
+                   bool *absent, char *msg, size_t len);
+
+/* The values of a 2-D integer dataset, exact: value[j * nx + i] is
+   dataset[j][i], an int64_t where is_signed, else a uint64_t.  */
+struct h5_integers {
+  size_t nx, ny;
+  bool is_signed;
+  uint64_t *value;          /* malloc'd; free it */
+};
+
+/* As h5_read_grid, for a dataset of integers of up to 64 bits, read
+   whole into k without rounding (through a double, 2^53 + 1 is 2^53).
+   k->value is NULL where the dataset is absent or on failure.  */
+bool h5_read_integers (const char *path, const char *dataset,
+                       struct h5_integers *k, bool *absent, char *msg,
+                       size_t len);
 
 /* 1 if path is an HDF5 file, 0 if not, -1 if it cannot be read.  */
 int h5_is_hdf5 (const char *path);

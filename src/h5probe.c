@@ -21,7 +21,8 @@
    them (h5_read_meta, which reads no field, tries them in a child
    instead).  */
 enum probe_read {
-  PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET, PROBE_GRID
+  PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET, PROBE_GRID,
+  PROBE_INTEGERS
 };
 
 /* HDF5 1.10 can loop forever on a damaged file's variable-length
@@ -33,7 +34,6 @@ struct probe {
   enum probe_read read;
   const char *path;
   const char *dataset;
-  bool integer;            /* PROBE_GRID: an integer dataset */
 };
 
 static int
@@ -61,8 +61,16 @@ probe_child (void *arg)
       {
         char msg[8];
         bool absent;
-        return h5read_grid (p->path, p->dataset, p->integer, &u, &absent,
-                            msg, sizeof msg) ? 0 : 1;
+        return h5read_grid (p->path, p->dataset, &u, &absent, msg,
+                            sizeof msg) ? 0 : 1;
+      }
+    case PROBE_INTEGERS:
+      {
+        char msg[8];
+        bool absent;
+        struct h5_integers k;
+        return h5read_integers (p->path, p->dataset, &k, &absent, msg,
+                                sizeof msg) ? 0 : 1;
       }
     }
   return 1;
@@ -91,7 +99,7 @@ int
 h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                     struct field *u)
 {
-  const struct probe p = { PROBE_CHECKPOINT, path, NULL, false };
+  const struct probe p = { PROBE_CHECKPOINT, path, NULL };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_checkpoint (path, meta, u);
@@ -100,7 +108,7 @@ h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
 int
 h5_read_dataset (const char *path, const char *dataset, struct field *u)
 {
-  const struct probe p = { PROBE_DATASET, path, dataset, false };
+  const struct probe p = { PROBE_DATASET, path, dataset };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_dataset (path, dataset, u);
@@ -112,7 +120,7 @@ h5_read_meta (const char *path, struct checkpoint_meta *meta)
   /* The seal is not checked: that would read every byte of every file
      an index lists.  The test read in a child stands for it, sealed file
      or not; a crash there is no checkpoint, quietly.  */
-  const struct probe p = { PROBE_META, path, NULL, false };
+  const struct probe p = { PROBE_META, path, NULL };
   int signal = 0;
   const int probe = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                  &signal);
@@ -127,7 +135,7 @@ h5_is_checkpoint (const char *path)
      that follows refuses it.  */
   if (seal_read (path, false) == 1)
     return true;
-  const struct probe p = { PROBE_FORMAT, path, NULL, false };
+  const struct probe p = { PROBE_FORMAT, path, NULL };
   int signal = 0;
   const int result = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                   &signal);
@@ -136,21 +144,39 @@ h5_is_checkpoint (const char *path)
   return result == 0 || (result == -2 && h5read_has_format (path));
 }
 
-bool
-h5_read_grid (const char *path, const char *dataset, bool integer,
-              struct field *u, bool *absent, char *msg, size_t len)
+/* Whether the dataset read p names may be done in this process, where
+   the file has no seal; else false with why in msg (len bytes).  */
+static bool
+probe_grid (const struct probe *p, char *msg, size_t len)
 {
-  const struct probe p = { PROBE_GRID, path, dataset, integer };
+  int signal = 0;
+  if (seal_read (p->path, false) == 1
+      || isolate_run (probe_child, (void *) p, PROBE_SECONDS, &signal) != -1)
+    return true;
+  snprintf (msg, len, signal == SIGALRM ? "damaged HDF5 file: libhdf5 "
+            "did not finish reading it (in a test read)" : "damaged "
+            "HDF5 file: libhdf5 crashed reading it (in a test read)");
+  return false;
+}
+
+bool
+h5_read_grid (const char *path, const char *dataset, struct field *u,
+              bool *absent, char *msg, size_t len)
+{
+  const struct probe p = { PROBE_GRID, path, dataset };
   u->data = NULL;
   *absent = false;
-  int signal = 0;
-  if (seal_read (path, false) != 1
-      && isolate_run (probe_child, (void *) &p, PROBE_SECONDS, &signal) == -1)
-    {
-      snprintf (msg, len, signal == SIGALRM ? "damaged HDF5 file: libhdf5 "
-                "did not finish reading it (in a test read)" : "damaged "
-                "HDF5 file: libhdf5 crashed reading it (in a test read)");
-      return false;
-    }
-  return h5read_grid (path, dataset, integer, u, absent, msg, len);
+  return probe_grid (&p, msg, len)
+         && h5read_grid (path, dataset, u, absent, msg, len);
+}
+
+bool
+h5_read_integers (const char *path, const char *dataset,
+                  struct h5_integers *k, bool *absent, char *msg, size_t len)
+{
+  const struct probe p = { PROBE_INTEGERS, path, dataset };
+  k->value = NULL;
+  *absent = false;
+  return probe_grid (&p, msg, len)
+         && h5read_integers (path, dataset, k, absent, msg, len);
 }

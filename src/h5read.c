@@ -134,9 +134,29 @@ get_string (struct reader *r, hid_t file, const char *name, char *buf,
   return ok || bad (r, "attribute '%s' is unreadable", name);
 }
 
+/* Where a dataset's storage was never allocated, or only some of a
+   chunked dataset's chunks, HDF5 reads its fill value in the rest (as
+   h5dump and h5py show it); unless the fill value is never written
+   there, or undefined, and then those values are whatever memory held.  */
+static bool
+fill_readable (struct reader *r, hid_t dcpl, const char *name)
+{
+  H5D_fill_time_t when;
+  H5D_fill_value_t defined;
+  if (H5Pget_fill_time (dcpl, &when) < 0
+      || H5Pfill_value_defined (dcpl, &defined) < 0)
+    return bad (r, "dataset '%s' is unreadable", name);
+  return (when != H5D_FILL_TIME_NEVER && defined != H5D_FILL_VALUE_UNDEFINED)
+         || bad (r, "dataset '%s' was never written and has no fill value "
+                 "in its place", name);
+}
+
 /* A damaged or hostile file can claim a dataset far larger than the file:
    refuse one whose values could not fit in the bytes stored for it, before
-   allocating memory for them.  */
+   allocating memory for them.  A dataset not (or not wholly) written
+   holds its fill value instead: fewer bytes stored are no damage, and
+   what such a claim can cost is bounded by the memory check before
+   allocation (alloc_field).  */
 static bool
 storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
                    const hsize_t *dims, int rank)
@@ -144,10 +164,6 @@ storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
   double raw = (double) H5Tget_size (type);
   for (int k = 0; k < rank; ++k)
     raw *= (double) dims[k];
-  hid_t dcpl = H5Dget_create_plist (set);
-  bool filtered = dcpl >= 0 && H5Pget_nfilters (dcpl) > 0;
-  if (dcpl >= 0)
-    H5Pclose (dcpl);
   hid_t file = H5Iget_file_id (set);
   hsize_t file_size = 0;
   if (file >= 0)
@@ -155,12 +171,58 @@ storage_plausible (struct reader *r, hid_t set, hid_t type, const char *name,
       H5Fget_filesize (file, &file_size);
       H5Fclose (file);
     }
-  double stored = (double) H5Dget_storage_size (set);
-  if (stored > (double) file_size
-      || raw > stored * (filtered ? MAX_INFLATION : 1))
-    return bad (r, "dataset '%s' claims %.0f bytes of values but the file "
-                "holds only %.0f for it (damaged file?)", name, raw, stored);
-  return true;
+  const double stored = (double) H5Dget_storage_size (set);
+  if (stored > (double) file_size)
+    return bad (r, "dataset '%s' claims %.0f bytes of storage in a file of "
+                "%.0f bytes (damaged file?)", name, stored,
+                (double) file_size);
+  H5D_space_status_t space;
+  hid_t dcpl = H5Dget_create_plist (set);
+  if (dcpl < 0 || H5Dget_space_status (set, &space) < 0)
+    {
+      if (dcpl >= 0)
+        H5Pclose (dcpl);
+      return bad (r, "dataset '%s' is unreadable", name);
+    }
+  const bool filtered = H5Pget_nfilters (dcpl) > 0;
+  const bool ok = space != H5D_SPACE_STATUS_ALLOCATED
+                  ? fill_readable (r, dcpl, name)
+                  : raw <= stored * (filtered ? MAX_INFLATION : 1)
+                    || bad (r, "dataset '%s' claims %.0f bytes of values "
+                            "but the file holds only %.0f for it (damaged "
+                            "file?)", name, raw, stored);
+  H5Pclose (dcpl);
+  return ok;
+}
+
+/* Why the dataset set could not be read: a filter of its pipeline that
+   this library lacks (LZF, which h5py brings: such a file is not
+   damaged, it needs another reader), or else a damaged file.  */
+static bool
+read_failed (struct reader *r, hid_t set, const char *name)
+{
+  hid_t dcpl = H5Dget_create_plist (set);
+  const int filters = dcpl >= 0 ? H5Pget_nfilters (dcpl) : 0;
+  for (int k = 0; k < filters; ++k)
+    {
+      unsigned flags, config;
+      size_t values = 0;
+      char filter[64] = "";
+      const H5Z_filter_t id = H5Pget_filter2 (dcpl, (unsigned) k, &flags,
+                                              &values, NULL, sizeof filter,
+                                              filter, &config);
+      if (id >= 0 && H5Zfilter_avail (id) <= 0)
+        {
+          H5Pclose (dcpl);
+          return bad (r, "dataset '%s' is compressed with filter %d (%s), "
+                      "which this heatsim's HDF5 library lacks", name,
+                      (int) id, filter[0] != '\0' ? filter : "unnamed");
+        }
+    }
+  if (dcpl >= 0)
+    H5Pclose (dcpl);
+  return bad (r, "dataset '%s' could not be read (truncated or damaged "
+              "file?)", name);
 }
 
 /* Allocate u for nx x ny, if two such grids fit in memory.  */
@@ -285,8 +347,7 @@ read_into (struct reader *r, hid_t set, const char *name, double *dst,
   bool ok = H5Dread (set, H5T_NATIVE_DOUBLE, mspace, H5S_ALL, H5P_DEFAULT,
                      dst) >= 0;
   H5Sclose (mspace);
-  return ok || bad (r, "dataset '%s' could not be read (truncated or "
-                    "damaged file?)", name);
+  return ok || read_failed (r, set, name);
 }
 
 /* Every cell, halo included, is finite.  */
@@ -564,44 +625,123 @@ has_link (hid_t file, const char *name)
   return yes;
 }
 
+/* Open the 2-D dataset of file that a map reads, of class want (H5T_FLOAT
+   or H5T_INTEGER), with its shape in shape; -1 where it is absent
+   (*absent) or, after a message, unusable or empty.  */
+static hid_t
+open_map (struct reader *r, hid_t file, const char *dataset,
+          H5T_class_t want, hsize_t shape[2], bool *absent)
+{
+  if (!has_link (file, dataset))
+    {
+      *absent = true;
+      return -1;
+    }
+  hid_t set = open_typed (r, file, dataset, want, 2, shape);
+  /* An empty map holds no node's value: taken as a grid of no nodes,
+     its largest k / (rho c_p) came out 0, and the message blamed an
+     option rather than the file.  */
+  if (set >= 0 && !(shape[0] > 0 && shape[1] > 0))
+    {
+      bad (r, "dataset '%s' is %llux%llu: empty; a map needs a value for "
+           "every node", dataset, (unsigned long long) shape[0],
+           (unsigned long long) shape[1]);
+      H5Dclose (set);
+      return -1;
+    }
+  return set;
+}
+
+/* The end of a map's read: close what is open, and on failure put the
+   message in msg (len bytes).  */
+static bool
+finish_map (const struct reader *r, hid_t file, hid_t set, bool ok,
+            char *msg, size_t len)
+{
+  if (set >= 0)
+    H5Dclose (set);
+  if (file >= 0)
+    H5Fclose (file);
+  if (!ok)
+    snprintf (msg, len, "%s", r->msg[0] ? r->msg : "unreadable");
+  return ok;
+}
+
 bool
-h5read_grid (const char *path, const char *dataset, bool integer,
-             struct field *u, bool *absent, char *msg, size_t len)
+h5read_grid (const char *path, const char *dataset, struct field *u,
+             bool *absent, char *msg, size_t len)
 {
   struct reader r = { .path = path };
   u->data = NULL;
   *absent = false;
   hid_t file = open_file (&r, false);
   hsize_t shape[2] = { 0, 0 };
-  hid_t set = -1;
-  bool ok = file >= 0;
-  if (ok && !has_link (file, dataset))
-    *absent = true;
-  else if (ok)
-    {
-      set = open_typed (&r, file, dataset, integer ? H5T_INTEGER : H5T_FLOAT,
-                        2, shape);
-      /* An empty map holds no node's value: taken as a grid of no
-         nodes, its largest k / (rho c_p) came out 0, and the message
-         blamed an option rather than the file.  */
-      ok = set >= 0
-           && ((shape[0] > 0 && shape[1] > 0)
-               || bad (&r, "dataset '%s' is %llux%llu: empty; a map needs "
-                       "a value for every node", dataset,
-                       (unsigned long long) shape[0],
-                       (unsigned long long) shape[1]))
-           && alloc_field (&r, u, shape[1], shape[0])
-           && read_into (&r, set, dataset, &u->data[field_index (u, 1, 1)],
-                         shape[0], shape[1], u->stride, 2);
-    }
-  if (set >= 0)
-    H5Dclose (set);
-  if (file >= 0)
-    H5Fclose (file);
+  hid_t set = file >= 0 ? open_map (&r, file, dataset, H5T_FLOAT, shape,
+                                    absent) : -1;
+  bool ok = file >= 0 && (*absent
+                          || (set >= 0
+                              && alloc_field (&r, u, shape[1], shape[0])
+                              && read_into (&r, set, dataset,
+                                            &u->data[field_index (u, 1, 1)],
+                                            shape[0], shape[1], u->stride,
+                                            2)));
+  if (!ok)
+    field_free (u);
+  return finish_map (&r, file, set, ok, msg, len);
+}
+
+/* Read the integer dataset set (rows x cols) into k, exactly: in the
+   64-bit integer of its sign, which holds every value of a type of at
+   most 64 bits; a wider type would be clipped without a word.  */
+static bool
+read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
+               hsize_t cols, struct h5_integers *k)
+{
+  hid_t type = H5Dget_type (set);
+  const size_t size = type >= 0 ? H5Tget_size (type) : 0;
+  const H5T_sign_t sign = type >= 0 ? H5Tget_sign (type) : H5T_SGN_ERROR;
+  if (type >= 0)
+    H5Tclose (type);
+  if (size == 0 || sign == H5T_SGN_ERROR)
+    return bad (r, "dataset '%s' is unreadable", name);
+  if (size > sizeof *k->value)
+    return bad (r, "dataset '%s' holds %zu-bit integers; at most 64 bits "
+                "are read", name, 8 * size);
+  size_t need, avail;
+  if (!grids_fit_in_memory (cols, rows, &need, &avail))
+    return bad (r, "a %llu x %llu map needs %zu bytes for two grids; only "
+                "%zu are available", (unsigned long long) cols,
+                (unsigned long long) rows, need, avail);
+  k->nx = cols;
+  k->ny = rows;
+  k->is_signed = sign != H5T_SGN_NONE;
+  k->value = malloc (k->nx * k->ny * sizeof *k->value);
+  if (k->value == NULL)
+    return bad (r, "out of memory for a %zu x %zu map", k->nx, k->ny);
+  return H5Dread (set, k->is_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64,
+                  H5S_ALL, H5S_ALL, H5P_DEFAULT, k->value) >= 0
+         || read_failed (r, set, name);
+}
+
+bool
+h5read_integers (const char *path, const char *dataset,
+                 struct h5_integers *k, bool *absent, char *msg, size_t len)
+{
+  struct reader r = { .path = path };
+  k->value = NULL;
+  *absent = false;
+  hid_t file = open_file (&r, false);
+  hsize_t shape[2] = { 0, 0 };
+  hid_t set = file >= 0 ? open_map (&r, file, dataset, H5T_INTEGER, shape,
+                                    absent) : -1;
+  bool ok = file >= 0 && (*absent
+                          || (set >= 0
+                              && read_integers (&r, set, dataset, shape[0],
+                                                shape[1], k)));
   if (!ok)
     {
-      field_free (u);
-      snprintf (msg, len, "%s", r.msg[0] ? r.msg : "unreadable");
+      free (k->value);
+      k->value = NULL;
     }
-  return ok;
+  return finish_map (&r, file, set, ok, msg, len);
 }

@@ -5,12 +5,12 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "derive.h"
 #include "diagnostics.h"
 #include "field.h"
 #include "h5io.h"
+#include "input_file.h"
 #include "material.h"
 #include "options.h"
 #include "png_io.h"
@@ -272,11 +272,11 @@ load_initial (struct config *cfg, struct field *u)
 {
   const char *path = cfg->restart ? cfg->restart : cfg->init;
   const char *opt = cfg->restart ? "--restart" : "--init";
-  struct stat st;
   /* A FIFO or device would block or never end; refuse before opening.  */
-  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+  const char *unfit = input_path_unfit (path);
+  if (unfit != NULL)
     {
-      heatsim_error ("%s: %s: not a regular file", opt, path);
+      heatsim_error ("%s: %s: %s", opt, path, unfit);
       return HEATSIM_BAD_FILE;
     }
   int status;

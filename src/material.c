@@ -3,6 +3,8 @@
 #include "material.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include "diagnostics.h"
 #include "domain.h"
 #include "h5io.h"
+#include "input_file.h"
 #include "parse.h"
 #include "png_io.h"
 #include "run_config.h"
@@ -310,13 +313,20 @@ check_finite (struct parser *p, const char *opt, const char *path,
 /* Read dataset of the HDF5 file path into f (no data where absent).  */
 static bool
 read_dataset (struct parser *p, const char *opt, const char *path,
-              const char *dataset, bool integer, struct field *f)
+              const char *dataset, struct field *f)
 {
   char msg[256];
   bool absent;
-  return h5_read_grid (path, dataset, integer, f, &absent, msg, sizeof msg)
+  return h5_read_grid (path, dataset, f, &absent, msg, sizeof msg)
          || parse_fail_file (p, "%s: %s: %s", opt, path, msg);
 }
+
+/* The keys of a material map: key[(j - 1) * nx + i - 1] is node (i, j)'s
+   (an HDF5 'material' dataset's layout), as --material writes them.  */
+struct key_map {
+  size_t nx, ny;
+  int64_t *key;
+};
 
 /* The --material definition of a map's value.  */
 static const struct material_def *
@@ -329,23 +339,23 @@ find_def (const struct material_options *m, bool colour, long long key)
 }
 
 /* The map of keys (HDF5 'material' values, or a PNG's colours or gray
-   levels) into conductivity and capacity.  name(key) writes the key as
-   the user writes it.  */
+   levels) into conductivity and capacity.  Keys are compared as the
+   integers they are: through a double, 2^53 + 1 was 2^53's material.  */
 static bool
 apply_keys (struct parser *p, const struct material_options *m,
-            const char *path, const struct field *keys, bool colour,
+            const char *path, const struct key_map *keys, bool colour,
             bool top_down, struct whole *w)
 {
-  if (!field_alloc (&w->conductivity, keys->nx, keys->ny)
-      || !field_alloc (&w->capacity, keys->nx, keys->ny))
+  const size_t nx = keys->nx, ny = keys->ny;
+  if (!field_alloc (&w->conductivity, nx, ny)
+      || !field_alloc (&w->capacity, nx, ny))
     return parse_fail (p, "--material-map: %s: out of memory for a %zux%zu "
-                       "map", path, keys->nx, keys->ny);
+                       "map", path, nx, ny);
   const struct material_def *def = NULL;
-  for (size_t j = 1; j <= keys->ny; ++j)
-    for (size_t i = 1; i <= keys->nx; ++i)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
       {
-        const double v = keys->data[field_index (keys, i, j)];
-        const long long key = (long long) v;
+        const long long key = keys->key[(j - 1) * nx + i - 1];
         /* Maps are made of regions: the last definition found is
            nearly always the next one.  */
         if (def == NULL || def->key != key)
@@ -353,36 +363,58 @@ apply_keys (struct parser *p, const struct material_options *m,
         if (def == NULL && colour)
           return parse_fail (p, "--material-map: %s: pixel (%zu, %zu) has "
                              "colour #%06llx, which no --material defines",
-                             path, i - 1, keys->ny - j, key);
+                             path, i - 1, ny - j, key);
         if (def == NULL && top_down)
           return parse_fail (p, "--material-map: %s: pixel (%zu, %zu) has "
                              "gray level %lld, which no --material defines",
-                             path, i - 1, keys->ny - j, key);
+                             path, i - 1, ny - j, key);
         if (def == NULL)
           return parse_fail (p, "--material-map: %s: cell (%zu, %zu) has "
                              "material %lld, which no --material defines",
                              path, i - 1, j - 1, key);
-        w->conductivity.data[field_index (keys, i, j)] = def->conductivity;
-        w->capacity.data[field_index (keys, i, j)] = def->density
-                                                     * def->heat_capacity;
+        w->conductivity.data[field_index (&w->conductivity, i, j)]
+          = def->conductivity;
+        w->capacity.data[field_index (&w->capacity, i, j)]
+          = def->density * def->heat_capacity;
       }
   return true;
 }
 
-/* A map's 'material' dataset holds whole numbers within long long.  */
+/* The keys of the integers k of a 'material' dataset, in place: an
+   unsigned one beyond what a --material key (long long) can be is
+   refused by name rather than wrapped onto another key.  */
 static bool
-check_whole_numbers (struct parser *p, const char *path, const struct field *f)
+keys_of_integers (struct parser *p, const char *path, struct h5_integers *k,
+                  struct key_map *keys)
 {
-  for (size_t j = 1; j <= f->ny; ++j)
-    for (size_t i = 1; i <= f->nx; ++i)
-      {
-        const double v = f->data[field_index (f, i, j)];
-        if (!(fabs (v) < 0x1p62))
-          return parse_fail (p, "--material-map: %s: material at cell "
-                             "(%zu, %zu) is out of range", path, i - 1,
-                             j - 1);
-      }
+  /* int64_t, the signed type of uint64_t, may share its storage.  */
+  *keys = (struct key_map) { k->nx, k->ny, (int64_t *) k->value };
+  for (size_t n = 0; n < k->nx * k->ny; ++n)
+    {
+      const uint64_t v = k->value[n];
+      if (!k->is_signed && v > (uint64_t) LLONG_MAX)
+        return parse_fail (p, "--material-map: %s: cell (%zu, %zu) has "
+                           "material %" PRIu64 ", beyond the keys "
+                           "--material can name (%lld to %lld)", path,
+                           n % k->nx, n / k->nx, v, LLONG_MIN, LLONG_MAX);
+      /* A signed value's bits are its int64_t; an unsigned one below
+         2^63 is the same number.  */
+      int64_t key;
+      memcpy (&key, &k->value[n], sizeof key);
+      keys->key[n] = key;
+    }
   return true;
+}
+
+/* The first of the uniform material's options given, or NULL: with a
+   map of keys, which gives every cell's material, each would be
+   ignored.  */
+static const char *
+uniform_option (const struct material_options *m)
+{
+  return m->conductivity_given ? "conductivity"
+         : m->density_given ? "density"
+         : m->heat_capacity_given ? "heat-capacity" : NULL;
 }
 
 /* An HDF5 material map: 'conductivity' and 'volumetric_heat_capacity',
@@ -392,37 +424,45 @@ read_h5_material (struct parser *p, const struct material_options *m,
                   const char *path, struct whole *w, size_t *nx, size_t *ny)
 {
   const char *const opt = map_option (m, "--material-map");
-  struct field keys = { 0 };
-  if (!read_dataset (p, opt, path, "material", true, &keys))
-    return false;
-  if (keys.data != NULL)
+  struct h5_integers integers;
+  char msg[256];
+  bool absent;
+  if (!h5_read_integers (path, "material", &integers, &absent, msg,
+                         sizeof msg))
+    return parse_fail_file (p, "%s: %s: %s", opt, path, msg);
+  if (!absent)
     {
+      struct key_map keys;
       struct field k = { 0 }, cap = { 0 };
-      bool ok = read_dataset (p, opt, path, "conductivity", false, &k)
+      bool ok = read_dataset (p, opt, path, "conductivity", &k)
                 && read_dataset (p, opt, path, "volumetric_heat_capacity",
-                                 false, &cap);
+                                 &cap);
       if (ok && (k.data != NULL || cap.data != NULL))
         ok = parse_fail (p, "%s: %s has both a 'material' dataset and '%s': "
                          "give one or the other", opt, path, k.data != NULL
                          ? "conductivity" : "volumetric_heat_capacity");
       field_free (&k);
       field_free (&cap);
-      ok = ok && (!(m->conductivity_given || m->density_given
-                  || m->heat_capacity_given)
-                || parse_fail (p, "--%s: %s gives every cell's material "
-                               "(its 'material' dataset)",
-                               m->conductivity_given ? "conductivity"
-                               : m->density_given ? "density"
-                               : "heat-capacity", path));
-      ok = ok && check_whole_numbers (p, path, &keys)
+      ok = ok && (uniform_option (m) == NULL
+                  || parse_fail (p, "--%s: %s gives every cell's material "
+                                 "(its 'material' dataset)",
+                                 uniform_option (m), path));
+      ok = ok && keys_of_integers (p, path, &integers, &keys)
            && apply_keys (p, m, path, &keys, false, false, w);
-      *nx = keys.nx;
-      *ny = keys.ny;
-      field_free (&keys);
+      *nx = integers.nx;
+      *ny = integers.ny;
+      free (integers.value);
       return ok;
     }
-  if (!read_dataset (p, opt, path, "conductivity", false, &w->conductivity)
-      || !read_dataset (p, opt, path, "volumetric_heat_capacity", false,
+  /* A definition no cell can use is a likely mistake: the map meant
+     was another, or a 'material' dataset is missing.  */
+  if (m->defs > 0)
+    return parse_fail (p, "--material: %s has no 'material' dataset, so "
+                       "no keys for --material to define (a map of "
+                       "'conductivity' and 'volumetric_heat_capacity' "
+                       "takes none)", path);
+  if (!read_dataset (p, opt, path, "conductivity", &w->conductivity)
+      || !read_dataset (p, opt, path, "volumetric_heat_capacity",
                         &w->capacity))
     return false;
   const struct field *k = &w->conductivity, *cap = &w->capacity;
@@ -457,10 +497,18 @@ read_h5_material (struct parser *p, const struct material_options *m,
                                 cap));
 }
 
-/* Which kind of file path is: 1 HDF5, 0 PNG, -1 neither (message).  */
+/* Which kind of file path is: 1 HDF5, 0 PNG, -1 neither (message).
+   Its kind is checked before it is opened: a FIFO would block the run
+   forever, and a directory is no file of either format.  */
 static int
 file_kind (struct parser *p, const char *opt, const char *path)
 {
+  const char *unfit = input_path_unfit (path);
+  if (unfit != NULL)
+    {
+      parse_fail_file (p, "%s: %s: %s", opt, path, unfit);
+      return -1;
+    }
   switch (h5_is_hdf5 (path))
     {
     case 1:
@@ -484,15 +532,31 @@ static bool
 read_png_material (struct parser *p, const struct material_options *m,
                    const char *path, struct whole *w, size_t *nx, size_t *ny)
 {
-  struct field keys = { 0 };
+  if (uniform_option (m) != NULL)
+    return parse_fail (p, "--%s: %s gives every cell's material (a PNG "
+                       "map: each pixel's --material)", uniform_option (m),
+                       path);
+  struct field pixels = { 0 };
   bool colour;
   char msg[256];
-  if (!png_read_keys (path, &keys, &colour, msg, sizeof msg))
+  if (!png_read_keys (path, &pixels, &colour, msg, sizeof msg))
     return parse_fail_file (p, "--material-map: %s: %s", path, msg);
-  const bool ok = apply_keys (p, m, path, &keys, colour, true, w);
-  *nx = keys.nx;
-  *ny = keys.ny;
-  field_free (&keys);
+  *nx = pixels.nx;
+  *ny = pixels.ny;
+  struct key_map keys = { pixels.nx, pixels.ny,
+                          malloc (pixels.nx * pixels.ny
+                                  * sizeof *keys.key) };
+  /* Colours and gray levels are small whole numbers, exact in a double.  */
+  for (size_t j = 1; keys.key != NULL && j <= keys.ny; ++j)
+    for (size_t i = 1; i <= keys.nx; ++i)
+      keys.key[(j - 1) * keys.nx + i - 1]
+        = (int64_t) pixels.data[field_index (&pixels, i, j)];
+  field_free (&pixels);
+  const bool ok = keys.key != NULL
+                  ? apply_keys (p, m, path, &keys, colour, true, w)
+                  : parse_fail (p, "--material-map: %s: out of memory for "
+                                "a %zux%zu map", path, *nx, *ny);
+  free (keys.key);
   return ok;
 }
 
@@ -532,7 +596,7 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
                        "(the sources of gray 0 and of white)", opt, path);
   if (kind == 1)
     {
-      ok = read_dataset (p, opt, path, "source", false, &f);
+      ok = read_dataset (p, opt, path, "source", &f);
       if (ok && f.data == NULL)
         ok = parse_fail (p, "%s: %s has no dataset 'source'", opt, path);
       ok = ok && check_finite (p, opt, path, "source", &f);
@@ -914,7 +978,7 @@ check_restart (struct parser *p, struct config *c,
                                            "source" };
       struct field ck[3] = { { 0 }, { 0 }, { 0 } };
       for (size_t k = 0; k < 3 && ok; ++k)
-        ok = read_dataset (p, "--restart", path, sets[k], false, &ck[k]);
+        ok = read_dataset (p, "--restart", path, sets[k], &ck[k]);
       ok = ok && same_material (p, &c->material, path, &w, ck, c->nx,
                                 c->ny);
       for (size_t k = 0; k < 3; ++k)

@@ -883,8 +883,8 @@ static const struct option_spec option_table[] = {
     set_material_map, OPTIONS_RUN, false },
   { "material", 0, "KEY=SPEC", "the material of a map's KEY (#rrggbb or a\n"
     "number): k=K,rho=RHO,cp=CP or a built-in\n"
-    "(copper, fr4, ...; see heatsim(1)); repeatable", GROUP_MATERIAL,
-    set_material, OPTIONS_RUN, true },
+    "(copper, fr4, ...; see heatsim(1)); repeatable\n"
+    "(at most 64 keys)", GROUP_MATERIAL, set_material, OPTIONS_RUN, true },
   { "source", 0, "Q", "uniform heat source, W/m^3", GROUP_MATERIAL,
     set_source, OPTIONS_RUN, false },
   { "source-map", 0, "FILE", "heat source per node: HDF5 dataset source,\n"
@@ -1454,16 +1454,21 @@ names_input (const char *name, bool *schedules)
   return *schedules;
 }
 
-/* Note the case file path among the run's inputs (config_inputs), once.  */
+/* Count a read of the case file path, and note it among the run's
+   inputs (config_inputs), once.  Every read counts, a file's second
+   too: ten includes of a file that includes another ten times, ten
+   levels down, are 10^10 reads of eleven files.  */
 static bool
 note_case_file (struct parser *p, struct config *c, const char *path)
 {
+  /* casefile.c names the include or --case that read path.  */
+  if (c->case_reads == CASE_FILES_MAX)
+    return parse_fail (p, "more than %d case files read (each include "
+                       "counts)", CASE_FILES_MAX);
+  ++c->case_reads;
   for (size_t k = 0; k < c->case_file_count; ++k)
     if (strcmp (c->case_files[k], path) == 0)
       return true;
-  /* casefile.c names the include or --case that read path.  */
-  if (c->case_file_count == CASE_FILES_MAX)
-    return parse_fail (p, "more than %d case files", CASE_FILES_MAX);
   const char *kept = keep_value (c, path);
   if (kept == NULL)
     return parse_fail (p, "out of memory");

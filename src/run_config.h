@@ -30,7 +30,8 @@ struct setting {
   const char *value;      /* NULL for a flag */
 };
 
-/* --case: at most this many case files, includes counted.  */
+/* --case: at most this many reads of case files, each include
+   counted (includes that fan out would otherwise read 10^10 files).  */
 #define CASE_FILES_MAX 64
 
 /* --material and --source-rect: at most this many each.  */
@@ -271,6 +272,9 @@ struct config {
                                                includes), for
                                                config_inputs */
   size_t case_file_count;
+  size_t case_reads;    /* the reads of case files, each include of a
+                           file read before counted again: at most
+                           CASE_FILES_MAX */
   struct case_value *case_values;   /* the values read from case files,
                                        which settings and the strings
                                        above point into; owned

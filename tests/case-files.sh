@@ -126,7 +126,7 @@ while [ $k -le 64 ]; do
   printf 'grid = 8\n' >m$k.case
   k=$((k + 1))
 done
-refused "^heatsim: many.case:64: case = m64.case: more than 64 case files$" \
+refused "^heatsim: many.case:64: case = m64.case: more than 64 case files read (each include counts)$" \
   --case many.case
 # On the command line, the --case that reads it.
 set --
@@ -136,7 +136,49 @@ while [ $k -le 65 ]; do
   k=$((k + 1))
 done
 printf 'grid = 8\n' >m65.case
-refused "^heatsim: --case: m65.case: more than 64 case files$" "$@"
+refused "^heatsim: --case: m65.case: more than 64 case files read (each include counts)$" "$@"
+set --
+
+# Every read counts, the same file's again too: includes that fan out
+# (f0 includes f1 ten times, f1 f2 ten times, ..., f10 sets the grid:
+# 10^10 reads) are refused at the 65th read, the 6th include of f9 by
+# f8 (f0 to f9 are 10 reads, each f9 reads f10 ten times), at once and
+# under --print-case too (timeout makes a hang fail).
+k=0
+while [ $k -lt 10 ]; do
+  : >f$k.case
+  for line in 1 2 3 4 5 6 7 8 9 10; do
+    printf 'case = f%d.case\n' $((k + 1)) >>f$k.case
+  done
+  k=$((k + 1))
+done
+printf 'grid = 16\n' >f10.case
+fanout="^heatsim: f8.case:6: case = f9.case: more than 64 case files read (each include counts)$"
+for print in "" --print-case; do
+  if expect_status 2 timeout 60 "$HEATSIM" -q $print --case f0.case -n 1; then
+    grep -q -e "$fanout" "$workdir/err" || fail "fan-out $print: $(cat "$workdir/err")"
+  fi
+done
+# A file included again and again is read each time, up to 64 reads in
+# all: --case of a file that includes common.case 63 times runs, and
+# 64 times is refused at its 64th include.
+: >repeat.case
+for k in $(seq 1 63); do
+  printf 'case = common.case\n' >>repeat.case
+done
+printf 'grid = 8\nsteps = 1\n' >common.case
+expect_status 0 "$HEATSIM" -q --case repeat.case
+printf 'case = common.case\n' >>repeat.case
+refused "^heatsim: repeat.case:64: case = common.case: more than 64 case files read (each include counts)$" \
+  --case repeat.case
+# On the command line: 64 --case of one file run, 65 are refused.
+set --
+for k in $(seq 1 64); do
+  set -- "$@" --case common.case
+done
+expect_status 0 "$HEATSIM" -q "$@"
+refused "^heatsim: --case: common.case: more than 64 case files read (each include counts)$" \
+  "$@" --case common.case
 set --
 
 # Cycles, found by the file's identity whatever the path, with the chain.

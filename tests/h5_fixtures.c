@@ -3,8 +3,8 @@
    Usage: h5_fixtures DIR
    Writes DIR/rank1.h5 (a 1-D dataset /field), DIR/int.h5 (an integer
    /field), DIR/small.h5 (a 2x2 /field), DIR/nan.h5 (a 5x4 /field with a
-   NaN), DIR/inf.h5 (with an Inf), DIR/huge.h5 (a /field that claims
-   7 x 117440521 values and stores none), DIR/good.h5 (a valid 6x5 /field with a
+   NaN), DIR/inf.h5 (with an Inf), DIR/huge.h5 (a /field of
+   2^24 x 2^24 values never written: its fill value, 2 PB of it), DIR/good.h5 (a valid 6x5 /field with a
    ring of 1 and 0 inside, and a 1-D /line), DIR/fake.h5 (a checkpoint
    whose 'format' attribute is right but whose field is missing), and
    files whose /field is good.h5's through links: DIR/elink.h5 (an
@@ -113,7 +113,7 @@ main (int argc, char **argv)
   {
     char path[4096];
     snprintf (path, sizeof path, "%s/huge.h5", dir);
-    hsize_t huge[2] = { 7, 117440521 };
+    hsize_t huge[2] = { (hsize_t) 1 << 24, (hsize_t) 1 << 24 };
     hid_t file = H5Fcreate (path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t space = H5Screate_simple (2, huge, NULL);
     hid_t set = H5Dcreate2 (file, "field", H5T_NATIVE_DOUBLE, space,

@@ -97,6 +97,9 @@ cli_tests = \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/png-palette.sh \
+	tests/input-kinds.sh \
+	tests/material-keys.sh \
+	tests/h5-storage.sh \
 	tests/materials-steady.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \
