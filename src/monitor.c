@@ -22,7 +22,8 @@ monitor_check (struct monitor *m, const struct config *cfg,
   m->on = true;
   return d->rank == 0
          ? series_check (&m->file, "--monitor", "monitor", cfg->monitor,
-                         MONITOR_HEADER, cfg, cfg->monitor_every)
+                         MONITOR_HEADER, cfg, cfg->monitor_every,
+                         "--monitor-every")
          : HEATSIM_OK;
 }
 

@@ -38,15 +38,17 @@ struct monitor {
 /* Check cfg->monitor before the first step, on rank 0 (series_check):
    refused (HEATSIM_BAD_FILE) when it is a directory or not a regular
    file, an input, a file the snapshots or checkpoints would overwrite,
-   cannot be created, or exists without --restart.  Nothing is written
-   yet.  Returns 0 or a heatsim_status.  */
+   cannot be created, or exists without --restart, or with --restart
+   holds rows that the run would drop and not write again.  Nothing is
+   written yet.  Returns 0 or a heatsim_status.  */
 int monitor_check (struct monitor *m, const struct config *cfg,
                    const struct domain *d);
 
 /* Create the checked file with its header on rank 0, or with --restart
    continue it as the file of the uninterrupted run (its rows after the
-   restart step are dropped: the restarted run writes them again, bitwise
-   the same).  Returns 0 or a heatsim_status.  */
+   restart step are dropped: monitor_check made sure that the restarted
+   run writes them again, bitwise the same).  Returns 0 or a
+   heatsim_status.  */
 int monitor_begin (struct monitor *m, const struct domain *d);
 
 /* Whether a row is computed after step: every cfg->monitor_every steps

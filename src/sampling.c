@@ -200,7 +200,8 @@ check_files (struct sampling *s, const struct config *cfg)
     }
   int status = cfg->probes == 0 ? HEATSIM_OK
                : series_check (&s->file, "--probe-file", "probe", s->path,
-                               s->header, cfg, cfg->probe_every);
+                               s->header, cfg, cfg->probe_every,
+                               "--probe-every");
   if (status == HEATSIM_OK && cfg->profile)
     status = check_profile_files (cfg, cfg->probes ? s->path : NULL);
   if (status == HEATSIM_OK && cfg->profile)

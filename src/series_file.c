@@ -50,24 +50,79 @@ is_row (const char *line, unsigned long long *step)
   return isdigit ((unsigned char) line[0]) && *end == ',';
 }
 
-/* The offset after the header and the lines before the row of step, in
-   the open file: rows from step on go, and so does a last line cut
-   short; lines that are not rows (edited by hand) stay as they are.  The
-   row of step itself stays where keep_step: *kept tells whether there
-   was one.  0 for an empty file (a run killed before its header).  -1,
-   with a message, when the file does not have f's header.  */
-static off_t
-lines_before (const struct series_file *f, FILE *fp, size_t step,
-              bool keep_step, bool *kept)
+/* The rows a restarted run writes: every `every` steps of the
+   simulation, at its first step, start, and at its last, end (for a
+   steady run the last it may reach: its --max-steps sweeps).  */
+struct row_plan {
+  size_t start, end, every;
+};
+
+/* Whether the run of p writes the row of step again, after its first.  */
+static bool
+written_again (const struct row_plan *p, size_t step)
+{
+  return step > p->start && step <= p->end
+         && (step % p->every == 0 || step == p->end);
+}
+
+/* What rows_to_keep reads of a continued file.  */
+struct file_rows {
+  off_t before;          /* bytes of the header and the lines before the
+                            first row at or after the restart step */
+  off_t after;           /* those and the row of the restart step, where
+                            that first row is of it (start_row) */
+  bool start_row;
+  bool any;              /* the file has rows, from first to last */
+  size_t first, last;
+  size_t off_grid;       /* rows but the first off the rows' grid */
+  size_t lost;           /* rows after the cut that the run does not
+                            write again, from lost_first to lost_last */
+  size_t lost_first, lost_last;
+  bool lost_here;        /* one of them lies up to the run's last step */
+  bool lost_later;       /* one of them lies after it */
+  bool lost_is_last;     /* the file's last row is one of them */
+};
+
+/* Count a row of step (dropped: it lies after the cut, other than the
+   row of the restart step) into r.  */
+static void
+note_row (struct file_rows *r, const struct row_plan *p, size_t step,
+          bool dropped)
+{
+  if (r->any && step % p->every != 0)
+    r->off_grid++;
+  if (!r->any)
+    r->first = step;
+  r->any = true;
+  r->last = step;
+  r->lost_is_last = dropped && !written_again (p, step);
+  if (!r->lost_is_last)
+    return;
+  if (r->lost++ == 0)
+    r->lost_first = step;
+  r->lost_last = step;
+  r->lost_here = r->lost_here || step <= p->end;
+  r->lost_later = r->lost_later || step > p->end;
+}
+
+/* Read f's open file fp into r: the cut falls before the first row at
+   or after the restart step, or after that row where it is of the
+   restart step; lines that are not rows (edited by hand) before it
+   stay, and a last line cut short goes.  An empty file (a run killed
+   before its header) has nothing to keep.  False, with a message, when
+   the file does not have f's header.  */
+static bool
+read_rows (const struct series_file *f, FILE *fp, const struct row_plan *p,
+           struct file_rows *r)
 {
   char *line = NULL;
   size_t cap = 0;
   ssize_t len = getline (&line, &cap, fp);
-  *kept = false;
+  *r = (struct file_rows) { .before = 0 };
   if (len < 0 && !ferror (fp))
     {
       free (line);
-      return 0;
+      return true;
     }
   if (len < 0 || strcmp (line, f->header) != 0)
     {
@@ -75,35 +130,89 @@ lines_before (const struct series_file *f, FILE *fp, size_t step,
       heatsim_error ("%s: %s exists and is not a heatsim %s file with the "
                      "columns %.*s; it is left as it is", f->option, f->path,
                      f->kind, (int) strlen (f->header) - 1, f->header);
-      return -1;
+      return false;
     }
-  off_t keep = (off_t) len;
+  off_t at = (off_t) len;
+  bool cut = false;
+  r->before = r->after = at;
   while ((len = getline (&line, &cap, fp)) > 0 && line[len - 1] == '\n')
     {
       unsigned long long row;
       const bool a_row = is_row (line, &row);
-      if (a_row && (row > step || (row == step && !keep_step)))
-        break;
-      keep += (off_t) len;
-      if (a_row && row == step)
+      const bool at_cut = a_row && !cut && row >= p->start;
+      if (at_cut)
         {
-          *kept = true;
-          break;
+          cut = true;
+          r->before = at;
+          r->start_row = row == p->start;
         }
+      if (a_row)
+        note_row (r, p, row, cut && !(at_cut && r->start_row));
+      at += (off_t) len;
+      if (!cut)
+        r->before = at;
+      if (!cut || (at_cut && r->start_row))
+        r->after = at;
     }
   free (line);
-  return keep;
+  return true;
 }
 
-/* With --restart: the part of the file of the run to keep, so that it
-   ends as the file of an uninterrupted run.  The rows before the restart
-   step stay.  So does the row of that step where rows fall on it: it may
-   hold what the restarted run cannot know (the monitor's largest change
-   of the sweep before it); the run writes it only where it is missing.
-   Where rows do not fall on the restart step (a run stopped by a signal
-   or --steps), the uninterrupted run has no row there, and the
-   restarted run writes none, unless it ends there (a steady state
-   restarted converged).  */
+/* Whether the file's last row is the row of a run stopped there (by a
+   signal, --steps or --max-steps, or at its steady state) that a run
+   at this cadence going past it has not: off the rows' grid, and the
+   only row but the first that is.  Rows of another cadence (an earlier
+   --probe-every or --monitor-every) show that it may be one of theirs,
+   which would be lost.  */
+static bool
+stop_row (const struct file_rows *r, const struct row_plan *p)
+{
+  return r->last % p->every != 0 && r->off_grid == 1 && r->last < p->end;
+}
+
+/* Refuse the restart of p: it would drop r's lost rows.  */
+static int
+refuse_loss (const struct series_file *f, const struct config *cfg,
+             const struct file_rows *r, const struct row_plan *p)
+{
+  char rows[128], why[256];
+  if (r->lost == 1)
+    snprintf (rows, sizeof rows, "its row of step %zu and not write it",
+              r->lost_first);
+  else
+    snprintf (rows, sizeof rows, "its rows of steps %zu to %zu (%zu rows) "
+              "and not write them", r->lost_first, r->lost_last, r->lost);
+  int n = 0;
+  if (r->lost_here)
+    n = snprintf (why, sizeof why, "this run writes a row every %zu "
+                  "step%s (%s)", p->every, p->every == 1 ? "" : "s",
+                  f->every_option);
+  if (r->lost_later)
+    snprintf (why + n, sizeof why - (size_t) n, "%s stops at step %zu%s "
+              "(%s), before the file's last row, of step %zu",
+              r->lost_here ? " and" : "this run", p->end,
+              cfg->steady ? " at the latest" : "",
+              cfg->steady ? "--max-steps" : "--steps", r->last);
+  heatsim_error ("%s: %s: the restart would drop %s again: %s; restart "
+                 "with the options that wrote the file, or give another %s",
+                 f->option, f->path, rows, why, f->option);
+  return HEATSIM_BAD_FILE;
+}
+
+/* With --restart: the part of the file of the run to keep, so that no
+   row is lost and, with the options of the run that wrote it, it ends
+   as the file of the uninterrupted run.  The rows before the restart
+   step stay.  So does the row of that step: it is the state the run
+   starts from, and may hold what the run cannot know (the monitor's
+   largest change of the sweep before it); the run writes it only where
+   it is missing.  Only the row of a run stopped at the restart step
+   off the rows' grid goes (stop_row): the uninterrupted run has none
+   there, and the restarted run writes none unless it ends there (a
+   steady state restarted converged).  The rows after the restart step
+   go, and the run writes them again, bitwise the same; one it does not
+   write again (at another cadence, or after its last step) would be
+   lost, and the restart is refused, unless it is the row of a run
+   stopped there.  */
 static int
 rows_to_keep (struct series_file *f, const struct config *cfg, size_t every)
 {
@@ -114,15 +223,21 @@ rows_to_keep (struct series_file *f, const struct config *cfg, size_t every)
                      strerror (errno));
       return HEATSIM_BAD_FILE;
     }
-  const bool aligned = cfg->start_step % every == 0;
-  bool kept;
-  f->size = lines_before (f, fp, cfg->start_step, aligned, &kept);
+  const struct row_plan p = { cfg->start_step, cfg->start_step + cfg->steps,
+                              every };
+  struct file_rows r;
+  const bool read = read_rows (f, fp, &p, &r);
   fclose (fp);
-  if (f->size < 0)
+  if (!read)
     return HEATSIM_BAD_FILE;
+  const bool stopped = r.any && stop_row (&r, &p);
+  if (r.lost > (stopped && r.lost_is_last))
+    return refuse_loss (f, cfg, &r, &p);
+  const bool drop_start = r.start_row && r.last == p.start && stopped;
+  f->start_kept = r.start_row && !drop_start;
+  f->size = f->start_kept ? r.after : r.before;
   /* An empty file starts afresh, with the row of the first step.  */
-  f->start_kept = f->size > 0 && kept;
-  f->start_off_grid = f->size > 0 && !aligned;
+  f->start_off_grid = f->size > 0 && !f->start_kept && p.start % every != 0;
   return HEATSIM_OK;
 }
 
@@ -158,10 +273,11 @@ uncreatable (const char *path)
 int
 series_check (struct series_file *f, const char *option, const char *kind,
               const char *path, const char *header, const struct config *cfg,
-              size_t every)
+              size_t every, const char *every_option)
 {
   *f = SERIES_NONE;
   f->option = option;
+  f->every_option = every_option;
   f->kind = kind;
   f->path = path;
   f->header = header;

@@ -15,7 +15,9 @@
    and checkpoints, which the same run writes again bitwise: a series is
    the record of a run, which another run would destroy.  With --restart
    it is continued instead, so that it ends as the file of the
-   uninterrupted run.  */
+   uninterrupted run; a restart that would drop rows it does not write
+   again (another cadence, an earlier last step) is refused, for the
+   same reason.  */
 #ifndef HEATSIM_SERIES_FILE_H
 #define HEATSIM_SERIES_FILE_H
 
@@ -27,6 +29,7 @@ struct config;
 
 struct series_file {
   const char *option;      /* the option that names it, for messages */
+  const char *every_option;   /* the option of its rows' cadence */
   const char *kind;        /* "monitor", "probe": what it is */
   const char *path;
   const char *header;      /* the header line, '\n' included */
@@ -46,18 +49,22 @@ struct series_file {
 #define SERIES_NONE ((struct series_file) { .fd = -1 })
 
 /* The file option names at path, a kind file, with rows every `every`
-   steps: check, on rank 0 and before anything is written, that it can
-   be used.
+   steps (set by every_option): check, on rank 0 and before anything is
+   written, that it can be used.
    Refused (HEATSIM_BAD_FILE, with a message naming option) when it is a
    directory or not a regular file, the input of the run, a file the
    snapshots or checkpoints would overwrite, or exists without --restart,
-   or with --restart is not a file of these columns.  With --restart, an
-   existing file is read to find the rows to keep: those before the
-   restart step, and the row of that step where rows fall on it (see
-   series_file.c).  Nothing is written.  Returns 0 or a heatsim_status.  */
+   or with --restart is not a file of these columns, or holds rows after
+   the restart step that the run would drop and not write again (at
+   another cadence, or after its last step; the message names
+   every_option or --steps).  With --restart, an existing file is read
+   to find the rows to keep: those before the restart step, and the row
+   of that step unless a run stopped there (see series_file.c).
+   Nothing is written.  Returns 0 or a heatsim_status.  */
 int series_check (struct series_file *f, const char *option,
                   const char *kind, const char *path, const char *header,
-                  const struct config *cfg, size_t every);
+                  const struct config *cfg, size_t every,
+                  const char *every_option);
 
 /* Create the checked file with its header, or continue it: cut it after
    the rows it keeps.  Returns 0 or a heatsim_status.  */

@@ -94,6 +94,7 @@ cli_tests = \
 	tests/heat-overflow.sh \
 	tests/imbalance-noise.sh \
 	tests/monitor-kill.sh \
+	tests/restart-rows.sh \
 	tests/materials-explicit.sh \
 	tests/materials-input.sh \
 	tests/png-palette.sh \
