@@ -893,8 +893,8 @@ static const struct option_spec option_table[] = {
   { "source-range", 0, "LO,HI", "a PNG --source-map's gray 0 and white",
     GROUP_MATERIAL, set_source_range, OPTIONS_RUN, false },
   { "source-rect", 0, "X0,X1,Y0,Y1,Q", "heat source Q on the nodes in a\n"
-    "rectangle; repeatable; sources add", GROUP_MATERIAL, set_source_rect,
-    OPTIONS_RUN, true },
+    "rectangle; repeatable (at most 64); sources add", GROUP_MATERIAL,
+    set_source_rect, OPTIONS_RUN, true },
   { "source-schedule", 0, "FILE", "CSV of time,value: a factor on every\n"
     "heat source over time", GROUP_MATERIAL, set_source_schedule,
     OPTIONS_RUN, false },
