@@ -41,14 +41,15 @@ local_heat (const struct config *c, const struct material *m,
   return heat;
 }
 
-/* The largest rho c_p of this rank's nodes (a map's).  */
+/* The largest magnitude of a map's values (rho c_p, q) at this rank's
+   nodes, data of u's shape.  */
 static double
-largest_capacity (const struct material *m, const struct field *u)
+largest_of (const double *data, const struct field *u)
 {
   double largest = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
-      largest = fmax (largest, fabs (m->capacity.data[field_index (u, i, j)]));
+      largest = fmax (largest, fabs (data[field_index (u, i, j)]));
   return largest;
 }
 
@@ -105,7 +106,7 @@ heat_sum (const struct domain *d, const struct config *c,
   field_range (u, &lo, &hi);
   const double largest_u = domain_max (d, fmax (fabs (lo), fabs (hi)));
   const double largest_c = m->capacity.data == NULL ? 0.0
-                           : domain_max (d, largest_capacity (m, u));
+                           : domain_max (d, largest_of (m->capacity.data, u));
   if (!isfinite (largest_u) || !isfinite (largest_c))
     return heat;
   const int shift_u = shift_below_one (largest_u);
@@ -131,17 +132,39 @@ total_heat_magnitude (const struct domain *d, const struct config *c,
   return heat_sum (d, c, m, u, true);
 }
 
-double
-source_power (const struct domain *d, const struct config *c,
-              const struct material *m, const struct field *u)
+/* This rank's sum of q over its nodes, each weighed by its share of a
+   box, with q times scale (a power of two).  */
+static double
+local_power (const struct config *c, const struct material *m,
+             const struct field *u, double scale)
 {
   double power = 0.0;
   if (m->source.data != NULL)
     for (size_t j = 1; j <= u->ny; ++j)
       for (size_t i = 1; i <= u->nx; ++i)
         power += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-                 * m->source.data[field_index (u, i, j)];
-  return domain_sum (d, power) * config_dx (c) * config_dy (c);
+                 * (m->source.data[field_index (u, i, j)] * scale);
+  return power;
+}
+
+double
+source_power (const struct domain *d, const struct config *c,
+              const struct material *m, const struct field *u)
+{
+  const double power = domain_sum (d, local_power (c, m, u, 1.0))
+                       * config_dx (c) * config_dy (c);
+  if (isfinite (power) || m->source.data == NULL)
+    return power;
+  /* A sum of finite sources that left the range of double before dx dy
+     brought it back (q near 1e308): again with q scaled below 1, as
+     heat_sum does; infinite only where the power exceeds DBL_MAX.  */
+  const double largest = domain_max (d, largest_of (m->source.data, u));
+  if (!isfinite (largest))
+    return power;
+  const int shift = shift_below_one (largest);
+  return scale_back (domain_sum (d, local_power (c, m, u,
+                                                 ldexp (1.0, -shift))),
+                     shift, config_dx (c), config_dy (c), 1.0);
 }
 
 static bool

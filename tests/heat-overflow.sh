@@ -4,7 +4,8 @@
 # infinity, reported null, although every node and the total were
 # finite), null where the total itself exceeds DBL_MAX.  The field's
 # mean over the area, a sum over the nodes too, is finite always (it is
-# no larger than the largest node).
+# no larger than the largest node); so is the sources' power wherever it
+# is below DBL_MAX.
 #
 # A field 2^K times another has 2^K times its total heat, bit for bit:
 # scaling by a power of two commutes with rounding, in the steps of a
@@ -66,6 +67,22 @@ scaled "material map" 1000 --material-map "$srcdir/data/wall.png" \
   -L 0.4x8 -n 2 --dt 1e-3
 # Insulated edges: edge nodes of half and quarter volume.
 scaled "insulated edges" 1020 -g 30x20 -L 1 -b neumann -n 2 --dt 1e-5
+
+# The sources' power, a sum over the nodes too: q = 2^1023 (9e307) on
+# 16^2 nodes sums to 2.3e310, times dx dy the power is 8e307, exactly
+# 2^1023 times that of q = 1; insulated edges too (edge nodes' shares).
+for _edges in dirichlet neumann; do
+  expect_status 0 "$HEATSIM" -q --json -g 16 -L 1 -b "$_edges" --source 1 \
+    --conductivity 1 --density 1 --heat-capacity 1 -n 1 --dt 1e-12 \
+    || continue
+  _p=$(json_field source_power "$workdir/out")
+  expect_status 0 "$HEATSIM" -q --json -g 16 -L 1 -b "$_edges" \
+    --source "$(times2 1 1023)" --conductivity 1 --density 1 \
+    --heat-capacity 1 -n 1 --dt 1e-12 || continue
+  [ "$(json_field source_power "$workdir/out")" = "$(times2 "$_p" 1023)" ] \
+    || fail "q = 2^1023, $_edges edges: source_power $(json_field source_power "$workdir/out"), expected $(times2 "$_p" 1023)"
+  checks=$((checks + 1))
+done
 
 # A total that exceeds DBL_MAX is infinite: null in the report, an
 # empty field in the monitor, INF in the text report.
