@@ -113,6 +113,14 @@ field_range (const struct field *f, double *min, double *max)
 }
 
 double
+field_largest (const struct field *f)
+{
+  double lo, hi;
+  field_range (f, &lo, &hi);
+  return fmax (fabs (lo), fabs (hi));
+}
+
+double
 field_sum (const struct field *f)
 {
   const double *data = f->data;

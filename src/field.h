@@ -69,6 +69,10 @@ void field_copy (struct field *dst, const struct field *src);
 /* Smallest and largest interior value.  */
 void field_range (const struct field *f, double *min, double *max);
 
+/* The largest magnitude of f's interior values (a NaN left out, as
+   field_range leaves it).  */
+double field_largest (const struct field *f);
+
 /* Sum of the interior cells.  */
 double field_sum (const struct field *f);
 

@@ -41,18 +41,6 @@ local_heat (const struct config *c, const struct material *m,
   return heat;
 }
 
-/* The largest magnitude of a map's values (rho c_p, q) at this rank's
-   nodes, data of u's shape.  */
-static double
-largest_of (const double *data, const struct field *u)
-{
-  double largest = 0.0;
-  for (size_t j = 1; j <= u->ny; ++j)
-    for (size_t i = 1; i <= u->nx; ++i)
-      largest = fmax (largest, fabs (data[field_index (u, i, j)]));
-  return largest;
-}
-
 /* The exponent that brings a positive finite v below 1 when taken from
    it, so that a sum of n such terms cannot overflow; 0 for anything
    else (no scaling).  */
@@ -102,11 +90,9 @@ heat_sum (const struct domain *d, const struct config *c,
      multiply back without overflow in between: infinite only where the
      total heat itself exceeds DBL_MAX.  Every rank takes this branch
      or none: the sum above is the same on all.  */
-  double lo, hi;
-  field_range (u, &lo, &hi);
-  const double largest_u = domain_max (d, fmax (fabs (lo), fabs (hi)));
+  const double largest_u = domain_max (d, field_largest (u));
   const double largest_c = m->capacity.data == NULL ? 0.0
-                           : domain_max (d, largest_of (m->capacity.data, u));
+                           : domain_max (d, field_largest (&m->capacity));
   if (!isfinite (largest_u) || !isfinite (largest_c))
     return heat;
   const int shift_u = shift_below_one (largest_u);
@@ -158,7 +144,7 @@ source_power (const struct domain *d, const struct config *c,
   /* A sum of finite sources that left the range of double before dx dy
      brought it back (q near 1e308): again with q scaled below 1, as
      heat_sum does; infinite only where the power exceeds DBL_MAX.  */
-  const double largest = domain_max (d, largest_of (m->source.data, u));
+  const double largest = domain_max (d, field_largest (&m->source));
   if (!isfinite (largest))
     return power;
   const int shift = shift_below_one (largest);

@@ -112,15 +112,6 @@ split_grid (const struct config *cfg, struct domain *d)
   return HEATSIM_OK;
 }
 
-/* The largest |u| of the interior over all ranks.  */
-static double
-largest_magnitude (const struct domain *d, const struct field *u)
-{
-  double lo, hi;
-  field_range (u, &lo, &hi);
-  return fmax (fabs (domain_min (d, lo)), fabs (domain_max (d, hi)));
-}
-
 /* Everything that is known about the final field, over all ranks.  */
 static int
 measure (const struct config *cfg, const struct domain *d,
@@ -294,7 +285,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   solver.sampling = &sampling;
   report->heat_initial = total_heat (d, cfg, &solver.material,
                                      &solver.work.u);
-  report->largest_initial = largest_magnitude (d, &solver.work.u);
+  report->largest_initial = domain_max (d, field_largest (&solver.work.u));
   report->run.setup = omp_get_wtime () - t0;
   report->ranks = d->ranks;
   report->dims[0] = d->dims[0];
