@@ -120,14 +120,8 @@ describe_overflow (const struct config *c, char *text, size_t size)
                 "number overflows on cells of %g x %g", what, dx, dy);
       return;
     }
-  /* The rates of decay that convection edges and face cooling add
-     (run_config.c's boundary_rate).  */
-  const double spacing[EDGE_COUNT] = { dx, dx, dy, dy };
+  const double rate = config_boundary_rate (c);
   const double face_h = c->surface_given ? schedule_max (&c->surface_h) : 0;
-  double rate = c->surface_given ? 2.0 * face_h / c->thickness : 0.0;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if (c->bc[e].kind == BOUNDARY_ROBIN)
-      rate += 2.0 * schedule_max (&c->bc[e].h) / spacing[e];
   const bool thin = c->surface_given && isfinite (2.0 * face_h)
                     && !isfinite (2.0 * face_h / c->thickness);
   const double capacity = c->material.given ? c->material.capacity_min : 1.0;

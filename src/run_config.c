@@ -20,11 +20,8 @@ largest_value (const struct schedule *s)
   return m;
 }
 
-/* The rates of decay that convection edges and face cooling add, per
-   unit rho c_p: 2 H / spacing at an edge node (both edges' at a corner),
-   and s.  */
-static double
-boundary_rate (const struct config *c)
+double
+config_boundary_rate (const struct config *c)
 {
   const double spacing[EDGE_COUNT] = { config_dx (c), config_dx (c),
                                        config_dy (c), config_dy (c) };
@@ -42,7 +39,7 @@ boundary_rate (const struct config *c)
 bool
 config_stability_has_terms (const struct config *c)
 {
-  return boundary_rate (c) > 0.0;
+  return config_boundary_rate (c) > 0.0;
 }
 
 double
@@ -53,7 +50,7 @@ config_stability (const struct config *c)
   /* Written so that without boundary terms it is bitwise what it was.  */
   return config_diffusivity_stable (c) * c->dt
          * (1.0 / (dx * dx) + 1.0 / (dy * dy))
-         + 0.5 * c->dt * (boundary_rate (c) / capacity);
+         + 0.5 * c->dt * (config_boundary_rate (c) / capacity);
 }
 
 static const char *const boundary_names[] = {

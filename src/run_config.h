@@ -467,6 +467,10 @@ config_stability_by_faces (const struct config *c)
    cooling, s = 2 H / D, taken with the smallest rho c_p: D dt (1/dx^2 +
    1/dy^2) where neither is given.  */
 double config_stability (const struct config *c);
+/* The rates of decay that convection edges and face cooling add to it,
+   per unit rho c_p: 2 H / spacing at an edge node (both edges' at a
+   corner), and s.  */
+double config_boundary_rate (const struct config *c);
 /* Whether convection edges or face cooling add to it.  */
 bool config_stability_has_terms (const struct config *c);
 
