@@ -1,11 +1,16 @@
 /* The coarsest level of the black box multigrid, solved exactly by a
    band Cholesky factor: at most BOXMG_COARSEST_NODES unknowns, or a
-   line of nodes a few wide, so the band is short.  */
+   line of nodes a few wide, so the band is short.  Split in two halves
+   and a separator line where it can be (boxmg_internal.h), so that two
+   threads share the substitutions, which are sequential otherwise.  */
 #include <config.h>
 
 #include "boxmg_internal.h"
 
+#include "host_isa.h"
+
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* The place of node i (1 .. n) along an axis: in order, or folded (1, n,
@@ -25,7 +30,16 @@ number (const struct boxmg_coarse *cs, const struct boxmg_level *l, size_t i,
 {
   const size_t pi = place (i, l->nx, cs->fold_x);
   const size_t pj = place (j, l->ny, cs->fold_y);
-  return cs->x_first ? pj * l->nx + pi : pi * l->ny + pj;
+  const size_t fast = cs->x_first ? pi : pj, slow = cs->x_first ? pj : pi;
+  if (!cs->split)
+    return slow * cs->line + fast;
+  const size_t separator = cs->half[0] / cs->line;
+  const size_t lines = cs->n / cs->line;
+  if (slow < separator)
+    return slow * cs->line + fast;
+  if (slow > separator)
+    return cs->half[0] + (lines - 1 - slow) * cs->line + fast;
+  return cs->half[0] + cs->half[1] + fast;
 }
 
 /* Neighbour index i + d (1 .. n) along an axis, on the ring where it is
@@ -39,20 +53,36 @@ neighbour (size_t i, int d, size_t n, bool periodic)
   return !periodic ? 0 : m == 0 ? n : 1;
 }
 
-/* The lower band of the matrix, row by row.  A short ring's couplings
-   to one node (both ends of a ring of 2, or the node itself in a ring
-   of 1) add up; without a ring each entry is set once (as it is, signed
-   zeros too).  */
+/* Where the entry of row n, column m < n goes: the band; split, the
+   separator's own block (both triangles, set from the lower) or a
+   half's coupling to it (m on that half's last line).  */
+static double *
+entry_slot (const struct boxmg_coarse *cs, size_t n, size_t m)
+{
+  const size_t halves = cs->half[0] + cs->half[1];
+  if (!cs->split || n < halves)
+    return &cs->factor[n * (cs->band + 1) + (n - m)];
+  const size_t c = n - halves;
+  if (m >= halves)
+    return &cs->schur[c * cs->line + (m - halves)];
+  const size_t h = m < cs->half[0] ? 0 : 1;
+  const size_t last = (h == 0 ? cs->half[0] : halves) - cs->line;
+  return &cs->reach[h][(m - last) * cs->line + c];
+}
+
+/* The lower band of the matrix, row by row (split: and the separator's
+   blocks).  A short ring's couplings to one node (both ends of a ring
+   of 2, or the node itself in a ring of 1) add up; without a ring each
+   entry is set once (as it is, signed zeros too).  */
 static void
 band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
 {
-  const size_t b1 = cs->band + 1;
   const bool ring = l->periodic_x || l->periodic_y;
   for (size_t j = 1; j <= l->ny; ++j)
     for (size_t i = 1; i <= l->nx; ++i)
       {
         const size_t k = j * l->stride + i, n = number (cs, l, i, j);
-        cs->factor[n * b1] = l->c[k];
+        *entry_slot (cs, n, n) = l->c[k];
         for (int dy = -1; dy <= 1; ++dy)
           for (int dx = -1; dx <= 1; ++dx)
             {
@@ -63,11 +93,17 @@ band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
               const size_t m = number (cs, l, ni, nj);
               if (m > n)
                 continue;
-              double *slot = &cs->factor[n * b1 + (n - m)];
+              double *slot = entry_slot (cs, n, m);
               const double e = boxmg_entry (l, k, dx, dy);
               *slot = ring ? *slot + e : e;
             }
       }
+  if (!cs->split)
+    return;
+  const size_t w = cs->line;
+  for (size_t c = 0; c < w; ++c)
+    for (size_t r = 0; r < c; ++r)
+      cs->schur[r * w + c] = cs->schur[c * w + r];
 }
 
 /* The lower bandwidth of numbering along the axis of fast nodes first,
@@ -98,16 +134,16 @@ dot (const double *restrict x, const double *restrict y, size_t n)
   return sum;
 }
 
-/* In place: L L^T of the first m rows, row by row.  Entry (i, col) less
-   the sum over t of L(i, t) L(col, t), t = max(i - b, 0) .. col - 1:
-   row i holds L(i, t) at i (b + 1) + i - t and row col L(col, t) at
-   col (b + 1) + col - t, so that both run forwards in memory as t goes
-   down from col - 1: a dot product of two contiguous runs.  */
+/* In place: L L^T of the first m rows of band factor a, row by row.
+   Entry (i, col) less the sum over t of L(i, t) L(col, t), t = max(i -
+   b, 0) .. col - 1: row i holds L(i, t) at i (b + 1) + i - t and row
+   col L(col, t) at col (b + 1) + col - t, so that both run forwards in
+   memory as t goes down from col - 1: a dot product of two contiguous
+   runs.  */
 static bool
-cholesky (struct boxmg_coarse *cs, size_t m)
+cholesky (double *a, size_t b, size_t m)
 {
-  const size_t b = cs->band, b1 = b + 1;
-  double *a = cs->factor;
+  const size_t b1 = b + 1;
   for (size_t i = 0; i < m; ++i)
     {
       const size_t first = i < b ? 0 : i - b;
@@ -125,6 +161,64 @@ cholesky (struct boxmg_coarse *cs, size_t m)
   return true;
 }
 
+/* In place: the lower Cholesky factor of the leading m x m block of
+   the symmetric w x w matrix s (row-major).  */
+static bool
+dense_cholesky (double *s, size_t w, size_t m)
+{
+  for (size_t i = 0; i < m; ++i)
+    {
+      for (size_t col = 0; col < i; ++col)
+        s[i * w + col] = (s[i * w + col] - dot (&s[i * w], &s[col * w], col))
+                         / s[col * w + col];
+      const double pivot = s[i * w + i] - dot (&s[i * w], &s[i * w], i);
+      if (!(pivot > 0.0) || !isfinite (pivot))
+        return false;
+      s[i * w + i] = sqrt (pivot);
+    }
+  return true;
+}
+
+/* Half h's band factor, in place, and its coupling E to the separator
+   (in reach[h]) turned into L^-1 E: E lies in the half's last line, so
+   L^-1 E does too, from the factor's rows there alone.  */
+static bool
+factor_half (struct boxmg_coarse *cs, size_t h)
+{
+  const size_t b1 = cs->band + 1, w = cs->line, m = cs->half[h];
+  double *a = cs->factor + (h == 0 ? 0 : cs->half[0]) * b1;
+  if (!cholesky (a, cs->band, m))
+    return false;
+  double *e = cs->reach[h];
+  for (size_t r = 0; r < w; ++r)
+    {
+      const double *row = a + (m - w + r) * b1;
+      for (size_t d = 1; d <= r; ++d)
+        for (size_t c = 0; c < w; ++c)
+          e[r * w + c] -= row[d] * e[(r - d) * w + c];
+      for (size_t c = 0; c < w; ++c)
+        e[r * w + c] /= row[0];
+    }
+  return true;
+}
+
+/* The separator's Schur complement, factored in place (singular:
+   without the last unknown, the matrix's last, which the solve pins).  */
+static bool
+factor_separator (struct boxmg_coarse *cs)
+{
+  const size_t w = cs->line;
+  for (size_t h = 0; h < 2; ++h)
+    for (size_t r = 0; r < w; ++r)
+      {
+        const double *e = cs->reach[h] + r * w;
+        for (size_t a = 0; a < w; ++a)
+          for (size_t c = 0; c < w; ++c)
+            cs->schur[a * w + c] -= e[a] * e[c];
+      }
+  return dense_cholesky (cs->schur, w, cs->singular ? w - 1 : w);
+}
+
 size_t
 boxmg_coarse_band (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
                    bool *x_first)
@@ -136,6 +230,34 @@ boxmg_coarse_band (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
   return band < nx * ny ? band : nx * ny - 1;
 }
 
+/* Whether an nx x ny level's factor is split, and its numbering's
+   line and band.  */
+static bool
+splits (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
+        size_t *line, size_t *band, bool *x_first)
+{
+  *band = boxmg_coarse_band (nx, ny, periodic_x, periodic_y, x_first);
+  *line = *x_first ? nx : ny;
+  const size_t lines = *x_first ? ny : nx;
+  const bool fold_slow = *x_first ? periodic_y : periodic_x;
+  return !fold_slow && lines >= BOXMG_SPLIT_LINES;
+}
+
+size_t
+boxmg_coarse_doubles (size_t nx, size_t ny, bool periodic_x, bool periodic_y)
+{
+  size_t line, band;
+  bool x_first;
+  const bool split = splits (nx, ny, periodic_x, periodic_y, &line, &band,
+                             &x_first);
+  const size_t n = nx * ny;
+  if (band + 2 > SIZE_MAX / n)
+    return SIZE_MAX;
+  const size_t blocks = split ? 3 * line * line : 0;
+  return n * (band + 2) > SIZE_MAX - blocks ? SIZE_MAX
+                                             : n * (band + 2) + blocks;
+}
+
 enum mg_status
 boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
                      bool singular)
@@ -145,16 +267,34 @@ boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
     .fold_x = l->periodic_x, .fold_y = l->periodic_y,
     .singular = singular,
   };
-  cs->band = boxmg_coarse_band (l->nx, l->ny, l->periodic_x, l->periodic_y,
-                                &cs->x_first);
-  cs->factor = calloc (cs->n * (cs->band + 2), sizeof (double));
+  cs->split = splits (l->nx, l->ny, l->periodic_x, l->periodic_y, &cs->line,
+                      &cs->band, &cs->x_first);
+  const size_t doubles = boxmg_coarse_doubles (l->nx, l->ny, l->periodic_x,
+                                               l->periodic_y);
+  cs->factor = doubles < SIZE_MAX ? calloc (doubles, sizeof (double)) : NULL;
   if (cs->factor == NULL)
     return MG_NO_MEMORY;
   cs->rhs = cs->factor + cs->n * (cs->band + 1);
+  if (cs->split)
+    {
+      const size_t w = cs->line, lines = cs->n / w;
+      cs->half[0] = lines / 2 * w;
+      cs->half[1] = cs->n - cs->half[0] - w;
+      cs->reach[0] = cs->rhs + cs->n;
+      cs->reach[1] = cs->reach[0] + w * w;
+      cs->schur = cs->reach[1] + w * w;
+    }
   band_matrix (cs, l);
   /* The coefficients were checked (finest_matrix): a pivot that is not
      positive means that the operator is singular in double precision.  */
-  return cholesky (cs, singular ? cs->n - 1 : cs->n) ? MG_OK : MG_SINGULAR;
+  if (!cs->split)
+    return cholesky (cs->factor, cs->band, singular ? cs->n - 1 : cs->n)
+           ? MG_OK : MG_SINGULAR;
+  bool ok[2];
+#pragma omp parallel for schedule(static) num_threads(2)
+  for (size_t h = 0; h < 2; ++h)
+    ok[h] = factor_half (cs, h);
+  return ok[0] && ok[1] && factor_separator (cs) ? MG_OK : MG_SINGULAR;
 }
 
 void
@@ -175,12 +315,62 @@ remove_mean (double *x, size_t n)
     x[i] -= sum / (double) n;
 }
 
+/* x = A^-1 x of a split factor: each half's L y = x (at once), the
+   separator's x less the halves' part, its Schur complement solved, the
+   halves' y less their coupling to the separator, each half's L^T
+   x = y.  Every sum in an order of its own, whatever the threads.  */
+static void
+split_solve (const struct boxmg_coarse *cs, double *x)
+{
+  const struct host_kernels *k = host_kernels (HOST_KERNEL_BAND);
+  const size_t b1 = cs->band + 1, w = cs->line;
+  const size_t start[2] = { 0, cs->half[0] };
+  double *sep = x + cs->half[0] + cs->half[1];
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp for schedule(static)
+    for (size_t h = 0; h < 2; ++h)
+      k->band_forward (cs->half[h], cs->band, cs->factor + start[h] * b1,
+                       x + start[h]);
+#pragma omp single
+    {
+      for (size_t h = 0; h < 2; ++h)
+        {
+          const double *y = x + start[h] + cs->half[h] - w;
+          for (size_t r = 0; r < w; ++r)
+            for (size_t c = 0; c < w; ++c)
+              sep[c] -= cs->reach[h][r * w + c] * y[r];
+        }
+      const size_t ws = cs->singular ? w - 1 : w;
+      for (size_t i = 0; i < ws; ++i)
+        sep[i] = (sep[i] - dot (&cs->schur[i * w], sep, i))
+                 / cs->schur[i * w + i];
+      for (size_t i = ws; i-- > 0;)
+        {
+          sep[i] /= cs->schur[i * w + i];
+          for (size_t r = 0; r < i; ++r)
+            sep[r] -= cs->schur[i * w + r] * sep[i];
+        }
+      if (cs->singular)
+        sep[w - 1] = 0.0;
+      for (size_t h = 0; h < 2; ++h)
+        {
+          double *y = x + start[h] + cs->half[h] - w;
+          for (size_t r = 0; r < w; ++r)
+            y[r] -= dot (&cs->reach[h][r * w], sep, w);
+        }
+    }
+#pragma omp for schedule(static)
+    for (size_t h = 0; h < 2; ++h)
+      k->band_backward (cs->half[h], cs->band, cs->factor + start[h] * b1,
+                        x + start[h]);
+  }
+}
+
 void
 boxmg_coarse_solve (const struct boxmg_coarse *cs, struct boxmg_level *l)
 {
-  const size_t b = cs->band, b1 = b + 1;
   const size_t m = cs->singular ? cs->n - 1 : cs->n;
-  const double *a = cs->factor;
   double *x = cs->rhs;
   for (size_t j = 1; j <= l->ny; ++j)
     for (size_t i = 1; i <= l->nx; ++i)
@@ -189,33 +379,16 @@ boxmg_coarse_solve (const struct boxmg_coarse *cs, struct boxmg_level *l)
      unknown 0 and then its mean removed (a symmetric map of f).  */
   if (cs->singular)
     remove_mean (x, cs->n);
-  /* Row i of the factor holds L(i, i - d) at d = 0 .. band, and both
-     substitutions read it from d = 1 up, upwards in memory: the factor
-     (17 MB on a 128^2 level) comes from memory after the finer levels'
-     passes, and read downwards it took twice as long in the V-cycle.
-     Forward, the row's dot product in four partial sums, so that the
-     additions do not wait on one another; backward, L^T x = y by the
-     rows of L (its columns).  */
-  for (size_t i = 0; i < m; ++i)
+  /* Both substitutions read the factor (17 MB on a 128^2 level) upwards
+     in memory, which comes from memory after the finer levels' passes:
+     read downwards it took twice as long in the V-cycle.  */
+  if (cs->split)
+    split_solve (cs, x);
+  else
     {
-      const double *row = a + i * b1;
-      const size_t reach = i < b ? i : b;
-      double part[4] = { 0.0, 0.0, 0.0, 0.0 };
-      size_t d = 1;
-      for (; d + 3 <= reach; d += 4)
-        for (size_t h = 0; h < 4; ++h)
-          part[h] += row[d + h] * x[i - d - h];
-      for (; d <= reach; ++d)
-        part[0] += row[d] * x[i - d];
-      x[i] = (x[i] - ((part[0] + part[1]) + (part[2] + part[3]))) / row[0];
-    }
-  for (size_t i = m; i-- > 0;)
-    {
-      const double *row = a + i * b1;
-      const size_t reach = i < b ? i : b;
-      x[i] /= row[0];
-      for (size_t d = 1; d <= reach; ++d)
-        x[i - d] -= row[d] * x[i];
+      const struct host_kernels *k = host_kernels (HOST_KERNEL_BAND);
+      k->band_forward (m, cs->band, cs->factor, x);
+      k->band_backward (m, cs->band, cs->factor, x);
     }
   if (cs->singular)
     {

@@ -99,16 +99,35 @@ struct boxmg_level {
    where the faster one is, and the numbering runs along the axis whose
    band is the narrower.  A singular matrix (constant null space) is factored
    without its last unknown, which the solve pins to 0 before it removes
-   the solution's mean.  */
+   the solution's mean.
+   Split (the slower axis not periodic and at least
+   BOXMG_SPLIT_LINES long): the slower axis's middle line is a separator,
+   numbered last, the lines before it (half 0) in order and those after
+   it (half 1) backwards, so that each half's line beside the separator
+   is its last.  The halves do not couple: each has a band factor of its
+   own (factored and solved at once, a thread each), and couples to the
+   separator through its last line only, so that L_h^-1 of that
+   coupling (reach[h]) lies in the last line too.  The separator's
+   unknowns are solved with the dense factor of the Schur complement
+   S = A_ss - sum over h of reach[h]^T reach[h] (singular: without the
+   separator's last node, the matrix's last, which is pinned).  */
+enum { BOXMG_SPLIT_LINES = 8 };
 struct boxmg_coarse {
   size_t n;               /* unknowns */
   size_t band;            /* lower bandwidth */
   bool x_first;           /* numbering runs along x first */
   bool fold_x, fold_y;    /* periodic axes, numbered folded */
   bool singular;
+  bool split;
+  size_t line;            /* nodes of a line along the faster axis */
+  size_t half[2];         /* split: each half's unknowns */
   double *factor;         /* n rows of band + 1: row i, column i - d at
                              i (band + 1) + d */
   double *rhs;            /* n */
+  double *reach[2];       /* split, line x line each: row r the half's
+                             last line's node r, column c the separator's
+                             node c */
+  double *schur;          /* split, line x line: the lower factor of S */
 };
 
 struct boxmg_solver {
@@ -181,6 +200,10 @@ bool boxmg_present (const void *p, int device);
    factor of an nx x ny level, and whether it numbers along x first.  */
 size_t boxmg_coarse_band (size_t nx, size_t ny, bool periodic_x,
                           bool periodic_y, bool *x_first);
+/* The doubles boxmg_coarse_factor allocates for an nx x ny level
+   (SIZE_MAX where that overflows).  */
+size_t boxmg_coarse_doubles (size_t nx, size_t ny, bool periodic_x,
+                             bool periodic_y);
 enum mg_status boxmg_coarse_factor (struct boxmg_coarse *cs,
                                     const struct boxmg_level *l,
                                     bool singular);

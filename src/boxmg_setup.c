@@ -588,18 +588,6 @@ count_levels (size_t *nx, size_t *ny, bool periodic_x, bool periodic_y,
   return levels;
 }
 
-/* The factor's doubles of an nx x ny coarsest level (boxmg_coarse.c:
-   n rows of band + 1), SIZE_MAX where that overflows.  */
-static size_t
-factor_doubles (size_t nx, size_t ny, bool periodic_x, bool periodic_y)
-{
-  bool x_first;
-  const size_t band = boxmg_coarse_band (nx, ny, periodic_x, periodic_y,
-                                         &x_first);
-  const size_t n = nx * ny;
-  return band + 1 > SIZE_MAX / n ? SIZE_MAX : n * (band + 1);
-}
-
 size_t
 boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
                        bool periodic_y, size_t *cnx, size_t *cny)
@@ -607,7 +595,7 @@ boxmg_coarsest_factor (size_t nx, size_t ny, bool periodic_x,
   *cnx = nx;
   *cny = ny;
   count_levels (cnx, cny, periodic_x, periodic_y, BOXMG_COARSEST_NODES);
-  return factor_doubles (*cnx, *cny, periodic_x, periodic_y);
+  return boxmg_coarse_doubles (*cnx, *cny, periodic_x, periodic_y);
 }
 
 /* The solver's own arrays (solver_arrays).  */
@@ -643,15 +631,17 @@ boxmg_footprint (size_t nx, size_t ny, bool periodic_x, bool periodic_y,
           total += room;
         }
     }
-  /* The factor and the solve's right-hand side, n more, in one block;
-     the deflation's scratch on the largest level it searches (level 1,
-     where there are three levels or more), freed after the set-up.  */
-  const size_t entries = factor_doubles (cnx, cny, periodic_x, periodic_y);
+  /* The factor and the solve's right-hand side in one block (and a
+     split factor's separator blocks); the deflation's scratch on the
+     largest level it searches (level 1, where there are three levels or
+     more), freed after the set-up.  */
+  const size_t entries = boxmg_coarse_doubles (cnx, cny, periodic_x,
+                                              periodic_y);
   const size_t scratch = boxmg_deflation_scratch (levels, cells1);
-  if (entries > SIZE_MAX / sizeof (double) - cnx * cny
-      || scratch > SIZE_MAX / sizeof (double) - cnx * cny - entries)
+  if (entries > SIZE_MAX / sizeof (double)
+      || scratch > SIZE_MAX / sizeof (double) - entries)
     return SIZE_MAX;
-  *factor = (entries + cnx * cny + scratch) * sizeof (double);
+  *factor = (entries + scratch) * sizeof (double);
   return total * sizeof (double);
 }
 
@@ -667,8 +657,10 @@ boxmg_bytes (const struct boxmg_solver *bm, size_t *factor)
   const size_t scratch
     = boxmg_deflation_scratch (bm->levels, (finest->nx / 2 + 2)
                                            * (finest->ny / 2 + 2));
-  *factor = (bm->coarse.n * (bm->coarse.band + 2) + scratch)
-            * sizeof (double);
+  const struct boxmg_level *coarsest = &bm->level[bm->levels - 1];
+  *factor = (boxmg_coarse_doubles (coarsest->nx, coarsest->ny,
+                                   coarsest->periodic_x, coarsest->periodic_y)
+             + scratch) * sizeof (double);
   return total;
 }
 

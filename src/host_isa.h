@@ -36,12 +36,13 @@ enum host_isa { HOST_ISA_BASELINE, HOST_ISA_AVX2, HOST_ISA_AVX512,
    the multigrid smoothers (red-black, both colours in one pass,
    weighted Jacobi), the multigrid residual and its norms, and the
    multigrid transfers (the residual restricted in the same pass, the
-   correction prolonged).  */
+   correction prolonged), and the black box multigrid's coarsest-level
+   band substitutions.  */
 enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_TILED,
                    HOST_KERNEL_MATERIAL,
                    HOST_KERNEL_SMOOTH, HOST_KERNEL_RESIDUAL,
                    HOST_KERNEL_NORMS, HOST_KERNEL_TRANSFER,
-                   HOST_KERNEL_COUNT };
+                   HOST_KERNEL_BAND, HOST_KERNEL_COUNT };
 
 struct shares;
 
@@ -166,6 +167,13 @@ typedef void mg_prolong_fn (size_t nxf, size_t nyf, size_t fine_stride,
                             const size_t *restrict pyi,
                             const double *restrict pyw);
 
+/* x[0 .. m - 1] overwritten by L^-1 x (forward) or L^-T x (backward),
+   L a band Cholesky factor of lower bandwidth band, row i holding
+   L(i, i - d) at i (band + 1) + d (boxmg_band_host.c).  */
+typedef void band_substitution_fn (size_t m, size_t band,
+                                   const double *restrict factor,
+                                   double *restrict x);
+
 /* The kernels of one path.  */
 struct host_kernels {
   heat_update_fn *update;
@@ -183,6 +191,7 @@ struct host_kernels {
   mg_restrict_fn *restriction;
   mg_restrict_stored_fn *restriction_stored;
   mg_prolong_fn *prolongation;
+  band_substitution_fn *band_forward, *band_backward;
 };
 
 /* The kernels of path ISA (one token: baseline, avx2, avx512), as the
@@ -203,7 +212,8 @@ struct host_kernels {
   mg_bands_fn mg_bands_##isa;                                             \
   mg_restrict_fn mg_restrict_##isa;                                       \
   mg_restrict_stored_fn mg_restrict_stored_##isa;                         \
-  mg_prolong_fn mg_prolong_##isa
+  mg_prolong_fn mg_prolong_##isa;                                         \
+  band_substitution_fn band_forward_##isa, band_backward_##isa
 #define HOST_ISA_KERNELS(isa)                                             \
   { .update = heat_update_##isa,                                          \
     .update_residual = heat_update_residual_##isa,                        \
@@ -217,7 +227,9 @@ struct host_kernels {
     .residual = mg_residual_##isa, .jacobi = mg_jacobi_##isa,             \
     .bands = mg_bands_##isa, .restriction = mg_restrict_##isa,            \
     .restriction_stored = mg_restrict_stored_##isa,                       \
-    .prolongation = mg_prolong_##isa }
+    .prolongation = mg_prolong_##isa,                                     \
+    .band_forward = band_forward_##isa,                                   \
+    .band_backward = band_backward_##isa }
 
 HOST_ISA_PROTOTYPES (baseline);
 #ifdef HEATSIM_HOST_DISPATCH

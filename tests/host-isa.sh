@@ -6,14 +6,15 @@
 # fused multiply-adds, and the reductions (largest change, residual
 # norms) are order-independent or summed in a fixed order.  Explicit
 # steps (whole field and largest change), a material run (plain and
-# fused into passes over the field), a multigrid
-# steady plate and Crank-Nicolson steps; in an MPI build, explicit and
+# fused into passes over the field), a multigrid steady plate,
+# Crank-Nicolson steps and a steady material map (the black box
+# multigrid's band substitutions); in an MPI build, explicit and
 # material steps on two ranks (the frame kernels).  Paths the processor
 # (or the build) lacks are refused with status 2, and skipped here.
 . "${srcdir:-.}/tests/testlib.sh"
 
 kernels="explicit explicit_tiled material mg_smooth mg_residual mg_norms
-  mg_transfer"
+  mg_transfer boxmg_band"
 
 # A name that is no path is refused before anything runs.
 export HEATSIM_HOST_ISA=sse9
@@ -117,6 +118,12 @@ run steady -p plate -s -g 127x95 -o host
 same steady checksum residual_norm_final cycles
 run cn -g 63x47 -n 4 --scheme crank-nicolson -o host
 same cn checksum l2_error
+# The black box multigrid's band substitutions: the wall's 99^2 nodes
+# are one level, solved by its split band factor.
+run material-steady --material-map "$srcdir/data/wall.png" \
+  --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
+  -L 0.4x8 --edges 20,-10,20,20 -s -o host
+same material-steady checksum residual_norm_final
 
 # On two MPI ranks the cells next to the halo are updated after the
 # exchange, by the frame kernels.
