@@ -18,6 +18,7 @@
 #include "parse.h"
 #include "png_io.h"
 #include "run_config.h"
+#include "schedule.h"
 #include "status.h"
 
 /* Room-temperature properties: k W/(m K), rho kg/m^3, c_p J/(kg K).  All
@@ -628,16 +629,41 @@ inside (double v, double lo, double hi, double h)
   return v >= lo - 1e-9 * h && v <= hi + 1e-9 * h;
 }
 
+/* The options that add up to the source of a cell, into text: the
+   map's (where it gives the cell a source), --source, --source-rect
+   (where a rectangle holds the cell).  */
+static void
+source_options (const struct material_options *m, bool mapped, bool rect,
+                char *text, size_t size)
+{
+  const bool given = m->source != 0.0;
+  snprintf (text, size, "%s%s%s%s%s%s%s",
+            mapped ? map_option (m, "--source-map") : "",
+            mapped ? " " : "", mapped ? m->source_map : "",
+            mapped && given ? ", " : "", given ? "--source" : "",
+            rect && (mapped || given) ? ", " : "",
+            rect ? "--source-rect" : "");
+}
+
 /* --source and --source-rect: a node (i, j) of the whole grid, at
    config_x (i), config_y (j), inside [X0, X1] x [Y0, Y1] gets Q.  A
    rectangle off the domain (lengths in mm for m) is refused; one
    between two nodes heats nothing, as a coarse grid of a small heater
-   may (source_power says so).  */
+   may (source_power says so).  Every node's sum, a map's too, must be
+   finite, and so must its product with the largest factor of
+   --source-schedule.  */
 static bool
 add_sources (struct parser *p, const struct config *c, struct field *q)
 {
   const struct material_options *m = &c->material;
   const double dx = config_dx (c), dy = config_dy (c);
+  /* The schedule's factor of largest magnitude, over the whole file:
+     a run reaches q f (t) for every f of the file up to its end time,
+     and a restart continues the same schedule.  */
+  double factor_time = NAN;
+  const double factor
+    = c->source_schedule.path != NULL
+      ? schedule_extreme (&c->source_schedule, &factor_time) : 1.0;
   for (size_t r = 0; r < m->rects; ++r)
     {
       const double *b = m->rect[r];
@@ -676,16 +702,25 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
         const bool mapped = *cell != 0.0;
         *cell += s;
         /* Each source is finite, their sum need not be: the run would
-           stop at its first step with a field that is not.  */
-        if (!isfinite (*cell))
-          return parse_fail (p, "%s%s%s%s%s%s: the heat sources of cell "
-                             "(%zu, %zu) add up to a sum that is not finite",
-                             mapped ? "--source-map " : "",
-                             mapped ? m->source_map : "",
-                             mapped && m->source != 0.0 ? ", " : "",
-                             m->source != 0.0 ? "--source" : "",
-                             rect && (mapped || m->source != 0.0) ? ", " : "",
-                             rect ? "--source-rect" : "", i - 1, j - 1);
+           stop at its first step with a field that is not.  Nor need
+           their product with the schedule's factor: a steady or
+           implicit run stopped (status 5) with a residual that was not
+           finite, an explicit one reported a source power INF.  */
+        if (!isfinite (*cell) || !isfinite (*cell * factor))
+          {
+            char what[4200];
+            source_options (m, mapped, rect, what, sizeof what);
+            if (!isfinite (*cell))
+              return parse_fail (p, "%s: the heat sources of cell (%zu, "
+                                 "%zu) add up to a sum that is not finite",
+                                 what, i - 1, j - 1);
+            return parse_fail (p, "%s, --source-schedule %s: the heat "
+                               "source of cell (%zu, %zu), %g, times the "
+                               "schedule's largest factor %g (at t = %g) "
+                               "is not finite", what,
+                               c->source_schedule.path, i - 1, j - 1, *cell,
+                               factor, factor_time);
+          }
       }
   return true;
 }
@@ -713,7 +748,8 @@ read_whole (struct parser *p, struct config *c, struct whole *w)
   const bool ok = (m->map == NULL || read_material_map (p, c, &g, w))
                   && (m->source_map == NULL
                       || read_source_map (p, c, &g, &w->source))
-                  && (!(m->source_given || m->rects > 0)
+                  && (!(m->source_given || m->rects > 0
+                        || m->source_map != NULL)
                       || add_sources (p, c, &w->source));
   if (!ok)
     whole_free (w);

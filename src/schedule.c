@@ -247,6 +247,20 @@ schedule_max (const struct schedule *s)
   return m;
 }
 
+double
+schedule_extreme (const struct schedule *s, double *t)
+{
+  *t = NAN;
+  if (s->points == 0)
+    return s->value;
+  size_t at = 0;
+  for (size_t k = 1; k < s->points; ++k)
+    if (fabs (s->values[k]) > fabs (s->values[at]))
+      at = k;
+  *t = s->time[at];
+  return s->values[at];
+}
+
 bool
 schedule_varies (const struct schedule *s)
 {

@@ -29,6 +29,11 @@ double schedule_at (const struct schedule *s, double t);
 /* The largest value it takes.  */
 double schedule_max (const struct schedule *s);
 
+/* The value of largest magnitude it takes (the first row's of a tie),
+   and into *t that row's time (NAN for a constant): interpolation
+   between rows takes none larger.  */
+double schedule_extreme (const struct schedule *s, double *t);
+
 /* Whether the value can change in time (a file of more than one
    distinct value).  */
 bool schedule_varies (const struct schedule *s);

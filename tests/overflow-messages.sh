@@ -106,6 +106,38 @@ ended_json usage_error -g 16 -L 1 --source 1e308 --source-rect 0,1,0,1,1e308 \
   -n 2 -T 1e-6
 # One source as large is a number: it runs.
 expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e308 -n 2 -T 1e-300
+# A source times its schedule's largest factor, as large as the sum
+# above, is refused before the run alike, naming the source's options
+# and --source-schedule (a steady or implicit run ended with status 5,
+# its residual not finite; an explicit one reported a source power INF).
+# The whole schedule counts, a factor of either sign: the run's field
+# does not bound where a schedule ends up (the last value holds).
+printf '0,1\n1,10\n' >"$workdir/ten.csv"
+printf '0,-10\n' >"$workdir/minus10.csv"
+printf '0,10\n' >"$workdir/const10.csv"
+printf '0,0.5\n1,1\n' >"$workdir/half.csv"
+o="$workdir/o3s"
+refused "^heatsim: --source, --source-schedule $workdir/ten.csv: .*cell (0, 0).*1e+308.*factor 10 .*not finite" \
+  -g 16 -L 1 --source 1e308 --source-schedule "$workdir/ten.csv" -n 2 \
+  -T 1e-6 --output-dir "$o" --checkpoint-every 1
+no_output "$o"
+refused "^heatsim: --source, --source-schedule $workdir/ten.csv: .*not finite" \
+  -g 16 -L 1 --source 1e308 --source-schedule "$workdir/ten.csv" -n 2 \
+  -T 1e-3 --scheme backward-euler
+refused "^heatsim: --source-rect, --source-schedule $workdir/minus10.csv: .*cell (0, 0).*factor -10 .*not finite" \
+  -g 16 -L 1 --source-rect 0,0.5,0,0.5,1e308 \
+  --source-schedule "$workdir/minus10.csv" -n 2 -T 1e-6
+refused "^heatsim: --source-map $workdir/bigsource.h5, --source-schedule $workdir/const10.csv: .*cell (3, 2).*not finite" \
+  -L 1 --source-map "$workdir/bigsource.h5" \
+  --source-schedule "$workdir/const10.csv" --steady
+lacks "source-rect"
+ended_json usage_error -g 16 -L 1 --source 1e308 \
+  --source-schedule "$workdir/ten.csv" -n 2 -T 1e-6
+# Within the range they run: 1e307 times 10, 1e308 times at most 1.
+expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e307 \
+  --source-schedule "$workdir/ten.csv" -n 2 -T 1e-300
+expect_status 0 "$HEATSIM" -q -g 16 -L 1 --source 1e308 \
+  --source-schedule "$workdir/half.csv" -n 2 -T 1e-300
 
 # ---- 4. A schedule file with a NUL byte is refused naming its file and
 # line (the bytes after it were ignored); a header whose first word
