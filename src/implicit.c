@@ -325,15 +325,17 @@ check_step_weight (const struct implicit *im, const struct config *cfg)
 }
 
 /* The range of k / dx^2 and k / dy^2 of a steady solve by the black
-   box multigrid.  Its residual norms and CG's dot products are sums of
-   unscaled squares (the geometric multigrid's are scaled, derive.c),
-   of terms of about k / dx^2 times the field's differences: k = 1e150
-   in one layer on cells of 1/34 overflowed them for a field of 0 to 100
-   (status 5), and k = 1e-200 beside a fixed edge made them 0, so that
-   the solve "converged" at once to a field of zeros.  Random maps of k
-   over six decades solve alike from 1e-100 to 1e100 (tests/
-   overflow-messages.sh); the squares keep about 1e100 of room both ways
-   for the field's values and the number of nodes.  */
+   box multigrid, divided by its steady_scale.  Its residual norms and
+   CG's dot products are sums of unscaled squares (the geometric
+   multigrid's are scaled, derive.c), of terms of about k / dx^2 times
+   the field's differences: k = 1e150 in one layer on cells of 1/34
+   overflowed them for a field of 0 to 100 (status 5), and k = 1e-200
+   beside a fixed edge made them 0, so that the solve "converged" at
+   once to a field of zeros.  Random maps of k over six decades solve
+   alike from 1e-100 to 1e100 (tests/overflow-messages.sh); the squares
+   keep about 1e100 of room both ways for the field's values and the
+   number of nodes.  A uniform k is divided out first (steady_scale), so
+   that only cells far from square could leave the range.  */
 #define STEADY_WEIGHT_MIN 1e-100
 #define STEADY_WEIGHT_MAX 1e100
 
@@ -379,23 +381,56 @@ describe_conductivity (const struct config *cfg, char *text, size_t size)
     snprintf (text, size, "--alpha %g (k = alpha)", cfg->alpha);
 }
 
-/* A steady black box solve's k within STEADY_WEIGHT_MIN and _MAX times
-   dx^2 and dy^2.  Returns 0 or HEATSIM_USAGE after a message.  */
+/* The steady_scale of a steady black box solve of k, the grid's least
+   and largest.  A uniform k is no contrast: the steady state of
+   div (k grad T) + g = 0 is that of div (grad T) + g / k = 0, and
+   dividing the operator and the heat g by about k / (dx dy) leaves
+   weights of about dy / dx and dx / dy, and terms of the sums of
+   squares of about the field's own differences, whatever k is (k =
+   1e150 was refused by the range, and before that overflowed the
+   squares on 64^2 cells).  A power of two, so that the division is
+   exact and a run of k in range keeps its bits; an even one, so that
+   the square roots of the coarsest level's band Cholesky factor divide
+   exactly too (an odd one changed the last bits).  A k that varies
+   keeps its contrasts, and its weights with them: 1.  */
+static double
+steady_scale (const struct implicit *im, const double k[2])
+{
+  const double w = k[0] / im->dx / im->dy;
+  if (k[0] != k[1] || !(w > 0.0) || !isfinite (w))
+    return 1.0;
+  const int e = ilogb (w);
+  return ldexp (1.0, e - (e & 1));
+}
+
+/* The steady_scale of a steady black box solve of m into im, and its
+   k, divided by it, within STEADY_WEIGHT_MIN and _MAX times dx^2 and
+   dy^2.  Returns 0 or HEATSIM_USAGE after a message.  */
 static int
-check_steady_conductivity (const struct implicit *im,
-                           const struct config *cfg,
+check_steady_conductivity (struct implicit *im, const struct config *cfg,
                            const struct material *m)
 {
   double k[2];
   conductivity_range (m, im->domain, k);
+  const double scale = im->steady_scale = steady_scale (im, k);
   const double h2_min = fmin (im->dx * im->dx, im->dy * im->dy);
   const double h2_max = fmax (im->dx * im->dx, im->dy * im->dy);
   const double lo = STEADY_WEIGHT_MIN * h2_max;
   const double hi = STEADY_WEIGHT_MAX * h2_min;
-  if (k[0] >= lo && k[1] <= hi)
+  if (k[0] / scale >= lo && k[1] / scale <= hi)
     return HEATSIM_OK;
   char what[4200], has[64];
   describe_conductivity (cfg, what, sizeof what);
+  /* A uniform k divided out leaves only the cells' shape.  */
+  if (k[0] == k[1] && isfinite (k[0] / im->dx / im->dy))
+    {
+      heatsim_error ("%s: k %g: the steady black box multigrid cannot take "
+                     "cells of %g x %g: k / dx^2 and k / dy^2 differ by "
+                     "more than %g (its sums of squares are not scaled); "
+                     "make --grid proportional to --length", what, k[0],
+                     im->dx, im->dy, STEADY_WEIGHT_MAX / STEADY_WEIGHT_MIN);
+      return HEATSIM_USAGE;
+    }
   if (k[0] == k[1])
     snprintf (has, sizeof has, "k %g", k[0]);
   else
@@ -541,6 +576,12 @@ material_init (struct implicit *im, const struct config *cfg,
       const int balance = check_balance (im, cfg);
       if (balance != HEATSIM_OK)
         return balance;
+      /* Exact: a power of two.  */
+      c1 = 1.0 / im->steady_scale;
+      double *restrict f = im->steady_rhs.data;
+      const size_t cells = field_cells (&im->steady_rhs);
+      for (size_t k = 0; k < cells; ++k)
+        f[k] *= c1;
     }
   else
     {
@@ -596,6 +637,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
                  - 0.5 * (config_edge_node (cfg, EDGE_BOTTOM)
                           + config_edge_node (cfg, EDGE_TOP))),
     .device_copy = placement == MG_RESIDENT,
+    .steady_scale = 1.0,
   };
   domain_edge_nodes (d, cfg, im->edge_node);
   /* A hierarchy split over ranks runs on host threads (the black box
@@ -733,9 +775,23 @@ implicit_steady_cycles (struct implicit *im, struct field *u,
   struct mg_options o = im->options;
   o.max_cycles = max_cycles;
   o.rtol = 0.0;
-  o.atol = target > 0.0 ? target : DBL_MIN;  /* 0: the round-off floor */
-  return solve (im, u, im->steady_rhs.data != NULL ? &im->steady_rhs : NULL,
-                &o, report);
+  /* The solve's norms are those of the equations divided by
+     steady_scale; the target and the report are the run's.  */
+  const double scale = im->steady_scale;
+  o.atol = target > 0.0 ? fmin (target / scale, DBL_MAX)
+           : DBL_MIN;  /* 0: the round-off floor */
+  const enum mg_status status
+    = solve (im, u, im->steady_rhs.data != NULL ? &im->steady_rhs : NULL,
+             &o, report);
+  if (scale != 1.0)
+    {
+      report->initial *= scale;
+      report->final *= scale;
+      report->floor *= scale;
+      for (unsigned c = 0; c <= report->cycles && c <= MG_MAX_CYCLES; ++c)
+        report->history[c] *= scale;
+    }
+  return status;
 }
 
 /* rhs = u + w L_h u over the interior (u's halo filled).  */

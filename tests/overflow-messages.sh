@@ -286,11 +286,75 @@ ended_json usage_error -L 1 --material-map "$workdir/k150.h5" --steady \
 refused "^heatsim: --material-map $workdir/k200.h5: k from 1e-200 to 1e-90: the steady black box multigrid takes k from" \
   -L 1 --material-map "$workdir/k200.h5" --steady --bc all=insulated \
   --bc left=temperature:0 --bc right=temperature:100
-refused "^heatsim: --conductivity 1e+150: k 1e+150: the steady black box multigrid takes k from" \
-  -g 16 -L 1 --conductivity 1e150 --density 1 --heat-capacity 1 --steady \
-  --bc left=flux:1
-refused "^heatsim: --alpha 1e+150 (k = alpha): k 1e+150: the steady black box multigrid takes k from" \
-  -g 16 -L 1 -a 1e150 --steady --bc left=flux:1
+# A uniform k is no contrast: the steady state of div(k grad T) + g = 0
+# is that of Lap T + g / k = 0, and the solve takes k out of its weights.
+# k = 1e150 was refused by the range above (and before it solved only
+# where the field's terms stayed small: 1e150 in and out through flux
+# edges on 64^2 ended with status 5).  It solves, to the exact field:
+# flux edges alone, 1e150 in at the left and out at the right, the
+# level that of the initial field, 0: T = 0.5 - x; a source of 2e150
+# and 2e150 out at the right: T = c - x^2, c the nodes' mean of x^2
+# (the 5-point balance, half boxes on the edges, is exact on both).
+cat >exact.py <<'PYEOF'
+import sys, h5py, numpy as np
+path, kind = sys.argv[1:3]
+with h5py.File(path) as f:
+    u = f["field"][()]
+    x = f["x"][()]
+w = np.ones_like(x); w[0] = w[-1] = 0.5
+exact = 0.5 - x if kind == "linear" else (w * x * x).sum() / w.sum() - x * x
+err = np.abs(u - exact[None, :]).max()
+print(f"{path}: {kind}: largest error {err:.3g}")
+sys.exit(not err <= 1e-12)
+PYEOF
+# steady NAME ARGS...: the steady state of ARGS into NAME.h5.
+steady () {
+  _name=$1
+  shift
+  rm -rf "$workdir/o-$_name"
+  expect_status 0 "$HEATSIM" -q --json -L 1 -p uniform \
+    --initial-temperature 0 --steady --bc all=insulated \
+    --checkpoint-every 1000000 --checkpoint-name "c-%d.h5" \
+    --output-dir "$workdir/o-$_name" "$@" || return 1
+  _last=$(ls "$workdir/o-$_name"/c-*.h5 | sort -t- -k2 -n | tail -n 1)
+  cp "$_last" "$workdir/$_name.h5" \
+    || { fail "'$*': no checkpoint of the steady state"; return 1; }
+}
+for g in 16 64; do
+  for k in "--conductivity 1e150 --density 1 --heat-capacity 1" "-a 1e150"; do
+    # shellcheck disable=SC2086
+    steady linear -g $g $k --bc left=flux:1e150 --bc right=flux:-1e150 \
+      && { "$PY" exact.py "$workdir/linear.h5" linear \
+             || fail "k 1e150 ($k), flux edges, $g^2: not T = 0.5 - x"; }
+    # shellcheck disable=SC2086
+    steady square -g $g $k --source 2e150 --bc right=flux:-2e150 \
+      && { "$PY" exact.py "$workdir/square.h5" square \
+             || fail "k 1e150 ($k), a source, $g^2: not T = c - x^2"; }
+  done
+done
+# Beside fixed edges too: k = 1e150 with a flux of 1 is 1e-150 times
+# the field of k = 1 (it was refused, and with --alpha's default initial
+# field ended with status 5 before that).  From a field of 0: --rtol is
+# relative to the first residual, which a field far from the answer
+# would set.
+for k in "--conductivity 1e150 --density 1 --heat-capacity 1" "-a 1e150"; do
+  # shellcheck disable=SC2086
+  expect_status 0 "$HEATSIM" -q --json -g 16 -L 1 $k --steady \
+    -p uniform --initial-temperature 0 --bc left=flux:1 || continue
+  big=$(json_field max "$workdir/out")
+  # shellcheck disable=SC2086
+  expect_status 0 "$HEATSIM" -q --json -g 16 -L 1 \
+    $(echo "$k" | sed 's/1e150/1/') --steady -p uniform \
+    --initial-temperature 0 --bc left=flux:1 || continue
+  one=$(json_field max "$workdir/out")
+  close_to "$big" "$(awk -v m="$one" 'BEGIN { printf "%.17g", m * 1e-150 }')" \
+    1e-12 || fail "k 1e150 ($k) beside fixed edges: max $big, not 1e-150 times $one"
+done
+# Divided by a uniform k only the cells' shape is left: k / dx^2 and
+# k / dy^2 1e240 apart are refused, saying so (the message gave an
+# empty range of k, "from 3.46021e+17 to 3.90625e-23").
+refused "^heatsim: --alpha 1 (k = alpha): k 1: the steady black box multigrid cannot take cells of 6.25e-62 x 5.88235e+58: k / dx^2 and k / dy^2 differ by more than 1e+200" \
+  -g 16 -L 1e-60x1e60 -a 1 --steady --bc left=flux:1
 # Within the range the layers solve: the high-k layer near the left
 # edge's 0, the field within the edges' 0 to 100.
 if expect_status 0 "$HEATSIM" -q --json -L 1 \
