@@ -56,27 +56,6 @@ largest_h_option (const struct config *c, char *text, size_t size)
   return h >= 0.0;
 }
 
-/* What gave the diffusivity of the stability number, into text: the
-   checkpoint, the map, the uniform material or alpha.  */
-static void
-describe_diffusivity (const struct config *c, char *text, size_t size)
-{
-  const struct material_options *m = &c->material;
-  if (c->restart != NULL)
-    snprintf (text, size, "--restart %s: its material", c->restart);
-  else if (m->map != NULL)
-    snprintf (text, size, "--material-map %s: its largest k / (rho c_p), "
-              "%g,", m->map, config_diffusivity_stable (c));
-  else if (material_options_uniform (m))
-    snprintf (text, size, "--conductivity %g: k / (rho c_p) = %g",
-              m->conductivity, config_diffusivity_stable (c));
-  else if (!c->given.alpha && c->init != NULL)
-    snprintf (text, size, "--init %s: its alpha %g", c->init, c->alpha);
-  else
-    snprintf (text, size, "--alpha %g%s", c->alpha,
-              c->given.alpha ? "" : " (the default)");
-}
-
 /* What gave the cells' size, into text: the checkpoint, --length or
    the file of --init.  */
 static void
@@ -115,7 +94,7 @@ describe_overflow (const struct config *c, char *text, size_t size)
     }
   if (!isfinite (config_diffusivity_stable (c) * inverse))
     {
-      describe_diffusivity (c, what, sizeof what);
+      config_describe_material (c, true, what, sizeof what);
       snprintf (text, size, "%s is so large that the explicit stability "
                 "number overflows on cells of %g x %g", what, dx, dy);
       return;

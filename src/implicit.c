@@ -362,25 +362,6 @@ conductivity_range (const struct material *m, const struct domain *d,
   range[1] = domain_max (d, hi);
 }
 
-/* What gave k, into text: the checkpoint, the map, --conductivity, or
-   alpha (k = alpha without an SI material).  */
-static void
-describe_conductivity (const struct config *cfg, char *text, size_t size)
-{
-  const struct material_options *m = &cfg->material;
-  if (m->from_checkpoint)
-    snprintf (text, size, "--restart %s", cfg->restart);
-  else if (m->map != NULL)
-    snprintf (text, size, "--material-map %s", m->map);
-  else if (material_options_uniform (m))
-    snprintf (text, size, "--conductivity %g", m->conductivity);
-  else if (!cfg->given.alpha && cfg->init != NULL)
-    snprintf (text, size, "--init %s: its alpha %g (k = alpha)", cfg->init,
-              cfg->alpha);
-  else
-    snprintf (text, size, "--alpha %g (k = alpha)", cfg->alpha);
-}
-
 /* The steady_scale of a steady black box solve of k, the grid's least
    and largest.  A uniform k is no contrast: the steady state of
    div (k grad T) + g = 0 is that of div (grad T) + g / k = 0, and
@@ -420,7 +401,7 @@ check_steady_conductivity (struct implicit *im, const struct config *cfg,
   if (k[0] / scale >= lo && k[1] / scale <= hi)
     return HEATSIM_OK;
   char what[4200], has[64];
-  describe_conductivity (cfg, what, sizeof what);
+  config_describe_material (cfg, false, what, sizeof what);
   /* A uniform k divided out leaves only the cells' shape.  */
   if (k[0] == k[1] && isfinite (k[0] / im->dx / im->dy))
     {

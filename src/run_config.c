@@ -53,6 +53,33 @@ config_stability (const struct config *c)
          + 0.5 * c->dt * (config_boundary_rate (c) / capacity);
 }
 
+void
+config_describe_material (const struct config *c, bool diffusivity,
+                          char *text, size_t size)
+{
+  const struct material_options *m = &c->material;
+  const bool given = c->given.alpha;
+  if (c->restart != NULL)
+    snprintf (text, size, "--restart %s: its material", c->restart);
+  else if (m->map != NULL && diffusivity)
+    snprintf (text, size, "--material-map %s: its largest k / (rho c_p), "
+              "%g,", m->map, config_diffusivity_stable (c));
+  else if (m->map != NULL)
+    snprintf (text, size, "--material-map %s", m->map);
+  else if (material_options_uniform (m) && diffusivity)
+    snprintf (text, size, "--conductivity %g: k / (rho c_p) = %g",
+              m->conductivity, config_diffusivity_stable (c));
+  else if (material_options_uniform (m))
+    snprintf (text, size, "--conductivity %g", m->conductivity);
+  else if (!given && c->init != NULL)
+    snprintf (text, size, "--init %s: its alpha %g%s", c->init, c->alpha,
+              diffusivity ? "" : " (k = alpha)");
+  else
+    snprintf (text, size, "--alpha %g%s", c->alpha,
+              given ? diffusivity ? "" : " (k = alpha)"
+              : diffusivity ? " (the default)" : " (the default; k = alpha)");
+}
+
 static const char *const boundary_names[] = {
   [BOUNDARY_DIRICHLET] = "dirichlet",
   [BOUNDARY_NEUMANN] = "neumann",

@@ -474,6 +474,16 @@ double config_boundary_rate (const struct config *c);
 /* Whether convection edges or face cooling add to it.  */
 bool config_stability_has_terms (const struct config *c);
 
+/* What gave the run's conductivity k, into text, for a message that
+   quotes or blames it: the checkpoint of --restart ("its material"),
+   --material-map, --conductivity, the alpha of an --init file, or
+   --alpha (k = alpha without an SI material; the default said to be
+   one).  With diffusivity, what gave the diffusivity of the explicit
+   stability limit (config_diffusivity_stable), which a map's or an SI
+   material's text then quotes.  */
+void config_describe_material (const struct config *c, bool diffusivity,
+                               char *text, size_t size);
+
 /* Whether the run solves with multigrid: an implicit scheme, or a
    steady state by multigrid.  */
 static inline bool

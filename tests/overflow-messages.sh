@@ -355,6 +355,11 @@ done
 # empty range of k, "from 3.46021e+17 to 3.90625e-23").
 refused "^heatsim: --alpha 1 (k = alpha): k 1: the steady black box multigrid cannot take cells of 6.25e-62 x 5.88235e+58: k / dx^2 and k / dy^2 differ by more than 1e+200" \
   -g 16 -L 1e-60x1e60 -a 1 --steady --bc left=flux:1
+# A default alpha is said to be one, as the explicit stability
+# number's refusal says it (it blamed "--alpha 0.1 (k = alpha)", an
+# option never given).
+refused "^heatsim: --alpha 0.1 (the default; k = alpha): k 0.1: the steady black box multigrid cannot take cells" \
+  -g 16 -L 1e-60x1e60 --steady --bc left=flux:1
 # Within the range the layers solve: the high-k layer near the left
 # edge's 0, the field within the edges' 0 to 100.
 if expect_status 0 "$HEATSIM" -q --json -L 1 \
