@@ -806,10 +806,12 @@ main (void)
   static const bool corner[4] = { true, false, false, true };
   static const bool insulated[4] = { true, true, true, true };
   /* One level; two; four (odd and even ends, a level of 3 x 2); five
-     down to 2 x 3 (the default: two levels).  */
+     down to 2 x 3 (the default: two levels).  One level of a strip 3
+     nodes across (its band factor split into halves of 19 lines and
+     a separator of 3 nodes), and one of 7 lines, too few to split.  */
   const size_t sizes[][3] = { { 17, 13, 0 }, { 20, 20, 100 },
                               { 33, 18, 6 }, { 40, 54, 4 },
-                              { 97, 61, 0 } };
+                              { 97, 61, 0 }, { 3, 40, 0 }, { 7, 7, 0 } };
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; ++s)
     {
       const size_t nx = sizes[s][0], ny = sizes[s][1], coarsest = sizes[s][2];
@@ -846,8 +848,12 @@ main (void)
   /* Periodic axes: x, y, both.  */
   static const bool rings[3][2] = { { true, false }, { false, true },
                                     { true, true } };
+  /* 4 x 30 on one level: a ring of 4 nodes across a split strip (x),
+     or a ring of 30 lines along it (y), which no separator line cuts
+     in two: not split.  */
   const size_t periodic_sizes[][3] = { { 17, 13, 0 }, { 24, 20, 6 },
-                                       { 32, 16, 4 }, { 40, 54, 4 } };
+                                       { 32, 16, 4 }, { 40, 54, 4 },
+                                       { 4, 30, 0 } };
   for (int r = 0; r < 3; ++r)
     {
       for (size_t s = 0; s < sizeof periodic_sizes / sizeof *periodic_sizes;
