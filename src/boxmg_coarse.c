@@ -54,8 +54,9 @@ neighbour (size_t i, int d, size_t n, bool periodic)
 }
 
 /* Where the entry of row n, column m < n goes: the band; split, the
-   separator's own block (both triangles, set from the lower) or a
-   half's coupling to it (m on that half's last line).  */
+   separator's own block (a band as wide as the line, so that the band
+   Cholesky factor and substitutions serve it too) or a half's coupling
+   to it (m on that half's last line).  */
 static double *
 entry_slot (const struct boxmg_coarse *cs, size_t n, size_t m)
 {
@@ -64,7 +65,7 @@ entry_slot (const struct boxmg_coarse *cs, size_t n, size_t m)
     return &cs->factor[n * (cs->band + 1) + (n - m)];
   const size_t c = n - halves;
   if (m >= halves)
-    return &cs->schur[c * cs->line + (m - halves)];
+    return &cs->schur[c * cs->line + (n - m)];
   const size_t h = m < cs->half[0] ? 0 : 1;
   const size_t last = (h == 0 ? cs->half[0] : halves) - cs->line;
   return &cs->reach[h][(m - last) * cs->line + c];
@@ -98,12 +99,6 @@ band_matrix (struct boxmg_coarse *cs, const struct boxmg_level *l)
               *slot = ring ? *slot + e : e;
             }
       }
-  if (!cs->split)
-    return;
-  const size_t w = cs->line;
-  for (size_t c = 0; c < w; ++c)
-    for (size_t r = 0; r < c; ++r)
-      cs->schur[r * w + c] = cs->schur[c * w + r];
 }
 
 /* The lower bandwidth of numbering along the axis of fast nodes first,
@@ -161,24 +156,6 @@ cholesky (double *a, size_t b, size_t m)
   return true;
 }
 
-/* In place: the lower Cholesky factor of the leading m x m block of
-   the symmetric w x w matrix s (row-major).  */
-static bool
-dense_cholesky (double *s, size_t w, size_t m)
-{
-  for (size_t i = 0; i < m; ++i)
-    {
-      for (size_t col = 0; col < i; ++col)
-        s[i * w + col] = (s[i * w + col] - dot (&s[i * w], &s[col * w], col))
-                         / s[col * w + col];
-      const double pivot = s[i * w + i] - dot (&s[i * w], &s[i * w], i);
-      if (!(pivot > 0.0) || !isfinite (pivot))
-        return false;
-      s[i * w + i] = sqrt (pivot);
-    }
-  return true;
-}
-
 /* Half h's band factor, in place, and its coupling E to the separator
    (in reach[h]) turned into L^-1 E: E lies in the half's last line, so
    L^-1 E does too, from the factor's rows there alone.  */
@@ -202,8 +179,9 @@ factor_half (struct boxmg_coarse *cs, size_t h)
   return true;
 }
 
-/* The separator's Schur complement, factored in place (singular:
-   without the last unknown, the matrix's last, which the solve pins).  */
+/* The separator's Schur complement, factored in place as a band of
+   width line - 1: the whole lower triangle (singular: without the last
+   unknown, the matrix's last, which the solve pins).  */
 static bool
 factor_separator (struct boxmg_coarse *cs)
 {
@@ -213,10 +191,10 @@ factor_separator (struct boxmg_coarse *cs)
       {
         const double *e = cs->reach[h] + r * w;
         for (size_t a = 0; a < w; ++a)
-          for (size_t c = 0; c < w; ++c)
-            cs->schur[a * w + c] -= e[a] * e[c];
+          for (size_t c = 0; c <= a; ++c)
+            cs->schur[a * w + (a - c)] -= e[a] * e[c];
       }
-  return dense_cholesky (cs->schur, w, cs->singular ? w - 1 : w);
+  return cholesky (cs->schur, w - 1, cs->singular ? w - 1 : w);
 }
 
 size_t
@@ -342,15 +320,8 @@ split_solve (const struct boxmg_coarse *cs, double *x)
               sep[c] -= cs->reach[h][r * w + c] * y[r];
         }
       const size_t ws = cs->singular ? w - 1 : w;
-      for (size_t i = 0; i < ws; ++i)
-        sep[i] = (sep[i] - dot (&cs->schur[i * w], sep, i))
-                 / cs->schur[i * w + i];
-      for (size_t i = ws; i-- > 0;)
-        {
-          sep[i] /= cs->schur[i * w + i];
-          for (size_t r = 0; r < i; ++r)
-            sep[r] -= cs->schur[i * w + r] * sep[i];
-        }
+      k->band_forward (ws, w - 1, cs->schur, sep);
+      k->band_backward (ws, w - 1, cs->schur, sep);
       if (cs->singular)
         sep[w - 1] = 0.0;
       for (size_t h = 0; h < 2; ++h)

@@ -108,7 +108,7 @@ struct boxmg_level {
    own (factored and solved at once, a thread each), and couples to the
    separator through its last line only, so that L_h^-1 of that
    coupling (reach[h]) lies in the last line too.  The separator's
-   unknowns are solved with the dense factor of the Schur complement
+   unknowns are solved with the factor of the Schur complement
    S = A_ss - sum over h of reach[h]^T reach[h] (singular: without the
    separator's last node, the matrix's last, which is pinned).  */
 enum { BOXMG_SPLIT_LINES = 8 };
@@ -127,7 +127,8 @@ struct boxmg_coarse {
   double *reach[2];       /* split, line x line each: row r the half's
                              last line's node r, column c the separator's
                              node c */
-  double *schur;          /* split, line x line: the lower factor of S */
+  double *schur;          /* split: the lower factor of S, a band of
+                             line - 1 (line rows of line) */
 };
 
 struct boxmg_solver {
