@@ -36,15 +36,17 @@ enum host_isa { HOST_ISA_BASELINE, HOST_ISA_AVX2, HOST_ISA_AVX512,
    the multigrid smoothers (red-black, both colours in one pass,
    weighted Jacobi), the multigrid residual and its norms, and the
    multigrid transfers (the residual restricted in the same pass, the
-   correction prolonged), and the black box multigrid's coarsest-level
-   band substitutions.  */
+   correction prolonged), the black box multigrid's coarsest-level
+   band substitutions, and its host passes (the wavefront of
+   boxmg_host.h).  */
 enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_TILED,
                    HOST_KERNEL_MATERIAL,
                    HOST_KERNEL_SMOOTH, HOST_KERNEL_RESIDUAL,
                    HOST_KERNEL_NORMS, HOST_KERNEL_TRANSFER,
-                   HOST_KERNEL_BAND, HOST_KERNEL_COUNT };
+                   HOST_KERNEL_BAND, HOST_KERNEL_BOXMG, HOST_KERNEL_COUNT };
 
 struct shares;
+struct boxmg_pipeline;
 
 /* u -> unew on cells i0..i1 x j0..j1 (kernels.h); the residual forms
    return the largest |unew - u|.  */
@@ -174,6 +176,11 @@ typedef void band_substitution_fn (size_t m, size_t band,
                                    const double *restrict factor,
                                    double *restrict x);
 
+/* The black box multigrid's host wavefront pl on bands threads
+   (boxmg_host.c).  */
+typedef void boxmg_pipeline_fn (const struct boxmg_pipeline *pl,
+                                size_t bands);
+
 /* The kernels of one path.  */
 struct host_kernels {
   heat_update_fn *update;
@@ -192,6 +199,7 @@ struct host_kernels {
   mg_restrict_stored_fn *restriction_stored;
   mg_prolong_fn *prolongation;
   band_substitution_fn *band_forward, *band_backward;
+  boxmg_pipeline_fn *boxmg_pipeline;
 };
 
 /* The kernels of path ISA (one token: baseline, avx2, avx512), as the
@@ -213,7 +221,8 @@ struct host_kernels {
   mg_restrict_fn mg_restrict_##isa;                                       \
   mg_restrict_stored_fn mg_restrict_stored_##isa;                         \
   mg_prolong_fn mg_prolong_##isa;                                         \
-  band_substitution_fn band_forward_##isa, band_backward_##isa
+  band_substitution_fn band_forward_##isa, band_backward_##isa;          \
+  boxmg_pipeline_fn boxmg_pipeline_##isa
 #define HOST_ISA_KERNELS(isa)                                             \
   { .update = heat_update_##isa,                                          \
     .update_residual = heat_update_residual_##isa,                        \
@@ -229,7 +238,8 @@ struct host_kernels {
     .restriction_stored = mg_restrict_stored_##isa,                       \
     .prolongation = mg_prolong_##isa,                                     \
     .band_forward = band_forward_##isa,                                   \
-    .band_backward = band_backward_##isa }
+    .band_backward = band_backward_##isa,                                 \
+    .boxmg_pipeline = boxmg_pipeline_##isa }
 
 HOST_ISA_PROTOTYPES (baseline);
 #ifdef HEATSIM_HOST_DISPATCH

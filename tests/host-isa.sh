@@ -7,14 +7,15 @@
 # norms) are order-independent or summed in a fixed order.  Explicit
 # steps (whole field and largest change), a material run (plain and
 # fused into passes over the field), a multigrid steady plate,
-# Crank-Nicolson steps and a steady material map (the black box
-# multigrid's band substitutions); in an MPI build, explicit and
+# Crank-Nicolson steps, a steady material map (the black box
+# multigrid's band substitutions) and a steady convection run on three
+# levels (its host passes); in an MPI build, explicit and
 # material steps on two ranks (the frame kernels).  Paths the processor
 # (or the build) lacks are refused with status 2, and skipped here.
 . "${srcdir:-.}/tests/testlib.sh"
 
 kernels="explicit explicit_tiled material mg_smooth mg_residual mg_norms
-  mg_transfer boxmg_band"
+  mg_transfer boxmg_band boxmg_passes"
 
 # A name that is no path is refused before anything runs.
 export HEATSIM_HOST_ISA=sse9
@@ -124,6 +125,17 @@ run material-steady --material-map "$srcdir/data/wall.png" \
   --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
   -L 0.4x8 --edges 20,-10,20,20 -s -o host
 same material-steady checksum residual_norm_final
+# Its passes over finer levels (the host's wavefront, boxmg_passes): a
+# uniform material with a convection edge takes the black box multigrid
+# too, on three levels here, the finest 5-point and the next 9-point.
+run boxmg-levels -g 300x260 -L 3x2.6 --conductivity 2 --density 1 \
+  --heat-capacity 1 --source-rect 0.5,1,1,2,400 \
+  --bc left=convection:8,20 --bc right=temperature:30 \
+  --bc bottom=insulated --bc top=insulated -s -o host
+same boxmg-levels checksum residual_norm_final cycles levels
+[ "$(json_field levels "$workdir/boxmg-levels-baseline.json")" = 3 ] \
+  || fail "the convection run took $(json_field levels \
+"$workdir/boxmg-levels-baseline.json") levels, not 3"
 
 # On two MPI ranks the cells next to the halo are updated after the
 # exchange, by the frame kernels.
