@@ -249,7 +249,7 @@ boxmg_coarse_factor (struct boxmg_coarse *cs, const struct boxmg_level *l,
                       &cs->band, &cs->x_first);
   const size_t doubles = boxmg_coarse_doubles (l->nx, l->ny, l->periodic_x,
                                                l->periodic_y);
-  cs->factor = doubles < SIZE_MAX ? boxmg_zeroed (doubles) : NULL;
+  cs->factor = doubles < SIZE_MAX ? calloc (doubles, sizeof (double)) : NULL;
   if (cs->factor == NULL)
     return MG_NO_MEMORY;
   cs->rhs = cs->factor + cs->n * (cs->band + 1);

@@ -275,7 +275,7 @@ deflate_level (struct boxmg_solver *bm, size_t l, struct search *s)
   if (s->count == 0)
     return true;
   const size_t bytes = s->count * lv->stride * (lv->ny + 2) * sizeof *s->kept;
-  lv->deflate = field_block (bytes);
+  lv->deflate = malloc (bytes);
   if (lv->deflate == NULL)
     return false;
   memcpy (lv->deflate, s->kept, bytes);
@@ -315,8 +315,8 @@ boxmg_deflation (struct boxmg_solver *bm)
   const struct boxmg_level *largest = &bm->level[1];
   const size_t cells = largest->stride * (largest->ny + 2);
   const size_t doubles = boxmg_deflation_scratch (bm->levels, cells);
-  double *block = doubles < SIZE_MAX / sizeof (double)
-                  ? field_block (doubles * sizeof *block) : NULL;
+  double *block = doubles < SIZE_MAX ? malloc (doubles * sizeof *block)
+                                     : NULL;
   if (block == NULL)
     return MG_NO_MEMORY;
   bm->x = (struct boxmg_exec) { .device = false };

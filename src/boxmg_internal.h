@@ -175,10 +175,7 @@ boxmg_entry (const struct boxmg_level *l, size_t k, int dx, int dy)
   return dy < 0 ? l->se[k] : l->se[k + st - 1];
 }
 
-/* Setup (boxmg_setup.c).  A zeroed block of that many doubles, on huge
-   pages where the kernel gives them (field_block); NULL if memory is
-   short or the size overflows.  free() releases it.  */
-double *boxmg_zeroed (size_t doubles);
+/* Setup (boxmg_setup.c).  */
 bool boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                         bool nine_point, bool coarsest, bool finest);
 void boxmg_level_free (struct boxmg_level *l);

@@ -49,17 +49,6 @@ level_doubles (size_t nx, size_t ny, bool nine_point, bool coarsest,
   return true;
 }
 
-double *
-boxmg_zeroed (size_t doubles)
-{
-  if (doubles > SIZE_MAX / sizeof (double))
-    return NULL;
-  double *block = field_block (doubles * sizeof (double));
-  if (block != NULL)
-    memset (block, 0, doubles * sizeof (double));
-  return block;
-}
-
 bool
 boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
                    bool nine_point, bool coarsest, bool finest)
@@ -70,7 +59,7 @@ boxmg_level_alloc (struct boxmg_level *l, size_t nx, size_t ny,
     return false;
   const size_t cells = (nx + 2) * (ny + 2);
   l->bytes = doubles * sizeof (double);
-  l->block = boxmg_zeroed (doubles);
+  l->block = calloc (doubles, sizeof (double));
   if (l->block == NULL)
     return false;
   double *next = l->block;
@@ -685,7 +674,7 @@ solver_arrays (struct boxmg_solver *bm)
   if (cells > SIZE_MAX / sizeof (double) / SOLVER_ARRAYS)
     return false;
   bm->bytes = SOLVER_ARRAYS * cells * sizeof (double);
-  bm->block = boxmg_zeroed (SOLVER_ARRAYS * cells);
+  bm->block = calloc (SOLVER_ARRAYS * cells, sizeof (double));
   if (bm->block == NULL)
     return false;
   double *a = bm->block;
