@@ -1,14 +1,15 @@
 /* The host's half V-cycles in one pass over a level.
 
    Down (u = 0, the forward sweeps, r = f - A u, coarse f = P^T r) and
-   up (u += P coarse u, the backward sweeps, PCG's r . z) run on the
-   host as one wavefront over the rows: a chain of stages, each a row
-   pass, stage q working on row front - q while stage q - 1 works on
-   row front - q + 1.  A stage's row reads the rows beside it as the
-   passes one after another leave them (the one before has done them,
-   the one after has not yet), so every node gets the bits of the
-   separate passes, the device's, from one read of the level's arrays
-   from memory instead of one per pass.
+   up (u += P coarse u, the backward sweeps, PCG's r . z), and PCG's
+   search (p = z + beta p, q = A p) and update (u += alpha p, r -= alpha
+   q, ||r||^2), run on the host as one wavefront over the rows: a chain
+   of stages, each a row pass, stage q working on row front - q while
+   stage q - 1 works on row front - q + 1.  A stage's row reads the rows
+   beside it as the passes one after another leave them (the one before
+   has done them, the one after has not yet), so every node gets the
+   bits of the separate passes, the device's, from one read of the
+   level's arrays from memory instead of one per pass.
    Threads take bands of rows.  Stage q (q > 0) leaves 2q rows at each
    end of a band that meets another for after a barrier (the rows beside
    the band's are another thread's, and the passes ahead of them in

@@ -3,12 +3,12 @@
    operations for conjugate gradients.  Each is a loop over rows, on the
    host (several threads above BOXMG_PARALLEL_NODES) or in a target
    region (x->device), both calling the same row functions
-   (boxmg_rows.h); the host's V-cycle passes and PCG's search and update
-   run as one wavefront over the rows (boxmg_host.h), a host kernel of
-   each path.  Sums
-   are taken row by row into row_sum, which a device placement then
-   fetches, and the rows added in order on the host, so they depend on
-   neither the thread count nor the placement.  */
+   (boxmg_rows.h); on levels without a periodic axis or column lines,
+   the host's V-cycle passes and PCG's search and update run as one
+   wavefront over the rows instead (boxmg_host.h), a host kernel of each
+   path.  Sums are taken row by row into row_sum, which a device
+   placement then fetches, and the rows added in order on the host, so
+   they depend on neither the thread count nor the placement.  */
 #include <config.h>
 
 #include "boxmg_internal.h"
@@ -16,6 +16,7 @@
 #include <math.h>
 #include <omp.h>
 
+#include "boxmg_cell.h"
 #include "boxmg_host.h"
 #include "boxmg_rows.h"
 #include "host_isa.h"
@@ -467,7 +468,7 @@ pipeline_run (struct boxmg_exec *x, const struct boxmg_pipeline *pl,
   if (bands > ny / least)
     bands = ny / least > 0 ? ny / least : 1;
   x->launches += passes;
-  host_kernels (HOST_KERNEL_BOXMG)->boxmg_pipeline (pl, bands);
+  host_kernels (HOST_KERNEL_PASSES)->boxmg_pipeline (pl, bands);
 }
 
 static bool
@@ -518,7 +519,7 @@ boxmg_up (struct boxmg_exec *x, struct boxmg_level *fine,
   if (pipelined (x, fine))
     {
       struct boxmg_pipeline pl = { .fine = fine, .coarse = coarse,
-                             .row_sum = row_sum };
+                                   .row_sum = row_sum };
       pl.stage[pl.count++] = (struct boxmg_stage) { .kind = STAGE_PROLONG };
       add_sweeps (&pl, false);
       if (row_sum != NULL)
@@ -612,12 +613,13 @@ boxmg_update (struct boxmg_exec *x, struct boxmg_level *l, double alpha,
 {
   const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   double *row_sum = l->row_sum;
+  /* The host's as a wavefront of one stage: a host kernel of each
+     path, where the loops below are baseline code.  */
   if (pipelined (x, l))
     {
       struct boxmg_pipeline pl = { .fine = l, .row_sum = row_sum,
                                    .alpha = alpha, .p_in = p, .q_in = q,
-                                   .u = u, .r = r,
-                                   .count = 1 };
+                                   .u = u, .r = r, .count = 1 };
       pl.stage[0] = (struct boxmg_stage) { .kind = STAGE_UPDATE };
       pipeline_run (x, &pl, 1);
       return sum_rows (x, l);
@@ -656,7 +658,7 @@ boxmg_direction (struct boxmg_exec *x, struct boxmg_level *l, double beta,
     }
 }
 
-/* The host's in one wavefront (the pipeline above): p row j, then q
+/* The host's in one wavefront (boxmg_host.h): p row j, then q
    row j - 1, whose p rows are then new, p read from memory once.  */
 double
 boxmg_search (struct boxmg_exec *x, struct boxmg_level *l, double beta,

@@ -27,7 +27,10 @@ lanes_sum (const double *w, const double *a, const double *b, size_t n)
 {
   double part[4] = { 0.0, 0.0, 0.0, 0.0 };
   size_t i = 0;
-  /* 1 w a b is the same number as w a b, a b or a: one loop for each.  */
+  /* 1 w a b is the same number as w a b, a b or a: one loop for each,
+     each as the general loop's expression would have it.  Where a
+     device fuses a multiply with the add (a b + part there), w a must
+     still be rounded first, as (w a) 1 + part was.  */
   if (w == NULL && b != NULL)
     for (; i + 4 <= n; i += 4)
       for (size_t h = 0; h < 4; ++h)
@@ -39,7 +42,10 @@ lanes_sum (const double *w, const double *a, const double *b, size_t n)
   else if (b == NULL)
     for (; i + 4 <= n; i += 4)
       for (size_t h = 0; h < 4; ++h)
-        part[h] += w[i + h] * a[i + h];
+        {
+          const double term = w[i + h] * a[i + h];
+          part[h] += term;
+        }
   else
     for (; i + 4 <= n; i += 4)
       for (size_t h = 0; h < 4; ++h)

@@ -24,7 +24,7 @@ static const char *const kernel_names[HOST_KERNEL_COUNT] = {
   [HOST_KERNEL_SMOOTH] = "mg_smooth",
   [HOST_KERNEL_RESIDUAL] = "mg_residual", [HOST_KERNEL_NORMS] = "mg_norms",
   [HOST_KERNEL_TRANSFER] = "mg_transfer", [HOST_KERNEL_BAND] = "boxmg_band",
-  [HOST_KERNEL_BOXMG] = "boxmg_passes",
+  [HOST_KERNEL_PASSES] = "boxmg_passes",
 };
 
 /* The widest path worth taking per kernel, measured (bench/RESULTS.md,
@@ -47,7 +47,7 @@ static const enum host_isa preferred[HOST_KERNEL_COUNT] = {
   [HOST_KERNEL_NORMS] = HOST_ISA_AVX2,
   [HOST_KERNEL_TRANSFER] = HOST_ISA_AVX2,
   [HOST_KERNEL_BAND] = HOST_ISA_AVX2,
-  [HOST_KERNEL_BOXMG] = HOST_ISA_AVX2,
+  [HOST_KERNEL_PASSES] = HOST_ISA_AVX2,
 };
 
 /* The path of each kernel: written by host_isa_init alone, once, before

@@ -43,7 +43,7 @@ enum host_kernel { HOST_KERNEL_EXPLICIT, HOST_KERNEL_TILED,
                    HOST_KERNEL_MATERIAL,
                    HOST_KERNEL_SMOOTH, HOST_KERNEL_RESIDUAL,
                    HOST_KERNEL_NORMS, HOST_KERNEL_TRANSFER,
-                   HOST_KERNEL_BAND, HOST_KERNEL_BOXMG, HOST_KERNEL_COUNT };
+                   HOST_KERNEL_BAND, HOST_KERNEL_PASSES, HOST_KERNEL_COUNT };
 
 struct shares;
 struct boxmg_pipeline;
