@@ -3,9 +3,9 @@
    for the device's kernels and the host's loops (boxmg_relax.c) and for
    the host's wavefront of every path (boxmg_host.c), so that every
    placement and path does the same arithmetic in the same order.  No
-   loop here loads under a condition (f != NULL ? f[k] : 0): a vector
-   build turns that into a masked load, which some processors run
-   several times slower; the branch is taken once, outside the loop.  */
+   vector loop here loads under a condition (w != NULL ? w[i] : 1): a
+   vector build turns that into a masked load, which some processors
+   run several times slower; the branch is taken once, outside it.  */
 #ifndef HEATSIM_BOXMG_ROWS_H
 #define HEATSIM_BOXMG_ROWS_H
 
@@ -104,7 +104,7 @@ apply9_at (const double *c, const double *w, const double *s,
   return c[k] * u[k] + boxmg_off9 (u + k, w + k, s + k, sw + k, se + k, st);
 }
 
-/* out[1 .. nx] = f - A u over row j (f NULL for 0).  */
+/* out[1 .. nx] = f - A u over row j.  */
 static inline void
 residual_row (const double *c, const double *w, const double *s,
               const double *sw, const double *se, size_t stride, size_t nx,
@@ -112,29 +112,17 @@ residual_row (const double *c, const double *w, const double *s,
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
   const size_t row = j * stride;
-  if (sw == NULL && f != NULL)
+  if (sw == NULL)
     {
 BOXMG_VECTOR_LOOP
       for (size_t i = 1; i <= nx; ++i)
         out[i] = f[row + i] - apply5_at (c, w, s, st, u, row + i);
     }
-  else if (sw == NULL)
-    {
-BOXMG_VECTOR_LOOP
-      for (size_t i = 1; i <= nx; ++i)
-        out[i] = 0.0 - apply5_at (c, w, s, st, u, row + i);
-    }
-  else if (f != NULL)
-    {
-BOXMG_VECTOR_LOOP
-      for (size_t i = 1; i <= nx; ++i)
-        out[i] = f[row + i] - apply9_at (c, w, s, sw, se, st, u, row + i);
-    }
   else
     {
 BOXMG_VECTOR_LOOP
       for (size_t i = 1; i <= nx; ++i)
-        out[i] = 0.0 - apply9_at (c, w, s, sw, se, st, u, row + i);
+        out[i] = f[row + i] - apply9_at (c, w, s, sw, se, st, u, row + i);
     }
 }
 
@@ -208,10 +196,21 @@ apply_row (const double *c, const double *w, const double *s,
            const double *sw, const double *se, size_t stride, size_t nx,
            size_t j, const double *p, double *q)
 {
-  residual_row (c, w, s, sw, se, stride, nx, j, p, NULL, q + j * stride);
-  for (size_t i = 1; i <= nx; ++i)
-    q[j * stride + i] = -q[j * stride + i];
-  return lanes_sum (NULL, p + j * stride + 1, q + j * stride + 1, nx);
+  const ptrdiff_t st = (ptrdiff_t) stride;
+  const size_t row = j * stride;
+  if (sw == NULL)
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = 1; i <= nx; ++i)
+        q[row + i] = apply5_at (c, w, s, st, p, row + i);
+    }
+  else
+    {
+BOXMG_VECTOR_LOOP
+      for (size_t i = 1; i <= nx; ++i)
+        q[row + i] = apply9_at (c, w, s, sw, se, st, p, row + i);
+    }
+  return lanes_sum (NULL, p + row + 1, q + row + 1, nx);
 }
 
 static inline double
