@@ -138,7 +138,10 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    of the magnitudes of the residual's terms, node by node, as mg_solve),
    checked on the true residual f - A u, not only on the recurrence's; at
    most opt->max_cycles iterations.  Norms are l2 over the interior,
-   unscaled; report->cycles counts iterations, history the recurrence's
+   not divided by the count; a u and f whose largest magnitude lies
+   beyond 2^-100 or 2^100 are solved scaled by a power of two
+   (exact), and the report is in the caller's terms.
+   report->cycles counts iterations, history the recurrence's
    norms (the last the true one), launches the passes (alike for every
    placement), to_device and from_device the bytes moved (0 for
    MG_HOST).  Only rtol, atol, max_cycles, placement and device of opt

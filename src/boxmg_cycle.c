@@ -53,8 +53,9 @@ consistent (struct boxmg_exec *x, struct boxmg_level *l, double *r)
   return boxmg_dot (x, l, r, r);
 }
 
-/* r = f - A u (consistent where singular); returns ||r||.  u's
-   periodic halo lines are set from the ring first.  */
+/* r = f - A u (consistent where singular), f as the solve scales it;
+   returns ||r||.  u's periodic halo lines are set from the ring
+   first.  */
 static double
 true_residual (struct boxmg_solver *bm, const struct field *u,
                const struct field *f)
@@ -62,7 +63,8 @@ true_residual (struct boxmg_solver *bm, const struct field *u,
   struct boxmg_level *l = &bm->level[0];
   boxmg_wrap (&bm->x, l, u->data);
   double rr = boxmg_true_residual (&bm->x, l, bm->mass, u->data,
-                                   f != NULL ? f->data : NULL, l->f);
+                                   f != NULL ? f->data : NULL, bm->scale,
+                                   l->f);
   if (bm->singular)
     rr = consistent (&bm->x, l, l->f);
   return sqrt (rr);
@@ -76,7 +78,38 @@ round_off (struct boxmg_solver *bm, const struct field *u,
   boxmg_wrap (&bm->x, &bm->level[0], u->data);
   return 8.0 * DBL_EPSILON * boxmg_floor (&bm->x, &bm->level[0], bm->mass,
                                           u->data,
-                                          f != NULL ? f->data : NULL);
+                                          f != NULL ? f->data : NULL,
+                                          bm->scale);
+}
+
+/* Where the sums of squares of u's residual or its floor could leave
+   the range of double (a norm beyond 2^200 or below 2^-200, or not
+   finite: a source of 1e-160 made them 0, and a field of zeros
+   "converged" at once; one of 1e160 overflowed them), the solve scales
+   u and f by the power of two that brings their largest magnitude near
+   1 (and u back when it ends): exact, the field's bits those of the
+   scaled solve.  A largest magnitude within 2^-100 to 2^100 is left as
+   it is: the operator's range (implicit.c) holds its sums.  Sets
+   bm->scale and returns whether it changed u.  */
+static bool
+field_scale (struct boxmg_solver *bm, struct field *u, const struct field *f,
+             double norm, double floor)
+{
+  struct boxmg_level *l = &bm->level[0];
+  bm->scale = 1.0;
+  if (norm >= 0x1p-200 && norm <= 0x1p200 && floor <= 0x1p200)
+    return false;
+  double largest = boxmg_magnitude (&bm->x, l, u->data);
+  if (f != NULL)
+    largest = fmax (largest, boxmg_magnitude (&bm->x, l, f->data));
+  if (!(largest > 0.0) || !isfinite (largest))
+    return false;
+  const int e = ilogb (largest);
+  if (e >= -100 && e <= 100)
+    return false;
+  bm->scale = ldexp (1.0, -e);
+  boxmg_scale (&bm->x, l, bm->scale, u->data);
+  return true;
 }
 
 static bool
@@ -97,8 +130,9 @@ fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
   struct boxmg_level *l = &bm->level[0];
   struct boxmg_exec *x = &bm->x;
   if (!bm->singular)
-    heat = f != NULL ? boxmg_weighted_sum (x, l, NULL, f->data) / bm->c0
-                     : 0.0;
+    heat = f != NULL
+           ? bm->scale * boxmg_weighted_sum (x, l, NULL, f->data) / bm->c0
+           : 0.0;
   const double capacity = boxmg_weighted_sum (x, l, NULL, bm->capacity);
   const double now = boxmg_weighted_sum (x, l, bm->capacity, u->data);
   boxmg_shift (x, l, (heat - now) / capacity, u->data);
@@ -119,24 +153,33 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
   const double *fd = f != NULL ? f->data : NULL;
   const bool resume = bm->resume_u == u->data && bm->resume_f == fd;
   bm->resume_u = bm->resume_f = NULL;
-  const double heat = resume ? bm->resume_heat
-                      : bm->singular
-                      ? boxmg_weighted_sum (&bm->x, l, bm->capacity, u->data)
-                      : 0.0;
   double norm, floor, rz = 0.0;
   if (resume)
     {
+      /* u comes back as the last solve left it, unscaled.  */
+      if (bm->scale != 1.0)
+        boxmg_scale (&bm->x, l, bm->scale, u->data);
       norm = bm->resume_norm;
       floor = bm->resume_floor;
       rz = bm->resume_rz;
     }
   else
     {
+      bm->scale = 1.0;
       norm = true_residual (bm, u, f);
       floor = round_off (bm, u, f);
+      if (field_scale (bm, u, f, norm, floor))
+        {
+          norm = true_residual (bm, u, f);
+          floor = round_off (bm, u, f);
+        }
     }
+  const double heat = resume ? bm->resume_heat
+                      : bm->singular
+                      ? boxmg_weighted_sum (&bm->x, l, bm->capacity, u->data)
+                      : 0.0;
   report->initial = report->history[0] = norm;
-  const double target = fmax (opt->rtol * norm, opt->atol);
+  const double target = fmax (opt->rtol * norm, opt->atol * bm->scale);
   enum mg_status status = MG_NOT_CONVERGED;
   bool restart = !resume;
   while (isfinite (norm) && isfinite (floor))
@@ -203,7 +246,17 @@ pcg (struct boxmg_solver *bm, struct field *u, const struct field *f,
       floor = round_off (bm, u, f);
       report->history[report->cycles] = norm;
     }
-  /* The caller's u leaves with its ring's halo lines.  */
+  /* The caller's u leaves unscaled, with its ring's halo lines; the
+     report in the caller's terms.  */
+  if (bm->scale != 1.0)
+    {
+      boxmg_scale (&bm->x, l, 1.0 / bm->scale, u->data);
+      norm /= bm->scale;
+      floor /= bm->scale;
+      report->initial /= bm->scale;
+      for (unsigned c = 0; c <= report->cycles; ++c)
+        report->history[c] /= bm->scale;
+    }
   boxmg_wrap (&bm->x, l, u->data);
   report->final = norm;
   report->floor = floor;

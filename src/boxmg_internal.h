@@ -156,6 +156,9 @@ struct boxmg_solver {
      stopped: NULL where there is none.  */
   const double *resume_u, *resume_f;
   double resume_rz, resume_norm, resume_floor, resume_heat;
+  /* The power of two by which the solve under way (or the one that goes
+     on) scales u and f (boxmg_cycle.c: field_scale).  */
+  double scale;
 };
 
 /* A(k, k + dx + dy stride) of level l, |dx|, |dy| <= 1 (set-up and the
@@ -253,15 +256,16 @@ void boxmg_coarse_fetch (struct boxmg_exec *x, struct boxmg_level *l);
 void boxmg_coarse_return (struct boxmg_exec *x, struct boxmg_level *l);
 
 /* Finest-level vector passes for PCG, each sum in a fixed order.  */
-/* r = f - A u (u's halo read) in flows (boxmg_flows5), mass the
-   diagonal c0 rho c_p, f NULL for 0; returns ||r||^2.  */
+/* r = f_scale f - A u (u's halo read) in flows (boxmg_flows5), mass
+   the diagonal c0 rho c_p, f NULL for 0; returns ||r||^2.  */
 double boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
                             const double *mass, const double *u,
-                            const double *f, double *r);
+                            const double *f, double f_scale, double *r);
 /* The l2 norm of the magnitudes of the residual's terms
-   (boxmg_terms5).  */
+   (boxmg_terms5), f times f_scale.  */
 double boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l,
-                    const double *mass, const double *u, const double *f);
+                    const double *mass, const double *u, const double *f,
+                    double f_scale);
 /* q = A p (p's halo lines 0 or wrapped), on any level; returns
    p . q.  */
 double boxmg_apply (struct boxmg_exec *x, struct boxmg_level *l,
@@ -293,6 +297,12 @@ double boxmg_weighted_sum (struct boxmg_exec *x, struct boxmg_level *l,
                            const double *w, const double *a);
 /* a += shift over the interior.  */
 void boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
+                  double *a);
+/* The largest |a| over the interior (0 for none; NaNs passed over).  */
+double boxmg_magnitude (struct boxmg_exec *x, struct boxmg_level *l,
+                        const double *a);
+/* a *= scale over the padded array, halo lines too.  */
+void boxmg_scale (struct boxmg_exec *x, struct boxmg_level *l, double scale,
                   double *a);
 
 #endif

@@ -39,14 +39,15 @@ on_device (struct boxmg_exec *x)
 static double
 true_residual_row (const double *mass, const double *w, const double *s,
                    size_t stride, size_t nx, size_t j, const double *u,
-                   const double *f, double *r)
+                   const double *f, double f_scale, double *r)
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
   for (size_t i = 1; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
-      r[k] = (f != NULL ? f[k] : 0.0) - mass[k] * u[k]
-             - boxmg_flows5 (u + k, w + k, s + k, st);
+      /* A statement of its own: nothing fuses the (exact) scaling.  */
+      const double fk = f != NULL ? f_scale * f[k] : 0.0;
+      r[k] = fk - mass[k] * u[k] - boxmg_flows5 (u + k, w + k, s + k, st);
     }
   const double *row = r + j * stride + 1;
   return lanes_sum (NULL, row, row, nx);
@@ -55,7 +56,7 @@ true_residual_row (const double *mass, const double *w, const double *s,
 static double
 floor_row (const double *mass, const double *w, const double *s,
            size_t stride, size_t nx, size_t j, const double *u,
-           const double *f)
+           const double *f, double f_scale)
 {
   const ptrdiff_t st = (ptrdiff_t) stride;
   double part[4] = { 0.0, 0.0, 0.0, 0.0 };
@@ -64,15 +65,15 @@ floor_row (const double *mass, const double *w, const double *s,
     for (size_t h = 0; h < 4; ++h)
       {
         const size_t k = j * stride + i + h;
-        const double m = boxmg_terms5 (f != NULL ? f[k] : 0.0, u + k,
-                                       mass[k], w + k, s + k, st);
+        const double fk = f != NULL ? f_scale * f[k] : 0.0;
+        const double m = boxmg_terms5 (fk, u + k, mass[k], w + k, s + k, st);
         part[h] += m * m;
       }
   for (; i <= nx; ++i)
     {
       const size_t k = j * stride + i;
-      const double m = boxmg_terms5 (f != NULL ? f[k] : 0.0, u + k, mass[k],
-                                     w + k, s + k, st);
+      const double fk = f != NULL ? f_scale * f[k] : 0.0;
+      const double m = boxmg_terms5 (fk, u + k, mass[k], w + k, s + k, st);
       part[0] += m * m;
     }
   return (part[0] + part[1]) + (part[2] + part[3]);
@@ -83,6 +84,24 @@ shift_row (double shift, double *a, size_t stride, size_t nx, size_t j)
 {
   for (size_t i = 1; i <= nx; ++i)
     a[j * stride + i] += shift;
+}
+
+/* Row j's largest magnitude (a NaN passed over: the norms find it).  */
+static double
+magnitude_row (const double *a, size_t stride, size_t nx, size_t j)
+{
+  double m = 0.0;
+  for (size_t i = 1; i <= nx; ++i)
+    m = fmax (m, fabs (a[j * stride + i]));
+  return m;
+}
+
+/* Row j of a padded array, its halo nodes too.  */
+static void
+scale_row (double scale, double *a, size_t stride, size_t j)
+{
+  for (size_t i = 0; i < stride; ++i)
+    a[j * stride + i] *= scale;
 }
 
 /* Row j of a padded array, its halo nodes too: u += sum over a of
@@ -541,7 +560,7 @@ boxmg_row_total (struct boxmg_exec *x, const struct boxmg_level *l)
 double
 boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
                      const double *mass, const double *u, const double *f,
-                     double *r)
+                     double f_scale, double *r)
 {
   const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   const double *w = l->w, *s = l->s;
@@ -551,21 +570,21 @@ boxmg_true_residual (struct boxmg_exec *x, struct boxmg_level *l,
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
         row_sum[j - 1] = true_residual_row (mass, w, s, stride, nx, j, u, f,
-                                            r);
+                                            f_scale, r);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
         row_sum[j - 1] = true_residual_row (mass, w, s, stride, nx, j, u, f,
-                                            r);
+                                            f_scale, r);
     }
   return sum_rows (x, l);
 }
 
 double
 boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l, const double *mass,
-             const double *u, const double *f)
+             const double *u, const double *f, double f_scale)
 {
   const size_t stride = l->stride, nx = l->nx, ny = l->ny;
   const double *w = l->w, *s = l->s;
@@ -574,13 +593,15 @@ boxmg_floor (struct boxmg_exec *x, struct boxmg_level *l, const double *mass,
     {
 #pragma omp target teams distribute parallel for device(x->dev)
       for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f);
+        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f,
+                                    f_scale);
     }
   else
     {
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
-        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f);
+        row_sum[j - 1] = floor_row (mass, w, s, stride, nx, j, u, f,
+                                    f_scale);
     }
   return sqrt (sum_rows (x, l));
 }
@@ -711,6 +732,50 @@ boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
 #pragma omp parallel for schedule(static) if (threaded (l))
       for (size_t j = 1; j <= ny; ++j)
         shift_row (shift, a, stride, nx, j);
+    }
+}
+
+double
+boxmg_magnitude (struct boxmg_exec *x, struct boxmg_level *l, const double *a)
+{
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = magnitude_row (a, stride, nx, j);
+      x->from_device += ny * sizeof *row_sum;
+#pragma omp target update from(row_sum[0:ny]) device(x->dev)
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = magnitude_row (a, stride, nx, j);
+    }
+  double m = 0.0;
+  for (size_t j = 0; j < ny; ++j)
+    m = fmax (m, row_sum[j]);
+  return m;
+}
+
+void
+boxmg_scale (struct boxmg_exec *x, struct boxmg_level *l, double scale,
+             double *a)
+{
+  const size_t stride = l->stride, rows = l->ny + 2;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 0; j < rows; ++j)
+        scale_row (scale, a, stride, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 0; j < rows; ++j)
+        scale_row (scale, a, stride, j);
     }
 }
 

@@ -761,6 +761,7 @@ boxmg_create (struct boxmg_solver **bm, const struct heat_operator *op,
   if (s == NULL)
     return MG_NO_MEMORY;
   s->c0 = c0;
+  s->scale = 1.0;
   const enum mg_status status = build (s, op, sink, c0, c1, coarsest);
   if (status != MG_OK)
     {

@@ -298,8 +298,10 @@ step_weights (const struct implicit *im, const struct config *cfg,
 }
 
 /* The largest alpha dt / dx^2 of the black box multigrid's implicit
-   steps.  Its norms and dot products are not scaled (the geometric
-   multigrid's are, up to derive.c's 1e280): at 1e153 a uniform material
+   steps.  Its solve scales the field near 1 (boxmg_cycle.c), not the
+   operator, whose coefficients enter its norms and dot products as
+   they are (the geometric multigrid's are scaled, up to derive.c's
+   1e280); before the field was scaled, at 1e153 a uniform material
    with a source overflowed the residual's squares (status 5, "the
    field's values leave the range of double"), and a random map of k up
    to 1e6 at 1e99; 1e60 keeps a margin of 1e39 below that, and is a dt of
@@ -316,7 +318,7 @@ check_step_weight (const struct implicit *im, const struct config *cfg)
     return HEATSIM_OK;
   heatsim_error ("--scheme %s: dt %g: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = "
                  "%g (alpha the largest k / (rho c_p)): beyond %g, where the "
-                 "black box multigrid (whose sums are not scaled) could "
+                 "black box multigrid (whose operator is not scaled) could "
                  "overflow; take a smaller dt (--dt, or more "
                  "--steps), or --steady for the steady state",
                  time_scheme_name (cfg->scheme), cfg->dt, wx, wy,
@@ -326,15 +328,16 @@ check_step_weight (const struct implicit *im, const struct config *cfg)
 
 /* The range of k / dx^2 and k / dy^2 of a steady solve by the black
    box multigrid, divided by its steady_scale.  Its residual norms and
-   CG's dot products are sums of unscaled squares (the geometric
-   multigrid's are scaled, derive.c), of terms of about k / dx^2 times
-   the field's differences: k = 1e150 in one layer on cells of 1/34
+   CG's dot products are sums of squares of the field scaled near 1
+   (boxmg_cycle.c) but not of the operator (the geometric multigrid's
+   are scaled, derive.c), of terms of about k / dx^2 times the field's
+   differences: k = 1e150 in one layer on cells of 1/34
    overflowed them for a field of 0 to 100 (status 5), and k = 1e-200
    beside a fixed edge made them 0, so that the solve "converged" at
    once to a field of zeros.  Random maps of k over six decades solve
    alike from 1e-100 to 1e100 (tests/overflow-messages.sh); the squares
-   keep about 1e100 of room both ways for the field's values and the
-   number of nodes.  A uniform k is divided out first (steady_scale), so
+   keep about 1e100 of room both ways for the field's values (within
+   2^-100 to 2^100, or scaled) and the number of nodes.  A uniform k is divided out first (steady_scale), so
    that only cells far from square could leave the range.  */
 #define STEADY_WEIGHT_MIN 1e-100
 #define STEADY_WEIGHT_MAX 1e100
@@ -407,7 +410,7 @@ check_steady_conductivity (struct implicit *im, const struct config *cfg,
     {
       heatsim_error ("%s: k %g: the steady black box multigrid cannot take "
                      "cells of %g x %g: k / dx^2 and k / dy^2 differ by "
-                     "more than %g (its sums of squares are not scaled); "
+                     "more than %g (its operator is not scaled); "
                      "make --grid proportional to --length", what, k[0],
                      im->dx, im->dy, STEADY_WEIGHT_MAX / STEADY_WEIGHT_MIN);
       return HEATSIM_USAGE;
@@ -418,7 +421,7 @@ check_steady_conductivity (struct implicit *im, const struct config *cfg,
     snprintf (has, sizeof has, "k from %g to %g", k[0], k[1]);
   heatsim_error ("%s: %s: the steady black box multigrid takes k from %g "
                  "to %g on cells of %g x %g (k / dx^2 and k / dy^2 from %g "
-                 "to %g: its sums of squares are not scaled)", what, has,
+                 "to %g: its operator is not scaled)", what, has,
                  lo, hi, im->dx, im->dy, STEADY_WEIGHT_MIN,
                  STEADY_WEIGHT_MAX);
   return HEATSIM_USAGE;

@@ -109,7 +109,8 @@ cli_tests = \
 	tests/bc-options.sh \
 	tests/edge-steady.sh \
 	tests/bash-completion.sh \
-	tests/overflow-messages.sh
+	tests/overflow-messages.sh \
+	tests/field-magnitude.sh
 dist_check_SCRIPTS = $(cli_tests)
 TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal \
