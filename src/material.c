@@ -111,6 +111,13 @@ parse_properties (struct parser *p, const char *spec,
       return parse_fail (p, "--material: '%s' gives no %s= (SPEC is "
                          "k=K,rho=RHO,cp=CP or a built-in material)",
                          def->text, names[k]);
+  /* Each in range, their product may not be (1e200 x 1e200 ran, and
+     wrote a capacity of inf into its checkpoints).  */
+  const double capacity = def->density * def->heat_capacity;
+  if (!(capacity > 0.0) || !isfinite (capacity))
+    return parse_fail (p, "--material %s: rho c_p = %g x %g = %g is not a "
+                       "positive finite number", def->text, def->density,
+                       def->heat_capacity, capacity);
   return true;
 }
 
@@ -959,14 +966,24 @@ same_material (struct parser *p, const struct material_options *m,
         {
           const double a = value_at (mine[k], uniform[k], i, j);
           const double b = value_at (&ck[k], 0.0, i, j);
+          /* Only a source given: the material is the one a run
+             without material options has, which the user never saw.  */
+          if (a != b && k < 2 && !material_si (m))
+            return parse_fail (p, "--%s: %s records another material than "
+                               "a run without material options has (%s at "
+                               "cell (%zu, %zu): recorded %.17g, without "
+                               "them %.17g); give the material options of "
+                               "the run that wrote it with the source, or "
+                               "leave the source options out to continue "
+                               "with its own", differing_option (m, k),
+                               path, names[k], i - 1, j - 1, b, a);
           if (a != b)
             return parse_fail (p, "--%s: the material differs from that of "
-                               "%s (%s at cell (%zu, %zu): %.17g%s, "
+                               "%s (%s at cell (%zu, %zu): %.17g, "
                                "recorded %.17g); leave the material and "
                                "source options out to continue with it",
                                differing_option (m, k), path, names[k],
-                               i - 1, j - 1, a, k < 2 && !material_si (m)
-                               ? " without material options" : "", b);
+                               i - 1, j - 1, a, b);
         }
   return true;
 }

@@ -377,7 +377,7 @@ sys.exit(not all(ds[n].dims == ("y", "x") for n in
     --material 0=k=2,rho=1,cp=4 --material 128=k=8,rho=2,cp=1 \
     --source-map src16.png --source-range 0,100
   # The same sources without the material's options: those are missing.
-  refused "--source-map: the material differs from that of ck/heatsim-000002.h5 (conductivity at cell (0, 0): 4 without material options, recorded 2)" \
+  refused "--source-map: ck/heatsim-000002.h5 records another material than a run without material options has (conductivity at cell (0, 0): recorded 2, without them 4); give the material options of the run that wrote it" \
     --restart ck/heatsim-000002.h5 -n 1 --source-map src16.png \
     --source-range 0,100 --source-rect 0.2,0.3,0.4,1,5
   "$PY" - ck/heatsim-000002.h5 ck/heatsim-000003.h5 <<'EOF' || fail "the restart's checkpoint has another material"

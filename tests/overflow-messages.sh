@@ -369,4 +369,41 @@ if expect_status 0 "$HEATSIM" -q --json -L 1 \
     || fail "k 1e90 | 1: field outside 0 to 100: $(cat "$workdir/out")"
 fi
 
+
+# ---- 9. A --material whose rho and cp are each in range but whose
+# product rho c_p is not (1e200 x 1e200, 1e-200 x 1e-200) is refused
+# naming the definition: it ran, wrote a capacity of inf into its
+# checkpoints (which --restart then refused) and reported no heat.
+"$PY" - <<'PYEOF' || exit 99
+import struct, zlib
+def chunk(tag, data):
+    return (struct.pack(">I", len(data)) + tag + data
+            + struct.pack(">I", zlib.crc32(tag + data)))
+rows = b"".join(b"\0" + bytes([0] * 8 + [200] * 8) for _ in range(8))
+with open("gray8.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 8, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+PYEOF
+o="$workdir/o9"
+for rc in 1e200 1e-200; do
+  refused "^heatsim: --material 0=k=1,rho=$rc,cp=$rc: rho c_p = .* is not a positive finite number" \
+    -L 1 --material-map "$workdir/gray8.png" --material 200=fr4 \
+    --material "0=k=1,rho=$rc,cp=$rc" -n 3 -T 1 --checkpoint-every 1 \
+    --output-dir "$o"
+  no_output "$o"
+done
+
+
+# ---- 11. A restart that adds only a source to a checkpoint of a
+# material says that the checkpoint records another material than a
+# run without material options has (it named --source but blamed a
+# conductivity the user never gave).
+o="$workdir/o11"
+expect_status 0 "$HEATSIM" -q -L 1 --material-map "$workdir/gray8.png" \
+  --material 200=fr4 --material 0=copper --source-rect 0,0.5,0,0.5,1 \
+  -n 2 -T 1 --checkpoint-every 2 --output-dir "$o"
+refused "^heatsim: --source: $o/heatsim-000002.h5 records another material than a run without material options has (conductivity at cell (0, 0): recorded 401, without them " \
+  --restart "$o/heatsim-000002.h5" -n 2 --source 3
+
 finish
