@@ -12,6 +12,7 @@
 #include "domain.h"
 #include "edge_terms.h"
 #include "material.h"
+#include "schedule.h"
 #include "status.h"
 
 /* heatsim gives all four edges one kind; --edges values are Dirichlet.  */
@@ -507,6 +508,26 @@ check_rings (const struct config *cfg, const struct domain *d)
   return HEATSIM_USAGE;
 }
 
+/* The sinks the operator holds beside the material, for a refusal of
+   its coefficients (an H of 1e308 overflows them): " or --bc left
+   (H 1e+308)" for each convection edge, and --surface-convection; ""
+   where none.  */
+static void
+describe_sinks (const struct config *cfg, char *buf, size_t size)
+{
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int e = 0; e < EDGE_COUNT && used < size; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_ROBIN)
+      used += (size_t) snprintf (buf + used, size - used, " or --bc %s (H "
+                                 "%g)", edge_name ((enum edge) e),
+                                 schedule_max (&cfg->bc[e].h));
+  if (cfg->surface_given && used < size)
+    snprintf (buf + used, size - used, " or --surface-convection (H %g, "
+              "--thickness %g)", schedule_max (&cfg->surface_h),
+              cfg->thickness);
+}
+
 /* The operator side of implicit_init: the operator of m (a uniform one
    where m does not vary), its edge terms, the steady right-hand side,
    and the hierarchy of c0 rho c_p + c1 (sink - L_k).  */
@@ -589,16 +610,17 @@ material_init (struct implicit *im, const struct config *cfg,
   if (status == MG_SINGULAR)
     return singular_status (im, cfg);
   /* A steady run's dt is that of its sweeps, no time step.  */
-  char refusal[200];
+  char refusal[600], sinks[400];
+  describe_sinks (cfg, sinks, sizeof sinks);
   if (cfg->steady)
     snprintf (refusal, sizeof refusal, "--steady: multigrid cannot take "
-              "this material (dx %g, dy %g): a coefficient is not finite "
-              "or positive", im->dx, im->dy);
+              "this material (dx %g, dy %g)%s: a coefficient is not finite "
+              "or positive", im->dx, im->dy, sinks);
   else
     snprintf (refusal, sizeof refusal, "--scheme %s: multigrid cannot take "
-              "this material (dt %g, dx %g, dy %g): a coefficient is not "
+              "this material (dt %g, dx %g, dy %g)%s: a coefficient is not "
               "finite or positive", time_scheme_name (cfg->scheme), cfg->dt,
-              im->dx, im->dy);
+              im->dx, im->dy, sinks);
   return hierarchy_status (status, d->nx, d->ny, refusal);
 }
 

@@ -395,6 +395,14 @@ for rc in 1e200 1e-200; do
 done
 
 
+# ---- 10. A heat transfer coefficient that overflows the operator's
+# coefficients is named with its edge (the refusal blamed "this
+# material" alone, though none was at fault).
+refused "^heatsim: --steady: multigrid cannot take this material (dx 0.0625, dy 0.0588235) or --bc left (H 1e+308): a coefficient is not finite or positive" \
+  --conductivity 1 --density 1 --heat-capacity 1 -L 1 -g 16 \
+  --bc left=convection:1e308,0 --steady
+
+
 # ---- 11. A restart that adds only a source to a checkpoint of a
 # material says that the checkpoint records another material than a
 # run without material options has (it named --source but blamed a
