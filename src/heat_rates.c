@@ -119,17 +119,20 @@ total_heat_magnitude (const struct domain *d, const struct config *c,
 }
 
 /* This rank's sum of q over its nodes, each weighed by its share of a
-   box, with q times scale (a power of two).  */
+   box, with q times scale (a power of two); of |q| where magnitude.  */
 static double
 local_power (const struct config *c, const struct material *m,
-             const struct field *u, double scale)
+             const struct field *u, double scale, bool magnitude)
 {
   double power = 0.0;
   if (m->source.data != NULL)
     for (size_t j = 1; j <= u->ny; ++j)
       for (size_t i = 1; i <= u->nx; ++i)
-        power += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-                 * (m->source.data[field_index (u, i, j)] * scale);
+        {
+          const double q = m->source.data[field_index (u, i, j)] * scale;
+          power += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                   * (magnitude ? fabs (q) : q);
+        }
   return power;
 }
 
@@ -137,7 +140,7 @@ double
 source_power (const struct domain *d, const struct config *c,
               const struct material *m, const struct field *u)
 {
-  const double power = domain_sum (d, local_power (c, m, u, 1.0))
+  const double power = domain_sum (d, local_power (c, m, u, 1.0, false))
                        * config_dx (c) * config_dy (c);
   if (isfinite (power) || m->source.data == NULL)
     return power;
@@ -149,7 +152,7 @@ source_power (const struct domain *d, const struct config *c,
     return power;
   const int shift = shift_below_one (largest);
   return scale_back (domain_sum (d, local_power (c, m, u,
-                                                 ldexp (1.0, -shift))),
+                                                 ldexp (1.0, -shift), false)),
                      shift, config_dx (c), config_dy (c), 1.0);
 }
 
@@ -220,11 +223,11 @@ normal_spacing (const struct config *c, enum edge e)
    t, e not periodic: the flows through the faces of a fixed edge (its
    temperature from the option's schedule where given, else the problem's
    own in the halo), Q times the nodes' lengths for a flux, and H (TINF -
-   u) times them for convection.  */
+   u) times them for convection; of their magnitudes where magnitude.  */
 static double
 edge_share (const struct domain *d, const struct config *c,
             const struct material *m, const struct field *u, enum edge e,
-            double t)
+            double t, bool magnitude)
 {
   const struct edge_condition *bc = &c->bc[e];
   if (!domain_holds_edge (d, e))
@@ -239,22 +242,29 @@ edge_share (const struct domain *d, const struct config *c,
           {
             const double edge = bc->given ? given
                                 : u->data[line_cell (u, e, 0, k)];
-            sum += face_conductance (c, m, u, e, k) * node_length (c, u, e, k)
-                   * (edge - u->data[line_cell (u, e, 1, k)]);
+            const double flow = face_conductance (c, m, u, e, k)
+                                * node_length (c, u, e, k)
+                                * (edge - u->data[line_cell (u, e, 1, k)]);
+            sum += magnitude ? fabs (flow) : flow;
           }
         return sum / normal_spacing (c, e);
       }
     case BOUNDARY_NEUMANN:
       for (size_t k = 1; k <= line_length (u, e); ++k)
         sum += node_length (c, u, e, k);
-      return schedule_at (&bc->value, t) * sum;
+      return (magnitude ? fabs (schedule_at (&bc->value, t))
+                        : schedule_at (&bc->value, t)) * sum;
     case BOUNDARY_ROBIN:
       {
         const double ambient = schedule_at (&bc->ambient, t);
         for (size_t k = 1; k <= line_length (u, e); ++k)
-          sum += node_length (c, u, e, k)
-                 * (ambient - u->data[line_cell (u, e, 1, k)]);
-        return schedule_at (&bc->h, t) * sum;
+          {
+            const double flow = node_length (c, u, e, k)
+                                * (ambient - u->data[line_cell (u, e, 1, k)]);
+            sum += magnitude ? fabs (flow) : flow;
+          }
+        return (magnitude ? fabs (schedule_at (&bc->h, t))
+                          : schedule_at (&bc->h, t)) * sum;
       }
     default:
       return 0.0;
@@ -278,9 +288,11 @@ seam_share (const struct domain *d, const struct config *c,
 }
 
 /* This part's share of the heat lost through the faces of a cooled
-   plate at time t: 2 H / D (u - TINF) V over its nodes.  */
+   plate at time t: 2 H / D (u - TINF) V over its nodes; of their
+   magnitudes where magnitude.  */
 static double
-face_cooling_share (const struct config *c, const struct field *u, double t)
+face_cooling_share (const struct config *c, const struct field *u, double t,
+                    bool magnitude)
 {
   if (!c->surface_given)
     return 0.0;
@@ -288,9 +300,13 @@ face_cooling_share (const struct config *c, const struct field *u, double t)
   double sum = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
-      sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-             * (u->data[field_index (u, i, j)] - ambient);
-  return 2.0 * schedule_at (&c->surface_h, t) / c->thickness * sum
+      {
+        const double excess = u->data[field_index (u, i, j)] - ambient;
+        sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
+               * (magnitude ? fabs (excess) : excess);
+      }
+  const double h = schedule_at (&c->surface_h, t);
+  return 2.0 * (magnitude ? fabs (h) : h) / c->thickness * sum
          * config_dx (c) * config_dy (c);
 }
 
@@ -299,25 +315,42 @@ heat_budget (const struct domain *d, const struct config *c,
              const struct material *m, const struct field *u, double t,
              struct heat_budget *b)
 {
-  /* The edges' shares, the periodic edges' seam sums and the face
-     cooling, summed over the ranks at once.  */
-  double share[2 * EDGE_COUNT + 1];
+  /* The edges' shares, the periodic edges' seam sums, the face
+     cooling, and the magnitudes of the edges' flows, the cooling's and
+     the sources' (for b->scale), summed over the ranks at once.  */
+  enum { SEAMS = EDGE_COUNT, COOLING = 2 * EDGE_COUNT, GROSS,
+         SHARES = GROSS + EDGE_COUNT + 2 };
+  double share[SHARES];
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
-      share[e] = edge_share (d, c, m, u, (enum edge) e, t);
-      share[EDGE_COUNT + e] = seam_share (d, c, m, u, (enum edge) e);
+      share[e] = edge_share (d, c, m, u, (enum edge) e, t, false);
+      share[SEAMS + e] = seam_share (d, c, m, u, (enum edge) e);
+      share[GROSS + e] = edge_share (d, c, m, u, (enum edge) e, t, true);
     }
-  share[2 * EDGE_COUNT] = face_cooling_share (c, u, t);
-  domain_sum_ordered (d, share, sizeof share / sizeof share[0]);
+  share[COOLING] = face_cooling_share (c, u, t, false);
+  share[GROSS + EDGE_COUNT] = face_cooling_share (c, u, t, true);
+  share[GROSS + EDGE_COUNT + 1] = local_power (c, m, u, 1.0, true);
+  domain_sum_ordered (d, share, SHARES);
   for (int e = 0; e < EDGE_COUNT; ++e)
     /* An edge and its opposite differ in the lowest bit.  */
     b->rate[e] = config_periodic (c, (enum edge) e)
                  ? (share[EDGE_COUNT + (e ^ 1)] - share[EDGE_COUNT + e])
                    / normal_spacing (c, (enum edge) e)
                  : share[e];
-  b->face_cooling = share[2 * EDGE_COUNT];
+  b->face_cooling = share[COOLING];
   b->source = source_power (d, c, m, u) * schedule_at (&c->source_schedule, t);
   b->stored = NAN;
+  /* A periodic edge's seam sums are of u, not of flows: none.  */
+  b->scale = 0.0;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    b->scale = fmax (b->scale, share[GROSS + e]);
+  b->scale = fmax (b->scale, share[GROSS + EDGE_COUNT]);
+  b->scale = fmax (b->scale, share[GROSS + EDGE_COUNT + 1] * config_dx (c)
+                               * config_dy (c)
+                               * fabs (schedule_at (&c->source_schedule, t)));
+  /* Beyond double (sources near 1e308): no scale of its own.  */
+  if (!isfinite (b->scale))
+    b->scale = 0.0;
 }
 
 double
@@ -356,6 +389,7 @@ heat_budget_relative (const struct heat_budget *b, double rounding)
   for (int e = 0; e < EDGE_COUNT; ++e)
     scale = fmax (scale, fabs (b->rate[e]));
   scale = fmax (scale, fabs (b->stored));
+  scale = fmax (scale, b->scale);
   scale = fmax (scale, rounding);
   const double imbalance = fabs (heat_budget_imbalance (b));
   if (imbalance <= rounding)

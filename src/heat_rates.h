@@ -54,6 +54,10 @@ struct heat_budget {
   double stored;           /* rate of change of the total heat over the
                               last step (0 at a steady state, NaN where
                               unknown): set by the caller */
+  double scale;            /* the largest sum of a term's magnitudes,
+                              node by node: an edge's flows, the face
+                              cooling's, the sources' (a term whose
+                              parts change sign can net to rounding) */
 };
 
 /* The budget of this rank's part u of the field (current on the host,
@@ -97,7 +101,8 @@ double heat_budget_imbalance (const struct heat_budget *b);
 double heat_rounding_rate (double magnitude, size_t nodes, double dt);
 
 /* |imbalance| relative to the largest magnitude of the budget's terms
-   (the edge rates, source, face cooling, stored) and of rounding, the
+   (the edge rates, source, face cooling, stored, each of the first three
+   as the sum of its parts' magnitudes) and of rounding, the
    stored rate's rounding (heat_rounding_rate); 0 where the imbalance
    is no larger than that rounding, so that a budget whose every term
    is round-off (insulated edges, no source) reads 0, not 1.  */
