@@ -110,7 +110,15 @@ place_kernels (struct config *cfg, const struct domain *d,
       return HEATSIM_USAGE;
     }
   if (cfg->strategy_auto)
-    choose_strategy (cfg, d, where);
+    {
+      choose_strategy (cfg, d, where);
+      /* A script's --kernel, for the machines with a GPU: said here,
+         where it has nothing to run, not refused.  */
+      if (!cfg->strategy->offload && cfg->given.kernel && d->rank == 0)
+        heatsim_error ("warning: --kernel %s: not used: --offload auto runs "
+                       "on the host (%s), which has no target kernels",
+                       kernel_form_name (cfg->kernel), where->reason);
+    }
   if (!cfg->strategy->offload)
     return HEATSIM_OK;
 

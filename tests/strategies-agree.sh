@@ -23,6 +23,31 @@ case $? in
   *) fail "--kernel bare: $(cat "$workdir/bare")" ;;
 esac
 
+# --offload auto (the default) that finds no device runs on the host,
+# which has no target kernels: a --kernel (a script's, for machines with
+# a GPU) is said not to be used, not refused and not passed over in
+# silence.
+for form in split bare; do
+  "$HEATSIM" -q --json --kernel $form --grid 8 --steps 1 >"$workdir/out" \
+    2>"$workdir/err"
+  got=$?
+  checks=$((checks + 1))
+  # Where auto finds a device that is no GPU (the host plugin), bare is
+  # refused as above.
+  if [ $got -eq 3 ] && [ $form = bare ]; then
+    grep -q "kernel bare: needs a GPU" "$workdir/err" \
+      || fail "--kernel bare under auto: $(cat "$workdir/err")"
+    continue
+  fi
+  [ $got -eq 0 ] || { fail "--kernel $form under auto: status $got: $(cat "$workdir/err")"; continue; }
+  if [ "$(json_field strategy "$workdir/out")" = host ]; then
+    grep -q "^heatsim: warning: --kernel $form: not used: --offload auto runs on the host" \
+      "$workdir/err" || fail "--kernel $form on the host: $(cat "$workdir/err")"
+  else
+    [ -s "$workdir/err" ] && fail "--kernel $form on a device: $(cat "$workdir/err")"
+  fi
+done
+
 compare () {
   expect_status 0 "$HEATSIM" -q --json --offload host "$@" || return
   cp "$workdir/out" "$workdir/host.json"
