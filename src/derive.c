@@ -207,10 +207,17 @@ check_scale (struct parser *p, const struct config *c)
                        "(1/dx^2 = %g, 1/dy^2 = %g; the steady solvers need "
                        "%g to %g)", dx, dy, fmin (wx, wy) < WEIGHT_MIN
                        ? "large" : "small", wx, wy, WEIGHT_MIN, WEIGHT_MAX);
+  /* Named as the user gave them (it said --alpha and --dt, neither
+     given, of a material map's k).  */
+  char alpha[320], dt[128], length[320];
+  config_describe_material (c, true, alpha, sizeof alpha);
+  describe_dt (c, dt, sizeof dt);
+  describe_length (c, length, sizeof length);
   return parse_fail (p, "--scheme %s: alpha*dt/dx^2 = %g, alpha*dt/dy^2 = %g: "
-                     "out of multigrid's range, %g to %g (--length, --alpha, "
-                     "--dt)", time_scheme_name (c->scheme), wx, wy,
-                     WEIGHT_MIN, WEIGHT_MAX);
+                     "out of multigrid's range, %g to %g (alpha %g from %s; "
+                     "dt %g from %s; %s of %g x %g)",
+                     time_scheme_name (c->scheme), wx, wy, WEIGHT_MIN,
+                     WEIGHT_MAX, c->alpha, alpha, c->dt, dt, length, dx, dy);
 }
 
 /* The largest step count derived from a time: beyond it the count, and
@@ -246,6 +253,14 @@ auto_steps (struct parser *p, struct config *c, struct given_options given)
   /* The stability number is dt times a rate.  */
   struct config unit = *c;
   unit.dt = 1.0;
+  /* A rate beyond double has no stable step: say which factor, as -n
+     does (it read "needs inf steps of at most 0").  */
+  if (!isfinite (config_stability (&unit)))
+    {
+      char why[768];
+      describe_overflow (&unit, why, sizeof why);
+      return parse_fail (p, "--steps auto: %s", why);
+    }
   const double dt_max = STABILITY_LIMIT / config_stability (&unit);
   const double n = fmax (1.0, ceil (c->end_time / dt_max));
   if (!(n <= MAX_DERIVED_STEPS))

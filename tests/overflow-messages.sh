@@ -414,4 +414,18 @@ expect_status 0 "$HEATSIM" -q -L 1 --material-map "$workdir/gray8.png" \
 refused "^heatsim: --source: $o/heatsim-000002.h5 records another material than a run without material options has (conductivity at cell (0, 0): recorded 401, without them " \
   --restart "$o/heatsim-000002.h5" -n 2 --source 3
 
+
+# ---- 12. --steps auto with a rate beyond double names the factor, as
+# -n does (it said "--end-time 0.01 needs inf steps of at most 0").
+refused "^heatsim: --steps auto: --conductivity 1e+308.*overflows" -g 8 \
+  -L 1 -T 0.01 --steps auto --conductivity 1e308 --density 1 \
+  --heat-capacity 1
+
+# An implicit step's weights beyond multigrid's range name where alpha,
+# dt and the cells came from (it named --alpha and --dt, neither given,
+# for a map's k).
+refused "^heatsim: --scheme backward-euler: alpha\*dt/dx^2 = inf, .*out of multigrid's range, .* (alpha .* from --material-map $workdir/onecell.h5.*; dt 0.333333 from --end-time 1 with --steps 3; --length 1: cells of 0.0588235 x 0.0588235)" \
+  -L 1 --material-map "$workdir/onecell.h5" --scheme backward-euler \
+  -n 3 -T 1
+
 finish
