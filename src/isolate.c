@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "signals.h"
+
 static void
 signal_default (int sig)
 {
@@ -30,7 +32,22 @@ isolate_run (int (*fn) (void *), void *arg, unsigned seconds, int *signal)
   int status;
   pid_t got;
   do
-    got = waitpid (child, &status, 0);
+    {
+      got = waitpid (child, &status, 0);
+      /* SIGINT or SIGTERM while the child reads (heatsim reads its
+         inputs: no run has begun, nothing is written): end the child,
+         then this process as the signal would (status 128 + N), rather
+         than after the child's time limit.  */
+      const int sig = got < 0 && errno == EINTR ? signals_pending () : 0;
+      if (sig != 0)
+        {
+          kill (child, SIGKILL);
+          while (waitpid (child, &status, 0) < 0 && errno == EINTR)
+            continue;
+          signal_default (sig);
+          raise (sig);
+        }
+    }
   while (got < 0 && errno == EINTR);
   if (got < 0)
     return -2;

@@ -10,7 +10,9 @@
    -1 with *signal set to the signal that ended the child, or -2 when no
    child could be made (the caller decides whether to go on without the
    probe).  The child is a copy of this process, so a deterministic fn
-   that returns in the child returns here too.  */
+   that returns in the child returns here too.  A SIGINT or SIGTERM
+   caught (signals.h) while the child runs ends the child and then this
+   process, by that signal: for reads of the inputs, before any run.  */
 int isolate_run (int (*fn) (void *), void *arg, unsigned seconds,
                  int *signal);
 

@@ -14,7 +14,7 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined \
 fuzz_targets = fuzz/fuzz_options fuzz/fuzz_h5 fuzz/fuzz_png
 EXTRA_DIST += tests/fuzz/fuzz_options.c tests/fuzz/fuzz_files.c \
 	tests/fuzz/lsan.supp tests/fuzz/triage.sh tests/fuzz/corpus \
-	tests/fuzz/regressions
+	tests/fuzz/regressions tests/fuzz/hangs
 
 # The fuzzers are host-only builds; kernels.c still names the device-memory
 # API when configure embedded device code, so link its library.
