@@ -137,7 +137,9 @@ profile_default_points (const struct config *c, double x0, double y0,
 {
   const double cells = fmax (fabs (x1 - x0) / config_dx (c),
                              fabs (y1 - y0) / config_dy (c));
-  return (size_t) ceil (cells - 1e-9) + 1;
+  /* Both ends, however short the segment (under 1e-9 of a cell it
+     read one point, the end, at s = 0).  */
+  return (size_t) fmax (2.0, ceil (cells - 1e-9) + 1);
 }
 
 /* The mean of this rank's part u of the field over area (in nodes),

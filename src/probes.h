@@ -51,7 +51,7 @@ void probe_sample_many (const struct domain *d, const struct field *u,
 /* The number of points of a profile from (x0, y0) to (x1, y1) when none
    is given: one per cell the segment crosses along its longer extent (in
    cells), plus one, so that a segment from node to node along a grid
-   line reads each node once.  */
+   line reads each node once; at least 2, its ends.  */
 size_t profile_default_points (const struct config *c, double x0, double y0,
                                double x1, double y1);
 

@@ -208,4 +208,15 @@ refused "--profile: its files.*snapshot" -n 1 --profile 0,0,1,1 \
   --output-dir r --checkpoint-every 1 --checkpoint-name 'profile-%d.csv'
 [ -e r/probes.csv ] || [ -e r/profile.csv ] || [ -e r/m.csv ] \
   && fail "a refused run left a file in r: $(ls r)"
+
+# A segment far shorter than a cell still has its two ends (N is at
+# least 2): its default count was ceil(cells - 1e-9) + 1 = 1, one row,
+# the end point labelled s = 0 (a hostile test pass found it).
+expect_status 0 "$HEATSIM" -q -g 16 -n 4 -L 1 -T 1e-3 -p disk \
+  --profile 0.25,0.5,0.25000000000001,0.5 --output-dir short
+rows=$(tail -n +2 short/profile.csv | wc -l)
+[ "$rows" -eq 2 ] || fail "--profile of a segment under a cell: $rows rows, not 2: $(cat short/profile.csv)"
+[ "$(tail -n +2 short/profile.csv | head -n 1 | cut -d, -f2)" = 0.25 ] \
+  || fail "--profile of a segment under a cell: first point $(tail -n +2 short/profile.csv | head -n 1)"
+
 finish

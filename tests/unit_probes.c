@@ -105,7 +105,9 @@ test_profile_points (void)
   CHECK (profile_default_points (&c, 0.0, 1.0, 5.0, 1.0) == 6);
   CHECK (profile_default_points (&c, 0.0, 0.0, 5.0, 4.0) == 6);
   CHECK (profile_default_points (&c, 1.0, 0.0, 1.0, 4.0) == 5);
-  CHECK (profile_default_points (&c, 1.0, 1.0, 1.0, 1.0) == 1);
+  /* Its two ends however short (under 1e-9 of a cell it gave 1).  */
+  CHECK (profile_default_points (&c, 1.0, 1.0, 1.0 + 1e-14, 1.0) == 2);
+  CHECK (profile_default_points (&c, 1.0, 1.0, 1.0, 1.0) == 2);
   CHECK (profile_default_points (&c, 0.0, 0.0, 2.5, 0.0) == 4);
 }
 
