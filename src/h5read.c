@@ -66,11 +66,44 @@ get_double (struct reader *r, hid_t file, const char *name, double *v)
   return isfinite (*v) || bad (r, "attribute '%s' is not finite", name);
 }
 
+/* Whether attribute name is stored as an integer, and a signed one.  */
+static bool
+integer_attr (hid_t file, const char *name, bool *is_signed)
+{
+  hid_t attr = H5Aexists (file, name) > 0 ? H5Aopen (file, name, H5P_DEFAULT)
+                                         : -1;
+  hid_t stored = attr >= 0 ? H5Aget_type (attr) : -1;
+  const bool integer = stored >= 0 && H5Tget_class (stored) == H5T_INTEGER;
+  *is_signed = integer && H5Tget_sign (stored) == H5T_SGN_2;
+  if (stored >= 0)
+    H5Tclose (stored);
+  if (attr >= 0)
+    H5Aclose (attr);
+  return integer;
+}
+
+/* A count (a step, a node count): HDF5 converts what it reads, a float
+   of 16.5 to 16 and an integer of -3 to 0 (both ran on before), so the
+   stored type is checked first.  */
 static bool
 get_count (struct reader *r, hid_t file, const char *name, size_t *v)
 {
+  bool is_signed = false;
+  if (H5Aexists (file, name) > 0 && !integer_attr (file, name, &is_signed))
+    return bad (r, "attribute '%s' is not a whole number of 0 or more",
+                name);
   uint64_t w;
-  if (!get_attr (r, file, name, H5T_NATIVE_UINT64, &w))
+  if (is_signed)
+    {
+      int64_t s;
+      if (!get_attr (r, file, name, H5T_NATIVE_INT64, &s))
+        return false;
+      if (s < 0)
+        return bad (r, "attribute '%s' is not a whole number of 0 or more "
+                    "(%" PRId64 ")", name, s);
+      w = (uint64_t) s;
+    }
+  else if (!get_attr (r, file, name, H5T_NATIVE_UINT64, &w))
     return false;
   if (w > SIZE_MAX)
     return bad (r, "attribute '%s' is too large", name);

@@ -19,8 +19,10 @@ if [ -n "${H5DUMP:-}" ]; then
     || fail "h5dump does not see a 512-byte user block"
   "$H5DUMP" -a /step "$ck" | grep -q "(0): 4" || fail "h5dump: step"
 fi
+PY_H5=false
 for py in python3 /usr/bin/python3; do
   if "$py" -c 'import h5py' 2>/dev/null; then
+    PY_H5=$py
     "$py" -c 'import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 assert f.userblock_size == 512 and f["field"].shape == (6, 8)
@@ -78,4 +80,29 @@ while read -r changes; do
   rm -f "$bad"
 done <"$workdir/plan"
 echo "$t damaged checkpoints refused with status 2"
+
+# Counts of the wrong kind, written by another tool into a checkpoint
+# without the seal: HDF5 converted them as it read (a step of -3 read
+# as 0, an nx of 16.5 as 16) and the run went on from them (a hostile
+# test pass found both).
+if "$PY_H5" -c 'import h5py, numpy' 2>/dev/null; then
+  for edit in 'step=np.int64(-3)' 'nx=np.float64(8.5)' 'ny=np.int32(-6)'; do
+    name=${edit%%=*}
+    "$PY_H5" - "$ck" "$workdir/attr.h5" "$edit" <<'PYEOF' || { fail "h5py: $edit"; continue; }
+import sys, shutil, h5py, numpy as np
+src, dst, edit = sys.argv[1:4]
+with open(src, "rb") as f:
+    data = f.read()
+# Without the user block's seal: the file as an older heatsim wrote it.
+with open(dst, "wb") as f:
+    f.write(b"\0" * 512 + data[512:])
+key, value = edit.split("=", 1)
+with h5py.File(dst, "r+") as f:
+    f.attrs[key] = eval(value)
+PYEOF
+    refused "attr.h5: attribute '$name' is not a whole number of 0 or more" \
+      --restart "$workdir/attr.h5" -n 1
+  done
+fi
+
 finish
