@@ -101,7 +101,8 @@ place_profile (struct sampling *s, const struct config *cfg)
 }
 
 /* Whether path is a file in the output directory that the profile
-   writes: PROFILE_FINAL or a name of PROFILE_PATTERN.  */
+   writes: PROFILE_FINAL, or a name of PROFILE_PATTERN where checkpoints
+   are written.  */
 static bool
 profile_names (const struct config *cfg, const char *path)
 {
@@ -112,7 +113,8 @@ profile_names (const struct config *cfg, const char *path)
   return directory_of (path, dir, sizeof dir)
          && series_same_file (dir, cfg->output_dir)
          && (strcmp (base, PROFILE_FINAL) == 0
-             || pattern_match (PROFILE_PATTERN, base, &step));
+             || (cfg->checkpoint_every != 0
+                 && pattern_match (PROFILE_PATTERN, base, &step)));
 }
 
 /* The profile's files must not be another file of the run.  */
@@ -123,9 +125,11 @@ check_profile_files (const struct config *cfg, const char *probe_path)
   snprintf (final, sizeof final, "%s/%s", cfg->output_dir, PROFILE_FINAL);
   const char *clash
     = output_writes (cfg, final)
-      || (cfg->png_every && pattern_overlap (cfg->png_name, PROFILE_PATTERN))
+      /* PROFILE_PATTERN's files come with the checkpoints alone.  */
       || (cfg->checkpoint_every
-          && pattern_overlap (cfg->checkpoint_name, PROFILE_PATTERN))
+          && ((cfg->png_every
+               && pattern_overlap (cfg->png_name, PROFILE_PATTERN))
+              || pattern_overlap (cfg->checkpoint_name, PROFILE_PATTERN)))
       ? "a snapshot, checkpoint or XDMF index"
       : cfg->monitor && profile_names (cfg, cfg->monitor) ? "--monitor"
       : probe_path && profile_names (cfg, probe_path) ? "--probe-file"

@@ -208,6 +208,15 @@ refused "--profile: its files.*snapshot" -n 1 --profile 0,0,1,1 \
   --output-dir r --checkpoint-every 1 --checkpoint-name 'profile-%d.csv'
 [ -e r/probes.csv ] || [ -e r/profile.csv ] || [ -e r/m.csv ] \
   && fail "a refused run left a file in r: $(ls r)"
+# profile-STEP.csv comes with checkpoints alone: without them a PNG
+# pattern of those names clashes with nothing (it was refused), with
+# them it is refused.
+expect_status 0 "$HEATSIM" -q -g 16 -n 4 -L 1 -T 1e-3 -p disk \
+  --png-every 2 --png-name 'profile-0000%d.csv' --profile 0,0,1,1 \
+  --output-dir pngs
+refused "--profile: its files.*snapshot" -g 16 -n 4 -L 1 -T 1e-3 \
+  -p disk --png-every 2 --png-name 'profile-0000%d.csv' --profile 0,0,1,1 \
+  --checkpoint-every 4 --output-dir pngs2
 
 # A segment far shorter than a cell still has its two ends (N is at
 # least 2): its default count was ceil(cells - 1e-9) + 1 = 1, one row,
