@@ -12,7 +12,7 @@
    non-zero rank still holds it back until it is known to have failed
    first.  */
 static int this_rank;
-static char message[512];
+static char message[HEATSIM_MESSAGE_MAX];
 static bool held;
 static const char *prefix;
 

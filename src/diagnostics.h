@@ -16,6 +16,10 @@
 #ifndef HEATSIM_DIAGNOSTICS_H
 #define HEATSIM_DIAGNOSTICS_H
 
+/* The longest message kept, in bytes: room for a few paths of PATH_MAX
+   (512 cut a long --output-dir's message before its reason).  */
+enum { HEATSIM_MESSAGE_MAX = 16384 };
+
 /* Which rank of an MPI run this process is (0 without MPI).  main() sets
    it once, before anything can fail; rank 0 prints at once, the others
    keep their message back.  */

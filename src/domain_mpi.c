@@ -366,7 +366,7 @@ domain_agree (int status)
     return 0;
   /* The rank that failed first prints its message, and sends it to the
      others, so that rank 0 can put it in a JSON report.  */
-  char text[512] = "";
+  char text[HEATSIM_MESSAGE_MAX] = "";
   if (worst.rank == rank)
     {
       heatsim_error_flush ();

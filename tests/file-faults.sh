@@ -134,4 +134,14 @@ then
 else
   echo "no private tmpfs here (unshare/mount refused): full-disk check skipped"
 fi
+
+# A message is kept whole up to 16 KiB: one naming an --output-dir of
+# 6000 bytes was cut at 512, before its reason (a hostile test pass).
+long=$(awk 'BEGIN { for (i = 0; i < 3000; ++i) printf "d/" }')
+expect_status 2 "$HEATSIM" -q -g 16 -n 1 --checkpoint-every 5 \
+  --output-dir "$long"
+head -n 1 "$workdir/err" | grep -q "': File name too long$" \
+  || fail "a long --output-dir's message lost its reason: $(head -c 100 "$workdir/err") ... $(head -n 1 "$workdir/err" | tail -c 100)"
+[ -e d ] && fail "the refused --output-dir left directories"
+
 finish
