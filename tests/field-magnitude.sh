@@ -71,17 +71,7 @@ PYEOF
 done
 
 # ---- 3. A map of two materials (no uniform k to divide out).
-"$PY" - <<'PYEOF' || exit 99
-import struct, zlib
-def chunk(tag, data):
-    return (struct.pack(">I", len(data)) + tag + data
-            + struct.pack(">I", zlib.crc32(tag + data)))
-rows = b"".join(b"\0" + bytes([0] * 4 + [200] * 4) for _ in range(8))
-with open("two.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
-PYEOF
+"$PY" "$srcdir/tests/gray_png.py" two.png 8 8 0 200 || exit 99
 map="-L 1 --material-map $workdir/two.png --material 0=copper
      --material 200=fr4"
 base=map1

@@ -374,17 +374,7 @@ fi
 # product rho c_p is not (1e200 x 1e200, 1e-200 x 1e-200) is refused
 # naming the definition: it ran, wrote a capacity of inf into its
 # checkpoints (which --restart then refused) and reported no heat.
-"$PY" - <<'PYEOF' || exit 99
-import struct, zlib
-def chunk(tag, data):
-    return (struct.pack(">I", len(data)) + tag + data
-            + struct.pack(">I", zlib.crc32(tag + data)))
-rows = b"".join(b"\0" + bytes([0] * 8 + [200] * 8) for _ in range(8))
-with open("gray8.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", 16, 8, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
-PYEOF
+"$PY" "$srcdir/tests/gray_png.py" gray8.png 16 8 0 200 || exit 99
 o="$workdir/o9"
 for rc in 1e200 1e-200; do
   refused "^heatsim: --material 0=k=1,rho=$rc,cp=$rc: rho c_p = .* is not a positive finite number" \
