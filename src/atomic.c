@@ -151,3 +151,42 @@ make_directories (const char *dir)
     }
   return true;
 }
+
+size_t
+existing_prefix (const char *dir)
+{
+  struct stat st;
+  char path[4096];
+  int n = snprintf (path, sizeof path, "%s", dir);
+  if (n < 0 || (size_t) n >= sizeof path)
+    return 0;
+  for (size_t len = (size_t) n; len > 0; --len)
+    if ((path[len] == '/' || path[len] == '\0'))
+      {
+        const char keep = path[len];
+        path[len] = '\0';
+        const bool there = stat (path, &st) == 0;
+        path[len] = keep;
+        if (there)
+          return len;
+      }
+  return 0;
+}
+
+void
+unmake_directories (const char *dir, size_t prefix)
+{
+  char path[4096];
+  int n = snprintf (path, sizeof path, "%s", dir);
+  if (n < 0 || (size_t) n >= sizeof path)
+    return;
+  for (size_t len = (size_t) n; len > prefix; --len)
+    if (path[len] == '/' || path[len] == '\0')
+      {
+        path[len] = '\0';
+        /* Only an empty directory goes: one that holds anything (made by
+           someone else meanwhile) stops it.  */
+        if (len > 0 && path[len - 1] != '/' && rmdir (path) != 0)
+          return;
+      }
+}

@@ -40,4 +40,13 @@ void atomic_abort (const char *tmp);
 /* Create dir and its missing parents (mode 0777 less umask).  */
 bool make_directories (const char *dir);
 
+/* The length of dir's longest leading part (dir itself, or up to a '/')
+   that exists now: 0 where none does.  */
+size_t existing_prefix (const char *dir);
+
+/* Remove the directories of dir beyond its first prefix bytes (those
+   make_directories made after existing_prefix gave prefix), deepest
+   first, while each is empty.  */
+void unmake_directories (const char *dir, size_t prefix);
+
 #endif

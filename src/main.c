@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "agree.h"
+#include "atomic.h"
 #include "diagnostics.h"
 #include "domain.h"
 #include "edge_terms.h"
@@ -269,6 +270,10 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
   struct output out;
   struct monitor monitor = MONITOR_NONE;
   struct sampling sampling = SAMPLING_NONE;
+  /* What of the output directory exists before output_open and the
+     probes make it: a run refused before its first step removes what
+     they made (empty directories; nothing else goes).  */
+  const size_t existed = existing_prefix (cfg->output_dir);
   status = domain_agree (output_open (&out, cfg, d, &solver.work.u));
   out.material = &solver.material;
   /* Every check before any file is made, so that a refused run leaves
@@ -281,6 +286,8 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     status = domain_agree (monitor_begin (&monitor, d));
   if (status == HEATSIM_OK)
     status = domain_agree (sampling_begin (&sampling, d));
+  if (status != HEATSIM_OK && d->rank == 0)
+    unmake_directories (cfg->output_dir, existed);
   solver.monitor = &monitor;
   solver.sampling = &sampling;
   report->heat_initial = total_heat (d, cfg, &solver.material,

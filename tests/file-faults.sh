@@ -144,4 +144,18 @@ head -n 1 "$workdir/err" | grep -q "': File name too long$" \
   || fail "a long --output-dir's message lost its reason: $(head -c 100 "$workdir/err") ... $(head -n 1 "$workdir/err" | tail -c 100)"
 [ -e d ] && fail "the refused --output-dir left directories"
 
+
+# A run refused after its --output-dir was made (the --monitor file is
+# the XDMF index's name) leaves no directory it made behind, and one
+# that existed stays (a hostile test pass found o2/deep left).
+refused "--monitor: .*would be overwritten" -g 16 -n 10 \
+  --checkpoint-every 5 --output-dir o2/deep --monitor o2/deep/heatsim.xmf
+[ -e o2 ] && fail "a refused run left its new --output-dir: $(find o2)"
+mkdir -p kept/old
+refused "--monitor: .*would be overwritten" -g 16 -n 10 \
+  --checkpoint-every 5 --output-dir kept/old/new/deeper \
+  --monitor kept/old/new/deeper/heatsim.xmf
+[ -d kept/old ] && [ ! -e kept/old/new ] \
+  || fail "a refused run: kept/old is $(find kept)"
+
 finish
