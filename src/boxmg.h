@@ -138,9 +138,10 @@ size_t boxmg_levels (const struct boxmg_solver *bm);
    of the magnitudes of the residual's terms, node by node, as mg_solve),
    checked on the true residual f - A u, not only on the recurrence's; at
    most opt->max_cycles iterations.  Norms are l2 over the interior,
-   not divided by the count; a u and f whose largest magnitude lies
-   beyond 2^-100 or 2^100 are solved scaled by a power of two
-   (exact), and the report is in the caller's terms.
+   not divided by the count; where the first residual norm lies beyond
+   2^-200 or 2^200 (or its floor beyond 2^200) and the largest magnitude
+   of u and f beyond 2^-100 or 2^100, u and f are solved scaled by a
+   power of two (exact), and the report is in the caller's terms.
    report->cycles counts iterations, history the recurrence's
    norms (the last the true one), launches the passes (alike for every
    placement), to_device and from_device the bytes moved (0 for

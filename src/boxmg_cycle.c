@@ -107,7 +107,9 @@ field_scale (struct boxmg_solver *bm, struct field *u, const struct field *f,
   const int e = ilogb (largest);
   if (e >= -100 && e <= 100)
     return false;
-  bm->scale = ldexp (1.0, -e);
+  /* A subnormal largest value (e below -1022): 2^-e would be
+     infinite.  */
+  bm->scale = ldexp (1.0, e >= DBL_MIN_EXP - 1 ? -e : 1 - DBL_MIN_EXP);
   boxmg_scale (&bm->x, l, bm->scale, u->data);
   return true;
 }
@@ -129,10 +131,11 @@ fix_heat (struct boxmg_solver *bm, struct field *u, const struct field *f,
 {
   struct boxmg_level *l = &bm->level[0];
   struct boxmg_exec *x = &bm->x;
+  /* f's terms scaled before they are summed: scaling the sum after
+     overflowed (a source of 1e306, insulated).  */
   if (!bm->singular)
-    heat = f != NULL
-           ? bm->scale * boxmg_weighted_sum (x, l, NULL, f->data) / bm->c0
-           : 0.0;
+    heat = f != NULL ? boxmg_scaled_sum (x, l, bm->scale, f->data) / bm->c0
+                     : 0.0;
   const double capacity = boxmg_weighted_sum (x, l, NULL, bm->capacity);
   const double now = boxmg_weighted_sum (x, l, bm->capacity, u->data);
   boxmg_shift (x, l, (heat - now) / capacity, u->data);

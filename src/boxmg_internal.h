@@ -301,6 +301,11 @@ void boxmg_shift (struct boxmg_exec *x, struct boxmg_level *l, double shift,
 /* The largest |a| over the interior (0 for none; NaNs passed over).  */
 double boxmg_magnitude (struct boxmg_exec *x, struct boxmg_level *l,
                         const double *a);
+/* The sum of scale a over the interior, in boxmg_weighted_sum's order
+   (w NULL): scale a power of two, scale times that sum bit for bit
+   wherever it is finite.  */
+double boxmg_scaled_sum (struct boxmg_exec *x, struct boxmg_level *l,
+                         double scale, const double *a);
 /* a *= scale over the padded array, halo lines too.  */
 void boxmg_scale (struct boxmg_exec *x, struct boxmg_level *l, double scale,
                   double *a);

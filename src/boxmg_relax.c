@@ -96,6 +96,30 @@ magnitude_row (const double *a, size_t stride, size_t nx, size_t j)
   return m;
 }
 
+/* Row j's sum of scale a, in lanes_sum's order (w and b NULL): for a
+   power of two, scale times that sum wherever it is finite, and no
+   overflow where scale brings a near 1.  */
+static double
+scaled_sum_row (double scale, const double *a, size_t stride, size_t nx,
+                size_t j)
+{
+  const double *row = a + j * stride + 1;
+  double part[4] = { 0.0, 0.0, 0.0, 0.0 };
+  size_t i = 0;
+  for (; i + 4 <= nx; i += 4)
+    for (size_t h = 0; h < 4; ++h)
+      {
+        const double term = scale * row[i + h];
+        part[h] += term;
+      }
+  for (; i < nx; ++i)
+    {
+      const double term = scale * row[i];
+      part[0] += term;
+    }
+  return (part[0] + part[1]) + (part[2] + part[3]);
+}
+
 /* Row j of a padded array, its halo nodes too.  */
 static void
 scale_row (double scale, double *a, size_t stride, size_t j)
@@ -758,6 +782,27 @@ boxmg_magnitude (struct boxmg_exec *x, struct boxmg_level *l, const double *a)
   for (size_t j = 0; j < ny; ++j)
     m = fmax (m, row_sum[j]);
   return m;
+}
+
+double
+boxmg_scaled_sum (struct boxmg_exec *x, struct boxmg_level *l, double scale,
+                  const double *a)
+{
+  const size_t stride = l->stride, nx = l->nx, ny = l->ny;
+  double *row_sum = l->row_sum;
+  if (on_device (x))
+    {
+#pragma omp target teams distribute parallel for device(x->dev)
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = scaled_sum_row (scale, a, stride, nx, j);
+    }
+  else
+    {
+#pragma omp parallel for schedule(static) if (threaded (l))
+      for (size_t j = 1; j <= ny; ++j)
+        row_sum[j - 1] = scaled_sum_row (scale, a, stride, nx, j);
+    }
+  return sum_rows (x, l);
 }
 
 void

@@ -97,4 +97,25 @@ for scheme in backward-euler crank-nicolson; do
   done
 done
 
+
+# ---- 5. Near the ends of double: a right-hand side whose largest value
+# is subnormal (its scale 2^-e was infinite: status 5), and a floating
+# problem (insulated, implicit) whose heat, the sum of f, overflowed
+# before it was scaled (a review found both).
+wide="-g 256x200 -L 1 --conductivity 1 --density 1 --heat-capacity 1"
+base=wide1
+# shellcheck disable=SC2086
+expect_status 0 "$HEATSIM" -q --json $wide --source 1 $steady \
+  && cp "$workdir/out" "$workdir/$base.json"
+# shellcheck disable=SC2086
+scaled wide1e-305 1e-305 $wide --source 1e-305 $steady
+base=floating1
+insulated="-g 64 -L 1 --conductivity 1 --density 1 --heat-capacity 1
+           --bc all=insulated --scheme backward-euler -n 2 -T 0.01"
+# shellcheck disable=SC2086
+expect_status 0 "$HEATSIM" -q --json $insulated --source 1 \
+  && cp "$workdir/out" "$workdir/$base.json"
+# shellcheck disable=SC2086
+scaled floating1e307 1e307 $insulated --source 1e307
+
 finish
