@@ -11,8 +11,10 @@
    child could be made (the caller decides whether to go on without the
    probe).  The child is a copy of this process, so a deterministic fn
    that returns in the child returns here too.  A SIGINT or SIGTERM
-   caught (signals.h) while the child runs ends the child and then this
-   process, by that signal: for reads of the inputs, before any run.  */
+   caught (signals.h) before or while the child runs ends the child and
+   then this process, by that signal, within 10 ms: for reads of the
+   inputs, before any run.  On Linux the child dies with this
+   process.  */
 int isolate_run (int (*fn) (void *), void *arg, unsigned seconds,
                  int *signal);
 
