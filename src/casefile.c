@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diagnostics.h"
 #include "input_file.h"
 
 /* A case file being read, and the files that included it: their
@@ -231,7 +232,7 @@ read_setting (const struct case_reader *r, const struct case_frame *f,
                  "'--'", f->path, lineno, name);
   if (strcmp (name, "case") == 0)
     return include (r, f, lineno, value);
-  char msg[512];
+  char msg[HEATSIM_MESSAGE_MAX];
   if (!r->apply (r->context, name, value, f->path, msg, sizeof msg))
     return fail (r, "%s:%zu: %s", f->path, lineno, msg);
   return true;
@@ -244,7 +245,7 @@ static bool
 note_file (const struct case_reader *r, const char *path,
            const struct case_frame *parent, const char *from)
 {
-  char msg[512];
+  char msg[HEATSIM_MESSAGE_MAX];
   if (r->apply (r->context, NULL, NULL, path, msg, sizeof msg))
     return true;
   return parent != NULL

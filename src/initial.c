@@ -115,7 +115,7 @@ static int
 restore_conditions (struct config *cfg, const struct checkpoint_meta *m)
 {
   const char *path = cfg->restart;
-  char err[512], spec[CHECKPOINT_SPEC_MAX + 8];
+  char err[HEATSIM_MESSAGE_MAX], spec[CHECKPOINT_SPEC_MAX + 8];
   bool ok = true, per_edge = false;
   for (int e = 0; e < EDGE_COUNT; ++e)
     per_edge = per_edge || m->bc[e][0] != '\0';
@@ -193,7 +193,7 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
     }
   cfg->scheme = scheme;
   cfg->solver = solver;
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   if (!options_check_method (cfg, path, err, sizeof err))
     {
       heatsim_error ("%s", err);
@@ -304,7 +304,7 @@ load_initial (struct config *cfg, struct field *u)
       field_free (u);
       return status;
     }
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   if (!derive_settings (cfg, err, sizeof err))
     {
       heatsim_error ("%s", err);

@@ -102,7 +102,7 @@ check_memory (const struct config *cfg, const struct domain *d)
 static int
 split_grid (const struct config *cfg, struct domain *d)
 {
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   const bool periodic[2] = { config_periodic (cfg, EDGE_LEFT),
                              config_periodic (cfg, EDGE_BOTTOM) };
   if (!domain_split (d, cfg->nx, cfg->ny, periodic, err, sizeof err))
@@ -391,7 +391,7 @@ run_simulation (struct config *cfg, bool speaks, bool *reported)
 static int
 print_case (const struct config *cfg, bool speaks)
 {
-  char *text, err[512];
+  char *text, err[HEATSIM_MESSAGE_MAX];
   if (!options_case_text (cfg, &text, err, sizeof err))
     {
       heatsim_error ("--print-case: %s", err);
@@ -408,7 +408,7 @@ print_case (const struct config *cfg, bool speaks)
 static void
 record_case (struct provenance *provenance, const struct config *cfg)
 {
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   if (!options_case_text (cfg, &provenance->case_text, err, sizeof err))
     heatsim_error ("warning: the run's case is not recorded: %s", err);
 }
@@ -421,7 +421,7 @@ static int
 run (int argc, char **argv)
 {
   struct config cfg;
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   const bool speaks = domain_world_rank () == 0;
   struct provenance provenance;
   /* Before parsing, which reorders argv: the command line as typed.  */

@@ -1045,7 +1045,7 @@ int
 material_restart (struct config *c, const struct checkpoint_meta *meta)
 {
   struct material_options *m = &c->material;
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   struct parser p = { err, sizeof err, false };
   if (m->given && !check_restart (&p, c, meta))
     {
@@ -1126,7 +1126,7 @@ material_build (struct material *m, const struct config *cfg,
   };
   if (!cfg->material.given && !cfg->material.variable)
     return HEATSIM_OK;
-  char err[512];
+  char err[HEATSIM_MESSAGE_MAX];
   struct parser p = { err, sizeof err, false };
   struct whole w;
   /* The grid is settled: reading again cannot change it.  */
