@@ -340,17 +340,15 @@ heat_budget (const struct domain *d, const struct config *c,
   b->face_cooling = share[COOLING];
   b->source = source_power (d, c, m, u) * schedule_at (&c->source_schedule, t);
   b->stored = NAN;
-  /* A periodic edge's seam sums are of u, not of flows: none.  */
+  /* A periodic edge's seam sums are of u, not of flows: none.  A sum
+     beyond double (sources near 1e308) counts as none.  */
+  share[GROSS + EDGE_COUNT + 1] *= config_dx (c) * config_dy (c)
+                                   * fabs (schedule_at (&c->source_schedule,
+                                                        t));
   b->scale = 0.0;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    b->scale = fmax (b->scale, share[GROSS + e]);
-  b->scale = fmax (b->scale, share[GROSS + EDGE_COUNT]);
-  b->scale = fmax (b->scale, share[GROSS + EDGE_COUNT + 1] * config_dx (c)
-                               * config_dy (c)
-                               * fabs (schedule_at (&c->source_schedule, t)));
-  /* Beyond double (sources near 1e308): no scale of its own.  */
-  if (!isfinite (b->scale))
-    b->scale = 0.0;
+  for (int k = GROSS; k < SHARES; ++k)
+    if (isfinite (share[k]))
+      b->scale = fmax (b->scale, share[k]);
 }
 
 double

@@ -103,6 +103,8 @@ PYEOF
     refused "attr.h5: attribute '$name' is not a whole number of 0 or more" \
       --restart "$workdir/attr.h5" -n 1
   done
+else
+  echo "SKIP (counts of the wrong kind): no python3 with h5py and numpy"
 fi
 
 finish
