@@ -175,11 +175,14 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
     }
   enum time_scheme scheme;
   enum steady_solver solver;
-  if (!time_scheme_find (m->scheme, &scheme)
-      || !steady_solver_find (m->solver, &solver))
+  /* Named alone: both unknown read "unknown scheme 'rk4' or solver
+     'jacobi'", blaming a solver the file had right.  */
+  const bool scheme_known = time_scheme_find (m->scheme, &scheme);
+  if (!scheme_known || !steady_solver_find (m->solver, &solver))
     {
-      heatsim_error ("--restart: %s: unknown scheme '%s' or solver '%s'",
-                     path, m->scheme, m->solver);
+      heatsim_error ("--restart: %s: unknown %s '%s'", path,
+                     scheme_known ? "solver" : "scheme",
+                     scheme_known ? m->solver : m->scheme);
       return HEATSIM_BAD_FILE;
     }
   /* The run goes on with the method it began with.  */

@@ -86,7 +86,8 @@ echo "$t damaged checkpoints refused with status 2"
 # as 0, an nx of 16.5 as 16) and the run went on from them (a hostile
 # test pass found both).
 if "$PY_H5" -c 'import h5py, numpy' 2>/dev/null; then
-  for edit in 'step=np.int64(-3)' 'nx=np.float64(8.5)' 'ny=np.int32(-6)'; do
+  for edit in 'step=np.int64(-3)' 'nx=np.float64(8.5)' 'ny=np.int32(-6)' \
+              'scheme="rk4"'; do
     name=${edit%%=*}
     "$PY_H5" - "$ck" "$workdir/attr.h5" "$edit" <<'PYEOF' || { fail "h5py: $edit"; continue; }
 import sys, shutil, h5py, numpy as np
@@ -100,8 +101,16 @@ key, value = edit.split("=", 1)
 with h5py.File(dst, "r+") as f:
     f.attrs[key] = eval(value)
 PYEOF
-    refused "attr.h5: attribute '$name' is not a whole number of 0 or more" \
-      --restart "$workdir/attr.h5" -n 1
+    case $name in
+      scheme)
+        # The unknown one is named alone (it read "unknown scheme 'rk4'
+        # or solver 'jacobi'", the solver being right).
+        refused "attr.h5: unknown scheme 'rk4'$" \
+          --restart "$workdir/attr.h5" -n 1 ;;
+      *)
+        refused "attr.h5: attribute '$name' is not a whole number of 0 or more" \
+          --restart "$workdir/attr.h5" -n 1 ;;
+    esac
   done
 else
   echo "SKIP (counts of the wrong kind): no python3 with h5py and numpy"
