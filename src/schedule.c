@@ -61,10 +61,13 @@ add_row (struct rows *r, double t, double v)
   return true;
 }
 
-/* A finite number filling [text, end) but for blanks at its ends.  */
+/* A finite number filling [text, end) but for blanks at its ends;
+   *range false where it is a number that double does not hold (strtod's
+   ERANGE: beyond DBL_MAX, or below the least normal number).  */
 static bool
-field_number (const char *text, const char *end, double *v)
+field_number (const char *text, const char *end, double *v, bool *range)
 {
+  *range = true;
   while (text < end && (*text == ' ' || *text == '\t'))
     ++text;
   while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
@@ -74,6 +77,7 @@ field_number (const char *text, const char *end, double *v)
   errno = 0;
   char *tail;
   *v = strtod (text, &tail);
+  *range = !(tail == end && errno == ERANGE);
   return tail == end && errno != ERANGE && isfinite (*v);
 }
 
@@ -127,9 +131,17 @@ read_line (struct parser *p, const char *where, size_t number, char *line,
   if (number == 1 && !starts_number (line, comma != NULL ? comma
                                      : line + strlen (line)))
     return true;
+  bool time_range = true, value_range = true;
   const bool row = comma != NULL && strchr (comma + 1, ',') == NULL
-                   && field_number (line, comma, &t)
-                   && field_number (comma + 1, comma + strlen (comma), &v);
+                   && field_number (line, comma, &t, &time_range)
+                   && field_number (comma + 1, comma + strlen (comma), &v,
+                                    &value_range);
+  /* "1e-320,2" is two numbers, one of which double does not hold.  */
+  if (!row && (!time_range || !value_range))
+    return parse_fail (p, "%s:%zu: '%s': its %s is out of range (beyond "
+                       "the largest double, or below the least normal "
+                       "one, 2.2e-308)", where, number, line,
+                       !time_range ? "time" : "value");
   if (!row)
     return parse_fail (p, "%s:%zu: '%s' is not a row 'time,value' of two "
                           "numbers", where, number, line);

@@ -171,6 +171,12 @@ test_refusals (void)
   /* Hexadecimal, as the options refuse it (parse_real).  */
   refused ("sched-hex.csv", "0,1\n1,0x10\n", -INFINITY, ":2:", "numbers");
   refused ("sched-hext.csv", "0,1\n0X1p1,1\n", -INFINITY, ":2:", "numbers");
+  /* Two numbers, one beyond double: said so (it read "not a row
+     'time,value' of two numbers").  */
+  refused ("sched-tiny.csv", "0,1\n1e-320,2\n", -INFINITY, ":2:",
+           "its time is out of range");
+  refused ("sched-huge.csv", "0,1\n1,1e999\n", -INFINITY, ":2:",
+           "its value is out of range");
   refused ("sched-neg.csv", "0,1\n1,-0.5\n", 0.0, ":2:", "below 0");
   refused ("sched-empty.csv", "time,value\n", -INFINITY, "no", "rows");
   struct schedule s = { .path = NULL };
