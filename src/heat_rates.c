@@ -219,20 +219,32 @@ normal_spacing (const struct config *c, enum edge e)
   return vertical (e) ? config_dx (c) : config_dy (c);
 }
 
+/* A sum of flows and the sum of their magnitudes, taken in one pass.  */
+struct flows {
+  double net, gross;
+};
+
+static void
+add_flow (struct flows *f, double flow)
+{
+  f->net += flow;
+  f->gross += fabs (flow);
+}
+
 /* This part's share of the rate into the domain through edge e at time
    t, e not periodic: the flows through the faces of a fixed edge (its
    temperature from the option's schedule where given, else the problem's
    own in the halo), Q times the nodes' lengths for a flux, and H (TINF -
-   u) times them for convection; of their magnitudes where magnitude.  */
-static double
+   u) times them for convection; and of their magnitudes.  */
+static struct flows
 edge_share (const struct domain *d, const struct config *c,
             const struct material *m, const struct field *u, enum edge e,
-            double t, bool magnitude)
+            double t)
 {
   const struct edge_condition *bc = &c->bc[e];
+  struct flows sum = { 0.0, 0.0 };
   if (!domain_holds_edge (d, e))
-    return 0.0;
-  double sum = 0.0;
+    return sum;
   switch (bc->kind)
     {
     case BOUNDARY_DIRICHLET:
@@ -242,32 +254,32 @@ edge_share (const struct domain *d, const struct config *c,
           {
             const double edge = bc->given ? given
                                 : u->data[line_cell (u, e, 0, k)];
-            const double flow = face_conductance (c, m, u, e, k)
-                                * node_length (c, u, e, k)
-                                * (edge - u->data[line_cell (u, e, 1, k)]);
-            sum += magnitude ? fabs (flow) : flow;
+            add_flow (&sum, face_conductance (c, m, u, e, k)
+                            * node_length (c, u, e, k)
+                            * (edge - u->data[line_cell (u, e, 1, k)]));
           }
-        return sum / normal_spacing (c, e);
+        const double h = normal_spacing (c, e);
+        return (struct flows) { sum.net / h, sum.gross / h };
       }
     case BOUNDARY_NEUMANN:
-      for (size_t k = 1; k <= line_length (u, e); ++k)
-        sum += node_length (c, u, e, k);
-      return (magnitude ? fabs (schedule_at (&bc->value, t))
-                        : schedule_at (&bc->value, t)) * sum;
+      {
+        double length = 0.0;
+        for (size_t k = 1; k <= line_length (u, e); ++k)
+          length += node_length (c, u, e, k);
+        const double q = schedule_at (&bc->value, t);
+        return (struct flows) { q * length, fabs (q) * length };
+      }
     case BOUNDARY_ROBIN:
       {
         const double ambient = schedule_at (&bc->ambient, t);
         for (size_t k = 1; k <= line_length (u, e); ++k)
-          {
-            const double flow = node_length (c, u, e, k)
-                                * (ambient - u->data[line_cell (u, e, 1, k)]);
-            sum += magnitude ? fabs (flow) : flow;
-          }
-        return (magnitude ? fabs (schedule_at (&bc->h, t))
-                          : schedule_at (&bc->h, t)) * sum;
+          add_flow (&sum, node_length (c, u, e, k)
+                          * (ambient - u->data[line_cell (u, e, 1, k)]));
+        const double h = schedule_at (&bc->h, t);
+        return (struct flows) { h * sum.net, fabs (h) * sum.gross };
       }
     default:
-      return 0.0;
+      return sum;
     }
 }
 
@@ -288,26 +300,24 @@ seam_share (const struct domain *d, const struct config *c,
 }
 
 /* This part's share of the heat lost through the faces of a cooled
-   plate at time t: 2 H / D (u - TINF) V over its nodes; of their
-   magnitudes where magnitude.  */
-static double
-face_cooling_share (const struct config *c, const struct field *u, double t,
-                    bool magnitude)
+   plate at time t: 2 H / D (u - TINF) V over its nodes; and of their
+   magnitudes.  */
+static struct flows
+face_cooling_share (const struct config *c, const struct field *u, double t)
 {
+  struct flows sum = { 0.0, 0.0 };
   if (!c->surface_given)
-    return 0.0;
+    return sum;
   const double ambient = schedule_at (&c->surface_ambient, t);
-  double sum = 0.0;
   for (size_t j = 1; j <= u->ny; ++j)
     for (size_t i = 1; i <= u->nx; ++i)
-      {
-        const double excess = u->data[field_index (u, i, j)] - ambient;
-        sum += config_volume_fraction (c, u->x0 + i, u->y0 + j)
-               * (magnitude ? fabs (excess) : excess);
-      }
+      add_flow (&sum, config_volume_fraction (c, u->x0 + i, u->y0 + j)
+                      * (u->data[field_index (u, i, j)] - ambient));
   const double h = schedule_at (&c->surface_h, t);
-  return 2.0 * (magnitude ? fabs (h) : h) / c->thickness * sum
-         * config_dx (c) * config_dy (c);
+  return (struct flows) {
+    2.0 * h / c->thickness * sum.net * config_dx (c) * config_dy (c),
+    2.0 * fabs (h) / c->thickness * sum.gross * config_dx (c) * config_dy (c)
+  };
 }
 
 void
@@ -323,12 +333,14 @@ heat_budget (const struct domain *d, const struct config *c,
   double share[SHARES];
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
-      share[e] = edge_share (d, c, m, u, (enum edge) e, t, false);
+      const struct flows edge = edge_share (d, c, m, u, (enum edge) e, t);
+      share[e] = edge.net;
       share[SEAMS + e] = seam_share (d, c, m, u, (enum edge) e);
-      share[GROSS + e] = edge_share (d, c, m, u, (enum edge) e, t, true);
+      share[GROSS + e] = edge.gross;
     }
-  share[COOLING] = face_cooling_share (c, u, t, false);
-  share[GROSS + EDGE_COUNT] = face_cooling_share (c, u, t, true);
+  const struct flows cooling = face_cooling_share (c, u, t);
+  share[COOLING] = cooling.net;
+  share[GROSS + EDGE_COUNT] = cooling.gross;
   share[GROSS + EDGE_COUNT + 1] = local_power (c, m, u, 1.0, true);
   domain_sum_ordered (d, share, SHARES);
   for (int e = 0; e < EDGE_COUNT; ++e)
