@@ -263,7 +263,7 @@ static bool
 alloc_field (struct reader *r, struct field *u, size_t nx, size_t ny)
 {
   size_t need, avail;
-  if (!grids_fit_in_memory (nx, ny, &need, &avail))
+  if (!grids_fit_in_memory (2, nx, ny, &need, &avail))
     return bad (r, "a %zu x %zu field needs %zu bytes for two grids; only "
                 "%zu are available", nx, ny, need, avail);
   if (!field_alloc (u, nx, ny))
@@ -741,7 +741,7 @@ read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
     return bad (r, "dataset '%s' holds %zu-bit integers; at most 64 bits "
                 "are read", name, 8 * size);
   size_t need, avail;
-  if (!grids_fit_in_memory (cols, rows, &need, &avail))
+  if (!grids_fit_in_memory (2, cols, rows, &need, &avail))
     return bad (r, "a %llu x %llu map needs %zu bytes for two grids; only "
                 "%zu are available", (unsigned long long) cols,
                 (unsigned long long) rows, need, avail);

@@ -20,6 +20,7 @@
 #include "run_config.h"
 #include "schedule.h"
 #include "status.h"
+#include "sysmem.h"
 
 /* Room-temperature properties: k W/(m K), rho kg/m^3, c_p J/(kg K).  All
    but fr4 from Incropera, DeWitt, Bergman and Lavine, Fundamentals of
@@ -252,6 +253,31 @@ whole_free (struct whole *w)
   field_free (&w->source);
 }
 
+/* The grid-sized arrays w holds.  */
+static size_t
+held (const struct whole *w)
+{
+  return (size_t) (w->conductivity.data != NULL)
+         + (size_t) (w->capacity.data != NULL)
+         + (size_t) (w->source.data != NULL);
+}
+
+/* Whether grids arrays of an nx x ny grid fit in memory, before they are
+   taken: past the check, Linux's overcommit would let the OOM killer end
+   a run that reads a map it cannot hold.  opt and path (NULL for none)
+   name what needs them.  */
+static bool
+room_for (struct parser *p, const char *opt, const char *path, size_t nx,
+          size_t ny, size_t grids)
+{
+  size_t need, avail;
+  return grids_fit_in_memory (grids, nx, ny, &need, &avail)
+         || parse_fail (p, "%s%s%s: a %zux%zu map needs %zu bytes for %zu "
+                        "grids; only %zu are available", opt,
+                        path != NULL ? ": " : "", path != NULL ? path : "",
+                        nx, ny, need, grids, avail);
+}
+
 /* The option that names a map in messages: a checkpoint's datasets
    are --restart's, not the options the first run was given.  */
 static const char *
@@ -442,7 +468,9 @@ read_h5_material (struct parser *p, const struct material_options *m,
     {
       struct key_map keys;
       struct field k = { 0 }, cap = { 0 };
-      bool ok = read_dataset (p, opt, path, "conductivity", &k)
+      /* The keys, k and rho c_p.  */
+      bool ok = room_for (p, opt, path, integers.nx, integers.ny, 3)
+                && read_dataset (p, opt, path, "conductivity", &k)
                 && read_dataset (p, opt, path, "volumetric_heat_capacity",
                                  &cap);
       if (ok && (k.data != NULL || cap.data != NULL))
@@ -547,7 +575,8 @@ read_png_material (struct parser *p, const struct material_options *m,
   struct field pixels = { 0 };
   bool colour;
   char msg[256];
-  if (!png_read_keys (path, &pixels, &colour, msg, sizeof msg))
+  /* The pixels and their keys, then the keys, k and rho c_p.  */
+  if (!png_read_keys (path, 3, &pixels, &colour, msg, sizeof msg))
     return parse_fail_file (p, "--material-map: %s: %s", path, msg);
   *nx = pixels.nx;
   *ny = pixels.ny;
@@ -585,11 +614,14 @@ read_material_map (struct parser *p, struct config *c, struct grid_rule *g,
 }
 
 /* A source map: HDF5 dataset 'source', or a gray PNG whose levels map
-   linearly onto --source-range.  Into q (allocated, zero).  */
+   linearly onto --source-range.  Into w's source (allocated, zero).  */
 static bool
 read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
-                 struct field *q)
+                 struct whole *w)
 {
+  struct field *q = &w->source;
+  /* The map and the sum of the sources, with what w holds.  */
+  const size_t grids = held (w) + 2;
   const struct material_options *m = &c->material;
   const char *const opt = map_option (m, "--source-map");
   const char *path = m->source_map;
@@ -604,7 +636,8 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
                        "(the sources of gray 0 and of white)", opt, path);
   if (kind == 1)
     {
-      ok = read_dataset (p, opt, path, "source", &f);
+      ok = (!g->fixed || room_for (p, opt, path, c->nx, c->ny, grids))
+           && read_dataset (p, opt, path, "source", &f);
       if (ok && f.data == NULL)
         ok = parse_fail (p, "%s: %s has no dataset 'source'", opt, path);
       ok = ok && check_finite (p, opt, path, "source", &f);
@@ -612,8 +645,8 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
   else if (kind == 0)
     {
       char msg[256];
-      ok = png_read_gray (path, m->source_range[0], m->source_range[1], &f,
-                          msg, sizeof msg)
+      ok = png_read_gray (path, m->source_range[0], m->source_range[1],
+                          grids, &f, msg, sizeof msg)
            || parse_fail_file (p, "%s: %s: %s", opt, path, msg);
     }
   ok = ok && fit_grid (p, c, g, opt, path, f.nx, f.ny);
@@ -660,8 +693,9 @@ source_options (const struct material_options *m, bool mapped, bool rect,
    finite, and so must its product with the largest factor of
    --source-schedule.  */
 static bool
-add_sources (struct parser *p, const struct config *c, struct field *q)
+add_sources (struct parser *p, const struct config *c, struct whole *w)
 {
+  struct field *q = &w->source;
   const struct material_options *m = &c->material;
   const double dx = config_dx (c), dy = config_dy (c);
   /* The schedule's factor of largest magnitude, over the whole file:
@@ -688,6 +722,9 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
                              t[3], t[4], t[5], t[6]);
         }
     }
+  if (q->data == NULL
+      && !room_for (p, "--source", NULL, c->nx, c->ny, held (w) + 1))
+    return false;
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
     return parse_fail (p, "--source: out of memory");
   for (size_t j = 1; j <= c->ny; ++j)
@@ -754,10 +791,10 @@ read_whole (struct parser *p, struct config *c, struct whole *w)
     }
   const bool ok = (m->map == NULL || read_material_map (p, c, &g, w))
                   && (m->source_map == NULL
-                      || read_source_map (p, c, &g, &w->source))
+                      || read_source_map (p, c, &g, w))
                   && (!(m->source_given || m->rects > 0
                         || m->source_map != NULL)
-                      || add_sources (p, c, &w->source));
+                      || add_sources (p, c, w));
   if (!ok)
     whole_free (w);
   return ok;

@@ -503,10 +503,12 @@ palette_covers_pixels (FILE *fp, double file_size, char *msg)
    Each value is the pixel's key: a gray level as stored (8 or 16 bits,
    *depth), or, for a colour image (*colour) that gray does not turn to
    gray levels, 0xrrggbb of its 8-bit channels (16-bit channels cut to
-   their high bytes).  Alpha is ignored.  */
+   their high bytes).  Alpha is ignored.  The image is refused from its
+   header where grids grid-sized arrays, what its reader holds with it,
+   cannot fit in memory.  */
 static bool
-read_png_image (FILE *fp, bool ring, bool gray, struct field *u,
-                bool *colour, int *depth, char *msg)
+read_png_image (FILE *fp, bool ring, bool gray, size_t grids,
+                struct field *u, bool *colour, int *depth, char *msg)
 {
   const char *what = ring ? "field" : "map";
   struct stat st;
@@ -561,10 +563,10 @@ read_png_image (FILE *fp, bool ring, bool gray, struct field *u,
         snprintf (msg, 256, "image claims %ux%u pixels, more than a %.0f-byte "
                   "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
                   file_size);
-      else if (!grids_fit_in_memory (nx, ny, &need, &avail))
-        snprintf (msg, 256, "a %ux%u %s needs %zu bytes for two grids; "
+      else if (!grids_fit_in_memory (grids, nx, ny, &need, &avail))
+        snprintf (msg, 256, "a %ux%u %s needs %zu bytes for %zu grids; "
                   "only %zu are available", (unsigned) nx, (unsigned) ny,
-                  what, need, avail);
+                  what, need, grids, avail);
       else if ((row = calloc (passes == 1 ? 1 : h, rowbytes)) == NULL
                || !field_alloc (u, nx, ny))
         snprintf (msg, 256, "out of memory for a %ux%u %s", (unsigned) w,
@@ -631,7 +633,7 @@ png_read_field (const char *path, double lo, double hi, struct field *u)
       heatsim_error ("%s: cannot open: %s", path, strerror (errno));
       return HEATSIM_BAD_FILE;
     }
-  bool ok = read_png_image (fp, true, true, u, &colour, &depth, msg);
+  bool ok = read_png_image (fp, true, true, 2, u, &colour, &depth, msg);
   fclose (fp);
   if (ok)
     {
@@ -645,8 +647,8 @@ png_read_field (const char *path, double lo, double hi, struct field *u)
 /* read_png_image of the map at path, with a message in msg (len bytes)
    where it fails.  */
 static bool
-read_png_map (const char *path, struct field *u, bool *colour, int *depth,
-              char *msg, size_t len)
+read_png_map (const char *path, size_t grids, struct field *u, bool *colour,
+              int *depth, char *msg, size_t len)
 {
   char buf[256] = "";
   FILE *fp = fopen (path, "rb");
@@ -655,7 +657,8 @@ read_png_map (const char *path, struct field *u, bool *colour, int *depth,
       snprintf (msg, len, "cannot open: %s", strerror (errno));
       return false;
     }
-  const bool ok = read_png_image (fp, false, false, u, colour, depth, buf);
+  const bool ok = read_png_image (fp, false, false, grids, u, colour, depth,
+                                 buf);
   fclose (fp);
   if (!ok)
     snprintf (msg, len, "not a usable PNG image: %s", buf);
@@ -663,20 +666,20 @@ read_png_map (const char *path, struct field *u, bool *colour, int *depth,
 }
 
 bool
-png_read_keys (const char *path, struct field *keys, bool *colour,
-               char *msg, size_t len)
+png_read_keys (const char *path, size_t grids, struct field *keys,
+               bool *colour, char *msg, size_t len)
 {
   int depth;
-  return read_png_map (path, keys, colour, &depth, msg, len);
+  return read_png_map (path, grids, keys, colour, &depth, msg, len);
 }
 
 bool
-png_read_gray (const char *path, double lo, double hi, struct field *u,
-               char *msg, size_t len)
+png_read_gray (const char *path, double lo, double hi, size_t grids,
+               struct field *u, char *msg, size_t len)
 {
   bool colour;
   int depth;
-  if (!read_png_map (path, u, &colour, &depth, msg, len))
+  if (!read_png_map (path, grids, u, &colour, &depth, msg, len))
     return false;
   if (colour)
     {

@@ -63,15 +63,18 @@ int png_read_field (const char *path, double lo, double hi, struct field *u);
 /* Read a whole image (no ring) into the interior of an allocated field,
    y up, each pixel's value its key: a gray image's level (8 or 16 bits),
    a colour image's colour 0xrrggbb (*colour; 16-bit channels read at 8
-   bits).  False with what was wrong in msg (len bytes).  */
-bool png_read_keys (const char *path, struct field *keys, bool *colour,
-                    char *msg, size_t len);
+   bits).  False with what was wrong in msg (len bytes), and before any
+   pixel is decoded where grids grid-sized arrays (the caller's with the
+   image's) cannot fit in memory.  */
+bool png_read_keys (const char *path, size_t grids, struct field *keys,
+                    bool *colour, char *msg, size_t len);
 
 /* Read a whole gray image (no ring) into the interior of an allocated
    field, y up, gray 0 .. max mapped linearly onto lo .. hi.  False with
-   what was wrong in msg (len bytes); a colour image is refused.  */
-bool png_read_gray (const char *path, double lo, double hi, struct field *u,
-                    char *msg, size_t len);
+   what was wrong in msg (len bytes); a colour image is refused, and so
+   is one whose grids grid-sized arrays cannot fit (png_read_keys).  */
+bool png_read_gray (const char *path, double lo, double hi, size_t grids,
+                    struct field *u, char *msg, size_t len);
 
 /* True if the file at path starts with the PNG signature.  */
 bool png_is_png (const char *path);

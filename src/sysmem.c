@@ -45,11 +45,12 @@ fits_in_memory (size_t need, size_t *avail)
 }
 
 bool
-grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail)
+grids_fit_in_memory (size_t grids, size_t nx, size_t ny, size_t *need,
+                     size_t *avail)
 {
   size_t bytes;
-  *need = !field_bytes (nx, ny, &bytes) || bytes > SIZE_MAX / 2 ? SIZE_MAX
-          : 2 * bytes;
+  *need = !field_bytes (nx, ny, &bytes) || grids == 0
+          || bytes > SIZE_MAX / grids ? SIZE_MAX : grids * bytes;
   return fits_in_memory (*need, avail);
 }
 

@@ -14,9 +14,11 @@ bool host_memory_available (size_t *bytes);
    avail receives the bytes available (0 if unknown).  */
 bool fits_in_memory (size_t need, size_t *avail);
 
-/* Whether two padded nx x ny grids fit in the memory available now (true
-   when the system does not say); need and avail receive the byte counts. */
-bool grids_fit_in_memory (size_t nx, size_t ny, size_t *need, size_t *avail);
+/* Whether grids padded nx x ny grids fit in the memory available now
+   (true when the system does not say); need and avail receive the byte
+   counts.  */
+bool grids_fit_in_memory (size_t grids, size_t nx, size_t ny, size_t *need,
+                          size_t *avail);
 
 /* The largest resident set this process has had, in bytes (0 if the
    system does not say).  */

@@ -38,4 +38,29 @@ refused_early "an implicit multigrid run (fields, levels)" \
 refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
   --steady --source 1
 
+# A map that declares a size whose reading cannot fit is refused from its
+# header, before any pixel is decoded: a 30000 x 30000 PNG of 875 kB took
+# 21 GB here (the pixels, their keys, k and rho c_p: four grid-sized
+# arrays) where the check counted two.  The map's two grids take 90 % of
+# MemAvailable, so that its three (keys, k and rho c_p) cannot fit; its
+# IDAT is as long as deflate needs for its pixels and is never inflated.
+if py=$(command -v python3); then
+  m=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.9 * k * 1024 / 16) - 2 }')
+  "$py" - "$m" <<'PY' || exit 99
+import struct, sys, zlib
+m = int(sys.argv[1])
+def chunk(tag, data):
+    return (struct.pack(">I", len(data)) + tag + data
+            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
+with open("huge.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", m, m, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", bytes(m * m // 1000))
+            + chunk(b"IEND", b""))
+PY
+  refused "^heatsim: --material-map: huge.png: not a usable PNG image: a ${m}x${m} map needs [0-9]* bytes for [0-9] grids; only [0-9]* are available$" \
+    --material-map huge.png --material 0=copper -n 1
+  [ "$(ls -A)" = huge.png ] || fail "the refused map left files: $(ls -A)"
+fi
+
 finish
