@@ -118,4 +118,43 @@ expect_status 0 "$HEATSIM" -q --json $insulated --source 1 \
 # shellcheck disable=SC2086
 scaled floating1e307 1e307 $insulated --source 1e307
 
+# ---- 6. Every placement and rank count: the scaled solves of a map at
+# 256 x 200 (six V-cycles, not the coarsest level's direct solve alone)
+# give the checksum of --offload host on map and resident (on the host
+# plugin's device in an x86_64 offload build) and on 2-4 ranks of an
+# MPI build.
+"$PY" "$srcdir/tests/gray_png.py" wide.png 256 200 0 200 || exit 99
+map="-L 1 --material-map $workdir/wide.png --material 0=copper
+     --material 200=fr4 $steady"
+mpi=false
+if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
+  mpi=true
+  # As tests/mpi.sh: root in CI containers, more ranks than cores.
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe
+fi
+for q in 1e200 1e-300; do
+  # shellcheck disable=SC2086
+  expect_status 0 "$HEATSIM" -q --json $map --source "$q" -o host || continue
+  want=$(json_field checksum "$workdir/out")
+  [ "$(json_field cycles "$workdir/out")" -gt 1 ] \
+    || fail "source $q: $(json_field cycles "$workdir/out") cycles"
+  for o in map resident; do
+    # shellcheck disable=SC2086
+    expect_status 0 "$HEATSIM" -q --json $map --source "$q" -o $o \
+      && { [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+             || fail "source $q: -o $o differs from -o host"; }
+  done
+  $mpi || continue
+  for n in 2 3 4; do
+    # shellcheck disable=SC2086
+    expect_status 0 env OMP_NUM_THREADS=1 "$MPIEXEC" -np $n "$HEATSIM" -q \
+      --json $map --source "$q" \
+      && { [ "$(json_field checksum "$workdir/out")" = "$want" ] \
+             || fail "source $q: $n ranks differ from 1"; }
+  done
+done
+
 finish
