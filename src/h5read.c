@@ -300,6 +300,22 @@ refuse_external (const char *parent_file, const char *parent_group,
   return -1;
 }
 
+/* Whether name under loc is a group (links followed as a dataset's
+   are, an external one refused).  */
+static bool
+is_group (struct reader *r, hid_t loc, const char *name)
+{
+  hid_t gapl = H5Pcreate (H5P_GROUP_ACCESS);
+  hid_t group = gapl >= 0 && H5Pset_elink_cb (gapl, refuse_external, r) >= 0
+                ? H5Gopen2 (loc, name, gapl) : -1;
+  if (gapl >= 0)
+    H5Pclose (gapl);
+  if (group < 0)
+    return false;
+  H5Gclose (group);
+  return true;
+}
+
 /* Open a dataset that must be an array of the given class (H5T_FLOAT
    or H5T_INTEGER) and shape (rank 1 if rows == 0); rows/cols of 0 in
    *shape mean "any", and are filled in.  */
@@ -321,6 +337,8 @@ open_typed (struct reader *r, hid_t loc, const char *name, H5T_class_t want,
   H5Pclose (dapl);
   if (!exists)
     return bad (r, "dataset '%s' is missing", name), -1;
+  if (set < 0 && is_group (r, loc, name))
+    return bad (r, "'%s' is a group, not a dataset", name), -1;
   if (set < 0)
     return bad (r, "dataset '%s' is unreadable", name), -1;
   hid_t type = H5Dget_type (set), space = H5Dget_space (set);

@@ -39,6 +39,9 @@ refused "good.h5: dataset 'nope' is missing" --init "$fx/good.h5" \
   --init-dataset nope
 refused "good.h5: dataset 'line' has rank 1" --init "$fx/good.h5" \
   --init-dataset line
+# A group named as the dataset is said to be one (it was "unreadable").
+refused "good.h5: '/' is a group, not a dataset" --init "$fx/good.h5" \
+  --init-dataset /
 refused "fake.h5: attribute 'problem' is missing" --restart "$fx/fake.h5"
 refused "good.h5: attribute 'format' is missing" --restart "$fx/good.h5"
 
