@@ -152,8 +152,10 @@ struct h5_integers {
 
 /* As h5_read_grid, for a dataset of integers of up to 64 bits, read
    whole into k without rounding (through a double, 2^53 + 1 is 2^53).
-   k->value is NULL where the dataset is absent or on failure.  */
-bool h5_read_integers (const char *path, const char *dataset,
+   k->value is NULL where the dataset is absent or on failure.  Refused
+   before any value is read where grids grid-sized arrays (the caller's
+   with the dataset's) cannot fit in memory.  */
+bool h5_read_integers (const char *path, const char *dataset, size_t grids,
                        struct h5_integers *k, bool *absent, char *msg,
                        size_t len);
 

@@ -36,6 +36,7 @@ struct probe {
   enum probe_read read;
   const char *path;
   const char *dataset;
+  size_t grids;           /* PROBE_INTEGERS: h5read_integers' grids */
 };
 
 static int
@@ -71,8 +72,8 @@ probe_child (void *arg)
         char msg[8];
         bool absent;
         struct h5_integers k;
-        return h5read_integers (p->path, p->dataset, &k, &absent, msg,
-                                sizeof msg) ? 0 : 1;
+        return h5read_integers (p->path, p->dataset, p->grids, &k, &absent,
+                                msg, sizeof msg) ? 0 : 1;
       }
     }
   return 1;
@@ -99,7 +100,8 @@ int
 h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
                     struct field *u)
 {
-  const struct probe p = { PROBE_CHECKPOINT, path, NULL };
+  const struct probe p = { .read = PROBE_CHECKPOINT, .path = path,
+                           .dataset = NULL };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_checkpoint (path, meta, u);
@@ -108,7 +110,8 @@ h5_read_checkpoint (const char *path, struct checkpoint_meta *meta,
 int
 h5_read_dataset (const char *path, const char *dataset, struct field *u)
 {
-  const struct probe p = { PROBE_DATASET, path, dataset };
+  const struct probe p = { .read = PROBE_DATASET, .path = path,
+                           .dataset = dataset };
   u->data = NULL;
   const int status = probe_foreign (&p);
   return status != HEATSIM_OK ? status : h5read_dataset (path, dataset, u);
@@ -120,7 +123,8 @@ h5_read_meta (const char *path, struct checkpoint_meta *meta)
   /* The seal is not checked: that would read every byte of every file
      an index lists.  The test read in a child stands for it, sealed file
      or not; a crash there is no checkpoint, quietly.  */
-  const struct probe p = { PROBE_META, path, NULL };
+  const struct probe p = { .read = PROBE_META, .path = path,
+                           .dataset = NULL };
   int signal = 0;
   const int probe = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                  &signal);
@@ -135,7 +139,8 @@ h5_is_checkpoint (const char *path)
      that follows refuses it.  */
   if (seal_read (path, false) == 1)
     return true;
-  const struct probe p = { PROBE_FORMAT, path, NULL };
+  const struct probe p = { .read = PROBE_FORMAT, .path = path,
+                           .dataset = NULL };
   int signal = 0;
   const int result = isolate_run (probe_child, (void *) &p, PROBE_SECONDS,
                                   &signal);
@@ -162,7 +167,8 @@ bool
 h5_read_grid (const char *path, const char *dataset, struct field *u,
               bool *absent, char *msg, size_t len)
 {
-  const struct probe p = { PROBE_GRID, path, dataset };
+  const struct probe p = { .read = PROBE_GRID, .path = path,
+                           .dataset = dataset };
   u->data = NULL;
   *absent = false;
   return probe_grid (&p, msg, len)
@@ -170,12 +176,13 @@ h5_read_grid (const char *path, const char *dataset, struct field *u,
 }
 
 bool
-h5_read_integers (const char *path, const char *dataset,
+h5_read_integers (const char *path, const char *dataset, size_t grids,
                   struct h5_integers *k, bool *absent, char *msg, size_t len)
 {
-  const struct probe p = { PROBE_INTEGERS, path, dataset };
+  const struct probe p = { .read = PROBE_INTEGERS, .path = path,
+                           .dataset = dataset, .grids = grids };
   k->value = NULL;
   *absent = false;
   return probe_grid (&p, msg, len)
-         && h5read_integers (path, dataset, k, absent, msg, len);
+         && h5read_integers (path, dataset, grids, k, absent, msg, len);
 }

@@ -746,7 +746,7 @@ h5read_grid (const char *path, const char *dataset, struct field *u,
    most 64 bits; a wider type would be clipped without a word.  */
 static bool
 read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
-               hsize_t cols, struct h5_integers *k)
+               hsize_t cols, size_t grids, struct h5_integers *k)
 {
   hid_t type = H5Dget_type (set);
   const size_t size = type >= 0 ? H5Tget_size (type) : 0;
@@ -759,10 +759,10 @@ read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
     return bad (r, "dataset '%s' holds %zu-bit integers; at most 64 bits "
                 "are read", name, 8 * size);
   size_t need, avail;
-  if (!grids_fit_in_memory (2, cols, rows, &need, &avail))
-    return bad (r, "a %llu x %llu map needs %zu bytes for two grids; only "
+  if (!grids_fit_in_memory (grids, cols, rows, &need, &avail))
+    return bad (r, "a %llu x %llu map needs %zu bytes for %zu grids; only "
                 "%zu are available", (unsigned long long) cols,
-                (unsigned long long) rows, need, avail);
+                (unsigned long long) rows, need, grids, avail);
   k->nx = cols;
   k->ny = rows;
   k->is_signed = sign != H5T_SGN_NONE;
@@ -775,7 +775,7 @@ read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
 }
 
 bool
-h5read_integers (const char *path, const char *dataset,
+h5read_integers (const char *path, const char *dataset, size_t grids,
                  struct h5_integers *k, bool *absent, char *msg, size_t len)
 {
   struct reader r = { .path = path };
@@ -788,7 +788,7 @@ h5read_integers (const char *path, const char *dataset,
   bool ok = file >= 0 && (*absent
                           || (set >= 0
                               && read_integers (&r, set, dataset, shape[0],
-                                                shape[1], k)));
+                                                shape[1], grids, k)));
   if (!ok)
     {
       free (k->value);

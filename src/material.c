@@ -253,31 +253,6 @@ whole_free (struct whole *w)
   field_free (&w->source);
 }
 
-/* The grid-sized arrays w holds.  */
-static size_t
-held (const struct whole *w)
-{
-  return (size_t) (w->conductivity.data != NULL)
-         + (size_t) (w->capacity.data != NULL)
-         + (size_t) (w->source.data != NULL);
-}
-
-/* Whether grids arrays of an nx x ny grid fit in memory, before they are
-   taken: past the check, Linux's overcommit would let the OOM killer end
-   a run that reads a map it cannot hold.  opt and path (NULL for none)
-   name what needs them.  */
-static bool
-room_for (struct parser *p, const char *opt, const char *path, size_t nx,
-          size_t ny, size_t grids)
-{
-  size_t need, avail;
-  return grids_fit_in_memory (grids, nx, ny, &need, &avail)
-         || parse_fail (p, "%s%s%s: a %zux%zu map needs %zu bytes for %zu "
-                        "grids; only %zu are available", opt,
-                        path != NULL ? ": " : "", path != NULL ? path : "",
-                        nx, ny, need, grids, avail);
-}
-
 /* The option that names a map in messages: a checkpoint's datasets
    are --restart's, not the options the first run was given.  */
 static const char *
@@ -461,16 +436,15 @@ read_h5_material (struct parser *p, const struct material_options *m,
   struct h5_integers integers;
   char msg[256];
   bool absent;
-  if (!h5_read_integers (path, "material", &integers, &absent, msg,
+  /* The keys, then k and rho c_p.  */
+  if (!h5_read_integers (path, "material", 3, &integers, &absent, msg,
                          sizeof msg))
     return parse_fail_file (p, "%s: %s: %s", opt, path, msg);
   if (!absent)
     {
       struct key_map keys;
       struct field k = { 0 }, cap = { 0 };
-      /* The keys, k and rho c_p.  */
-      bool ok = room_for (p, opt, path, integers.nx, integers.ny, 3)
-                && read_dataset (p, opt, path, "conductivity", &k)
+      bool ok = read_dataset (p, opt, path, "conductivity", &k)
                 && read_dataset (p, opt, path, "volumetric_heat_capacity",
                                  &cap);
       if (ok && (k.data != NULL || cap.data != NULL))
@@ -614,14 +588,11 @@ read_material_map (struct parser *p, struct config *c, struct grid_rule *g,
 }
 
 /* A source map: HDF5 dataset 'source', or a gray PNG whose levels map
-   linearly onto --source-range.  Into w's source (allocated, zero).  */
+   linearly onto --source-range.  Into q (allocated, zero).  */
 static bool
 read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
-                 struct whole *w)
+                 struct field *q)
 {
-  struct field *q = &w->source;
-  /* The map and the sum of the sources, with what w holds.  */
-  const size_t grids = held (w) + 2;
   const struct material_options *m = &c->material;
   const char *const opt = map_option (m, "--source-map");
   const char *path = m->source_map;
@@ -636,8 +607,7 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
                        "(the sources of gray 0 and of white)", opt, path);
   if (kind == 1)
     {
-      ok = (!g->fixed || room_for (p, opt, path, c->nx, c->ny, grids))
-           && read_dataset (p, opt, path, "source", &f);
+      ok = read_dataset (p, opt, path, "source", &f);
       if (ok && f.data == NULL)
         ok = parse_fail (p, "%s: %s has no dataset 'source'", opt, path);
       ok = ok && check_finite (p, opt, path, "source", &f);
@@ -645,8 +615,9 @@ read_source_map (struct parser *p, struct config *c, struct grid_rule *g,
   else if (kind == 0)
     {
       char msg[256];
-      ok = png_read_gray (path, m->source_range[0], m->source_range[1],
-                          grids, &f, msg, sizeof msg)
+      /* The map and the sum of the sources.  */
+      ok = png_read_gray (path, m->source_range[0], m->source_range[1], 2,
+                          &f, msg, sizeof msg)
            || parse_fail_file (p, "%s: %s: %s", opt, path, msg);
     }
   ok = ok && fit_grid (p, c, g, opt, path, f.nx, f.ny);
@@ -693,9 +664,8 @@ source_options (const struct material_options *m, bool mapped, bool rect,
    finite, and so must its product with the largest factor of
    --source-schedule.  */
 static bool
-add_sources (struct parser *p, const struct config *c, struct whole *w)
+add_sources (struct parser *p, const struct config *c, struct field *q)
 {
-  struct field *q = &w->source;
   const struct material_options *m = &c->material;
   const double dx = config_dx (c), dy = config_dy (c);
   /* The schedule's factor of largest magnitude, over the whole file:
@@ -722,11 +692,16 @@ add_sources (struct parser *p, const struct config *c, struct whole *w)
                              t[3], t[4], t[5], t[6]);
         }
     }
+  size_t need, avail;
   if (q->data == NULL
-      && !room_for (p, "--source", NULL, c->nx, c->ny, held (w) + 1))
-    return false;
+      && !grids_fit_in_memory (1, c->nx, c->ny, &need, &avail))
+    return parse_fail (p, "--%s: the sources of a %zux%zu grid need %zu "
+                       "bytes; only %zu are available",
+                       m->source_given ? "source" : "source-rect", c->nx,
+                       c->ny, need, avail);
   if (q->data == NULL && !field_alloc (q, c->nx, c->ny))
-    return parse_fail (p, "--source: out of memory");
+    return parse_fail (p, "--%s: out of memory",
+                       m->source_given ? "source" : "source-rect");
   for (size_t j = 1; j <= c->ny; ++j)
     for (size_t i = 1; i <= c->nx; ++i)
       {
@@ -791,10 +766,10 @@ read_whole (struct parser *p, struct config *c, struct whole *w)
     }
   const bool ok = (m->map == NULL || read_material_map (p, c, &g, w))
                   && (m->source_map == NULL
-                      || read_source_map (p, c, &g, w))
+                      || read_source_map (p, c, &g, &w->source))
                   && (!(m->source_given || m->rects > 0
                         || m->source_map != NULL)
-                      || add_sources (p, c, w));
+                      || add_sources (p, c, &w->source));
   if (!ok)
     whole_free (w);
   return ok;

@@ -39,11 +39,14 @@ refused_early "a steady black box multigrid run (fields, material, operator, lev
   --steady --source 1
 
 # A map that declares a size whose reading cannot fit is refused from its
-# header, before any pixel is decoded: a 30000 x 30000 PNG of 875 kB took
-# 21 GB here (the pixels, their keys, k and rho c_p: four grid-sized
-# arrays) where the check counted two.  The map's two grids take 90 % of
-# MemAvailable, so that its three (keys, k and rho c_p) cannot fit; its
-# IDAT is as long as deflate needs for its pixels and is never inflated.
+# header, before any value is decoded: a 30000 x 30000 PNG of 875 kB took
+# 21 GB here (its pixels and their keys, then the keys, k and rho c_p:
+# three grid-sized arrays) where the check counted two.  The map's two
+# grids take 90 % of MemAvailable, so that its three cannot fit.  The
+# PNG's IDAT is as long as deflate needs for its pixels and is never
+# inflated; the HDF5 map's 'material' is chunked and never written, a
+# dataset of fill values, which the check before it (two grids) let
+# heatsim read whole.
 if py=$(command -v python3); then
   m=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.9 * k * 1024 / 16) - 2 }')
   "$py" - "$m" <<'PY' || exit 99
@@ -61,6 +64,25 @@ PY
   refused "^heatsim: --material-map: huge.png: not a usable PNG image: a ${m}x${m} map needs [0-9]* bytes for [0-9] grids; only [0-9]* are available$" \
     --material-map huge.png --material 0=copper -n 1
   [ "$(ls -A)" = huge.png ] || fail "the refused map left files: $(ls -A)"
+  rm huge.png
+  h5py=
+  for p in /usr/bin/python3 python3; do
+    "$p" -c 'import h5py' 2>/dev/null && { h5py=$p; break; }
+  done
+  if [ -n "$h5py" ]; then
+    "$h5py" - "$m" <<'PY' || exit 99
+import sys, h5py
+m = int(sys.argv[1])
+with h5py.File("huge.h5", "w") as f:
+    f.create_dataset("material", (m, m), dtype="i8", chunks=(256, 256),
+                     fillvalue=0)
+PY
+    refused "^heatsim: --material-map: huge.h5: a ${m} x ${m} map needs [0-9]* bytes for [0-9] grids; only [0-9]* are available$" \
+      --material-map huge.h5 --material 0=copper -n 1
+    [ "$(ls -A)" = huge.h5 ] || fail "the refused map left files: $(ls -A)"
+  else
+    echo "no python3 with h5py: the HDF5 map is not tried"
+  fi
 fi
 
 finish
