@@ -31,6 +31,17 @@ take_unit (struct config *cfg, const struct checkpoint_meta *m,
                      m->temperature_unit);
       return HEATSIM_BAD_FILE;
     }
+  /* As a run of an SI material without a unit is refused: k in
+     W/(m K) of a field in no unit.  */
+  const char *si = material_si_option (&cfg->material);
+  if (si != NULL && unit == TEMPERATURE_NONE)
+    {
+      heatsim_error ("--%s: an SI material needs a temperature unit, and %s "
+                     "is of a nondimensional run (temperature_unit %s); "
+                     "leave the material options out to go on without "
+                     "units", si, path, m->temperature_unit);
+      return HEATSIM_USAGE;
+    }
   if (cfg->given.temperature_unit && cfg->unit != unit)
     {
       heatsim_error ("--temperature-unit: %s contradicts the unit %s%s of %s",

@@ -198,6 +198,12 @@ material_option (const struct material_options *m)
          : m->source_map != NULL ? "source-map" : "source-rect";
 }
 
+const char *
+material_si_option (const struct material_options *m)
+{
+  return material_si (m) ? material_option (m) : NULL;
+}
+
 bool
 material_check_options (struct parser *p, struct config *c)
 {

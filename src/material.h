@@ -66,6 +66,11 @@ bool material_add_def (struct parser *p, struct material_options *m,
    makes the unit K unless --temperature-unit says otherwise.  */
 bool material_check_options (struct parser *p, struct config *c);
 
+/* The first option of an SI material given (conductivity, density,
+   heat-capacity or material-map, without the dashes), or NULL where the
+   options give none (nondimensional, or sources alone).  */
+const char *material_si_option (const struct material_options *m);
+
 /* Once the grid is known or is to be taken from a map (derive.h): read
    and check the maps, give the grid a map's size where nothing fixes it,
    and derive alpha (the largest k / (rho c_p), the uniform material's

@@ -405,6 +405,19 @@ if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
     --heat-capacity 3
 fi
 
+# A nondimensional run's checkpoint has no temperature unit, which an SI
+# material needs: a restart (or --init) of it with one is refused, as a
+# run of one without a unit is (it ran, reporting "units none" beside
+# k in W/(m K); a hostile test pass found it).
+if expect_status 0 "$HEATSIM" -q -g 8 -a 0.1 -n 1 --checkpoint-every 1 \
+    --output-dir nondim; then
+  for from in --restart --init; do
+    refused "^heatsim: --conductivity: an SI material needs a temperature unit, and nondim/heatsim-000001.h5 is of a nondimensional run (temperature_unit 1)" \
+      $from nondim/heatsim-000001.h5 -n 1 --conductivity 0.1 --density 1 \
+      --heat-capacity 1
+  done
+fi
+
 # A restart of a uniform material without its options goes on with the
 # checkpoint's: an edge flux and convection (k and rho c_p, not alpha
 # alone, set their effect) give the bits of the run without a break, and
