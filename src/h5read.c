@@ -264,8 +264,11 @@ alloc_field (struct reader *r, struct field *u, size_t nx, size_t ny)
 {
   size_t need, avail;
   if (!grids_fit_in_memory (2, nx, ny, &need, &avail))
-    return bad (r, "a %zu x %zu field needs %zu bytes for two grids; only "
-                "%zu are available", nx, ny, need, avail);
+    return need == SIZE_MAX
+           ? bad (r, "a %zu x %zu field needs more bytes than memory can "
+                  "address", nx, ny)
+           : bad (r, "a %zu x %zu field needs %zu bytes for two grids; "
+                  "only %zu are available", nx, ny, need, avail);
   if (!field_alloc (u, nx, ny))
     return bad (r, "out of memory for a %zu x %zu field", nx, ny);
   return true;
@@ -760,9 +763,13 @@ read_integers (struct reader *r, hid_t set, const char *name, hsize_t rows,
                 "are read", name, 8 * size);
   size_t need, avail;
   if (!grids_fit_in_memory (grids, cols, rows, &need, &avail))
-    return bad (r, "a %llu x %llu map needs %zu bytes for %zu grids; only "
-                "%zu are available", (unsigned long long) cols,
-                (unsigned long long) rows, need, grids, avail);
+    return need == SIZE_MAX
+           ? bad (r, "a %llu x %llu map needs more bytes than memory can "
+                  "address", (unsigned long long) cols,
+                  (unsigned long long) rows)
+           : bad (r, "a %llu x %llu map needs %zu bytes for %zu grids; "
+                  "only %zu are available", (unsigned long long) cols,
+                  (unsigned long long) rows, need, grids, avail);
   k->nx = cols;
   k->ny = rows;
   k->is_signed = sign != H5T_SGN_NONE;

@@ -699,6 +699,7 @@ add_sources (struct parser *p, const struct config *c, struct field *q)
         }
     }
   size_t need, avail;
+  /* The grid itself was checked (derive.c): need is a count.  */
   if (q->data == NULL
       && !grids_fit_in_memory (1, c->nx, c->ny, &need, &avail))
     return parse_fail (p, "--%s: the sources of a %zux%zu grid need %zu "

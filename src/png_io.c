@@ -6,6 +6,7 @@
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,9 +565,11 @@ read_png_image (FILE *fp, bool ring, bool gray, size_t grids,
                   "file can hold (damaged file?)", (unsigned) w, (unsigned) h,
                   file_size);
       else if (!grids_fit_in_memory (grids, nx, ny, &need, &avail))
-        snprintf (msg, 256, "a %ux%u %s needs %zu bytes for %zu grids; "
-                  "only %zu are available", (unsigned) nx, (unsigned) ny,
-                  what, need, grids, avail);
+        snprintf (msg, 256, need == SIZE_MAX
+                  ? "a %ux%u %s needs more bytes than memory can address"
+                  : "a %ux%u %s needs %zu bytes for %zu grids; only %zu are "
+                    "available", (unsigned) nx, (unsigned) ny, what, need,
+                  grids, avail);
       else if ((row = calloc (passes == 1 ? 1 : h, rowbytes)) == NULL
                || !field_alloc (u, nx, ny))
         snprintf (msg, 256, "out of memory for a %ux%u %s", (unsigned) w,

@@ -503,4 +503,20 @@ refused "--material-map: negative.h5" --material-map negative.h5 --density 1 \
   --monitor outputs/monitor.csv
 [ -z "$(ls outputs)" ] || fail "a refused map left files: $(ls outputs)"
 pass
+
+# Maps of fill values declared 2^30 x 2^32: their bytes overflow size_t,
+# which the message said as 18446744073709551615 needed and 0 available
+# (a hostile test pass found it).
+"$PY" - <<'EOF' || exit 99
+import h5py
+for path, name, dtype in (("vast.h5", "source", "f2"),
+                          ("vast-keys.h5", "material", "u1")):
+    with h5py.File(path, "w") as f:
+        f.create_dataset(name, (2**32, 2**30), dtype=dtype,
+                         chunks=(1024, 1024), fillvalue=1)
+EOF
+refused "^heatsim: --source-map: vast.h5: a 1073741824 x 4294967296 field needs more bytes than memory can address$" \
+  -g 8 --source-map vast.h5 -n 1
+refused "^heatsim: --material-map: vast-keys.h5: a 1073741824 x 4294967296 map needs more bytes than memory can address$" \
+  --material-map vast-keys.h5 --material 1=copper -n 1
 finish
