@@ -406,8 +406,11 @@ check_steady_conductivity (struct implicit *im, const struct config *cfg,
     return HEATSIM_OK;
   char what[4200], has[64];
   config_describe_material (cfg, false, what, sizeof what);
-  /* A uniform k divided out leaves only the cells' shape.  */
-  if (k[0] == k[1] && isfinite (k[0] / im->dx / im->dy))
+  /* A uniform k divided out leaves only the cells' shape; one whose
+     k / (dx dy) leaves double's range is not divided out (steady_scale)
+     and is out of range for the cells itself.  */
+  const double w = k[0] / im->dx / im->dy;
+  if (k[0] == k[1] && w > 0.0 && isfinite (w))
     {
       heatsim_error ("%s: k %g: the steady black box multigrid cannot take "
                      "cells of %g x %g: k / dx^2 and k / dy^2 differ by "
