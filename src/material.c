@@ -235,6 +235,14 @@ material_check_options (struct parser *p, struct config *c)
                        "give a --material-map)", si_name,
                        !m->conductivity_given ? "conductivity"
                        : !m->density_given ? "density" : "heat-capacity");
+  /* As a --material's (parse_def): each in range, their product may
+     not be.  */
+  const double capacity = m->density * m->heat_capacity;
+  if (m->density_given && m->heat_capacity_given
+      && !(capacity > 0.0 && isfinite (capacity)))
+    return parse_fail (p, "--density, --heat-capacity: rho c_p = %g x %g = "
+                       "%g is not a positive finite number", m->density,
+                       m->heat_capacity, capacity);
   if (si && !c->given.temperature_unit)
     c->unit = TEMPERATURE_KELVIN;
   if (si && c->unit == TEMPERATURE_NONE)
@@ -900,6 +908,48 @@ smallest_value (const struct field *f, double uniform, size_t nx, size_t ny)
   return smallest;
 }
 
+/* The value of node (i, j) of a whole-grid map, or the uniform one.  */
+static double
+value_at (const struct field *f, double uniform, size_t i, size_t j)
+{
+  return f->data != NULL ? f->data[field_index (f, i, j)] : uniform;
+}
+
+/* Refuse the material of w, whose largest k / (rho c_p) is alpha,
+   beyond double's range (0, infinite or NaN): the uniform values (a
+   map's, where all its cells are alike), or the first node of a map
+   where k / (rho c_p) is alpha, named as the file's cell (i, j).  */
+static bool
+refuse_diffusivity (struct parser *p, const struct config *c,
+                    const struct whole *w, double alpha)
+{
+  const struct material_options *m = &c->material;
+  const struct field *k = &w->conductivity, *cap = &w->capacity;
+  if (k->data == NULL && cap->data == NULL && m->map != NULL)
+    return parse_fail (p, "%s: %s: k / (rho c_p) = %g / %g (every cell) is "
+                       "%g, beyond the range of double",
+                       map_option (m, "--material-map"), m->map,
+                       w->conductivity_uniform, w->capacity_uniform, alpha);
+  if (k->data == NULL && cap->data == NULL)
+    return parse_fail (p, "--%s: k / (rho c_p) = %g / %g is %g, beyond the "
+                       "range of double", material_option (m),
+                       w->conductivity_uniform, w->capacity_uniform, alpha);
+  for (size_t j = 1; j <= c->ny; ++j)
+    for (size_t i = 1; i <= c->nx; ++i)
+      {
+        const double kv = value_at (k, w->conductivity_uniform, i, j);
+        const double cv = value_at (cap, w->capacity_uniform, i, j);
+        const double ratio = kv / cv;
+        if (ratio == alpha || isnan (ratio))
+          return parse_fail (p, "%s: %s: k / (rho c_p) at cell (%zu, %zu) "
+                             "is %g (k %g, rho c_p %g), beyond the range "
+                             "of double", map_option (m, "--material-map"),
+                             m->map, i - 1, j - 1, ratio, kv, cv);
+      }
+  return parse_fail (p, "--%s: k / (rho c_p) = %g is out of range",
+                     material_option (m), alpha);
+}
+
 bool
 material_derive (struct config *c, char *err, size_t errlen)
 {
@@ -936,21 +986,14 @@ material_derive (struct config *c, char *err, size_t errlen)
               largest_face_diffusivity (&w.conductivity, &w.capacity,
                                         w.capacity_uniform, c))
       : m->diffusivity_max;
-  whole_free (&w);
   /* Uniform: alpha itself; variable: the explicit limit's diffusivity.  */
   c->alpha = m->diffusivity_max;
-  return isfinite (c->alpha) && c->alpha > 0.0
-         ? true
-         : parse_fail (&p, "--%s: k / (rho c_p) = %g is out of range",
-                       material_option (m), c->alpha);
+  const bool ok = (isfinite (c->alpha) && c->alpha > 0.0)
+                  || refuse_diffusivity (&p, c, &w, c->alpha);
+  whole_free (&w);
+  return ok;
 }
 
-/* The value of node (i, j) of a whole-grid map, or the uniform one.  */
-static double
-value_at (const struct field *f, double uniform, size_t i, size_t j)
-{
-  return f->data != NULL ? f->data[field_index (f, i, j)] : uniform;
-}
 
 /* The option a difference in set k (0 conductivity, 1 rho c_p, 2 the
    source) of a restart's material lies with: a source's with the

@@ -504,6 +504,32 @@ refused "--material-map: negative.h5" --material-map negative.h5 --density 1 \
 [ -z "$(ls outputs)" ] || fail "a refused map left files: $(ls outputs)"
 pass
 
+# k / (rho c_p) beyond double's range is refused naming where: the
+# uniform options' rho c_p, a map's cell and its k and rho c_p (they said
+# "k / (rho c_p) = 0 is out of range" alone; a hostile test pass found
+# it).
+"$PY" - <<'EOF' || exit 99
+import h5py, numpy as np
+with h5py.File("ksub.h5", "w") as f:
+    f["conductivity"] = np.full((6, 5), 5e-324)
+    f["volumetric_heat_capacity"] = np.full((6, 5), 1e6)
+with h5py.File("kbig.h5", "w") as f:
+    k = np.ones((6, 5)); k[2, 3] = 1e308
+    c = np.ones((6, 5)); c[2, 3] = 1e-300
+    f["conductivity"] = k
+    f["volumetric_heat_capacity"] = c
+EOF
+refused "^heatsim: --density, --heat-capacity: rho c_p = 1e+200 x 1e+200 = inf is not a positive finite number" \
+  --conductivity 1 --density 1e200 --heat-capacity 1e200 -n 1
+refused "^heatsim: --density, --heat-capacity: rho c_p = 1e-200 x 1e-200 = 0 is not a positive finite number" \
+  --material-map konly.h5 --density 1e-200 --heat-capacity 1e-200 -n 1
+refused "^heatsim: --conductivity: k / (rho c_p) = 1e-300 / 1e+300 is 0, beyond the range of double" \
+  --conductivity 1e-300 --density 1e200 --heat-capacity 1e100 -n 1
+refused "^heatsim: --material-map: ksub.h5: k / (rho c_p) = 4.94066e-324 / 1e+06 (every cell) is 0, beyond the range of double" \
+  --material-map ksub.h5 -n 1
+refused "^heatsim: --material-map: kbig.h5: k / (rho c_p) at cell (3, 2) is inf (k 1e+308, rho c_p 1e-300), beyond the range of double" \
+  --material-map kbig.h5 -n 1
+
 # Maps of fill values declared 2^30 x 2^32: their bytes overflow size_t,
 # which the message said as 18446744073709551615 needed and 0 available
 # (a hostile test pass found it).
