@@ -142,6 +142,14 @@ int h5_read_dataset (const char *path, const char *dataset, struct field *u);
 bool h5_read_grid (const char *path, const char *dataset, struct field *u,
                    bool *absent, char *msg, size_t len);
 
+/* The shape of the 2-D dataset of the HDF5 file at path (of integers
+   where integers, else floating point), its values unread: nx columns,
+   ny rows; checked as h5_read_grid (h5_read_integers) checks it, so that
+   a map of another size than the grid is refused before it is read.  */
+bool h5_map_shape (const char *path, const char *dataset, bool integers,
+                   size_t *nx, size_t *ny, bool *absent, char *msg,
+                   size_t len);
+
 /* The values of a 2-D integer dataset, exact: value[j * nx + i] is
    dataset[j][i], an int64_t where is_signed, else a uint64_t.  */
 struct h5_integers {

@@ -24,7 +24,7 @@
    the child's read.  */
 enum probe_read {
   PROBE_FORMAT, PROBE_META, PROBE_CHECKPOINT, PROBE_DATASET, PROBE_GRID,
-  PROBE_INTEGERS
+  PROBE_INTEGERS, PROBE_SHAPE
 };
 
 /* HDF5 1.10 can loop forever on a damaged file's variable-length
@@ -37,6 +37,7 @@ struct probe {
   const char *path;
   const char *dataset;
   size_t grids;           /* PROBE_INTEGERS: h5read_integers' grids */
+  bool integers;          /* PROBE_SHAPE: h5read_shape's integers */
 };
 
 static int
@@ -74,6 +75,14 @@ probe_child (void *arg)
         struct h5_integers k;
         return h5read_integers (p->path, p->dataset, p->grids, &k, &absent,
                                 msg, sizeof msg) ? 0 : 1;
+      }
+    case PROBE_SHAPE:
+      {
+        char msg[8];
+        bool absent;
+        size_t nx, ny;
+        return h5read_shape (p->path, p->dataset, p->integers, &nx, &ny,
+                             &absent, msg, sizeof msg) ? 0 : 1;
       }
     }
   return 1;
@@ -185,4 +194,15 @@ h5_read_integers (const char *path, const char *dataset, size_t grids,
   *absent = false;
   return probe_grid (&p, msg, len)
          && h5read_integers (path, dataset, grids, k, absent, msg, len);
+}
+
+bool
+h5_map_shape (const char *path, const char *dataset, bool integers,
+              size_t *nx, size_t *ny, bool *absent, char *msg, size_t len)
+{
+  const struct probe p = { .read = PROBE_SHAPE, .path = path,
+                           .dataset = dataset, .integers = integers };
+  *absent = false;
+  return probe_grid (&p, msg, len)
+         && h5read_shape (path, dataset, integers, nx, ny, absent, msg, len);
 }

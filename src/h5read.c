@@ -722,6 +722,23 @@ finish_map (const struct reader *r, hid_t file, hid_t set, bool ok,
 }
 
 bool
+h5read_shape (const char *path, const char *dataset, bool integers,
+              size_t *nx, size_t *ny, bool *absent, char *msg, size_t len)
+{
+  struct reader r = { .path = path };
+  *absent = false;
+  hid_t file = open_file (&r, false);
+  hsize_t shape[2] = { 0, 0 };
+  hid_t set = file >= 0 ? open_map (&r, file, dataset,
+                                    integers ? H5T_INTEGER : H5T_FLOAT,
+                                    shape, absent) : -1;
+  const bool ok = file >= 0 && (*absent || set >= 0);
+  *nx = shape[1];
+  *ny = shape[0];
+  return finish_map (&r, file, set, ok, msg, len);
+}
+
+bool
 h5read_grid (const char *path, const char *dataset, struct field *u,
              bool *absent, char *msg, size_t len)
 {

@@ -14,9 +14,13 @@ int h5read_checkpoint (const char *path, struct checkpoint_meta *meta,
                        struct field *u);
 int h5read_dataset (const char *path, const char *dataset, struct field *u);
 
-/* As h5_read_grid and h5_read_integers (h5io.h), unprobed.  */
+/* As h5_read_grid, h5_map_shape and h5_read_integers (h5io.h),
+   unprobed.  */
 bool h5read_grid (const char *path, const char *dataset, struct field *u,
                   bool *absent, char *msg, size_t len);
+bool h5read_shape (const char *path, const char *dataset, bool integers,
+                   size_t *nx, size_t *ny, bool *absent, char *msg,
+                   size_t len);
 bool h5read_integers (const char *path, const char *dataset, size_t grids,
                       struct h5_integers *k, bool *absent, char *msg,
                       size_t len);

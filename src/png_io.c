@@ -647,6 +647,40 @@ png_read_field (const char *path, double lo, double hi, struct field *u)
   return HEATSIM_BAD_FILE;
 }
 
+bool
+png_map_size (const char *path, size_t *nx, size_t *ny, char *msg,
+              size_t len)
+{
+  char buf[256] = "";
+  FILE *fp = fopen (path, "rb");
+  if (fp == NULL)
+    {
+      snprintf (msg, len, "cannot open: %s", strerror (errno));
+      return false;
+    }
+  png_structp png = png_create_read_struct (PNG_LIBPNG_VER_STRING, buf,
+                                            png_error_handler,
+                                            png_warning_handler);
+  png_infop info = png ? png_create_info_struct (png) : NULL;
+  bool ok = false;
+  if (info == NULL)
+    snprintf (buf, sizeof buf, "out of memory");
+  else if (setjmp (png_jmpbuf (png)) == 0)
+    {
+      png_init_io (png, fp);
+      skip_unused_chunks (png);
+      png_read_info (png, info);
+      *nx = png_get_image_width (png, info);
+      *ny = png_get_image_height (png, info);
+      ok = true;
+    }
+  png_destroy_read_struct (&png, &info, NULL);
+  fclose (fp);
+  if (!ok)
+    snprintf (msg, len, "not a usable PNG image: %s", buf);
+  return ok;
+}
+
 /* read_png_image of the map at path, with a message in msg (len bytes)
    where it fails.  */
 static bool

@@ -60,6 +60,12 @@ int png_write_field (const char *path, const struct field *u,
    after a message naming the file, HEATSIM_BAD_FILE.  */
 int png_read_field (const char *path, double lo, double hi, struct field *u);
 
+/* The width and height of the PNG image at path, from its header alone:
+   a map's size, checked against the grid before it is decoded.  False
+   with what was wrong in msg (len bytes).  */
+bool png_map_size (const char *path, size_t *nx, size_t *ny, char *msg,
+                   size_t len);
+
 /* Read a whole image (no ring) into the interior of an allocated field,
    y up, each pixel's value its key: a gray image's level (8 or 16 bits),
    a colour image's colour 0xrrggbb (*colour; 16-bit channels read at 8

@@ -542,7 +542,31 @@ for path, name, dtype in (("vast.h5", "source", "f2"),
                          chunks=(1024, 1024), fillvalue=1)
 EOF
 refused "^heatsim: --source-map: vast.h5: a 1073741824 x 4294967296 field needs more bytes than memory can address$" \
+  --source-map vast.h5 -n 1
+# A map of another size than the grid is refused from its header or its
+# dataset's shape, before its values are read: a PNG of 10000^2 pixels
+# whose IDAT is no deflate stream, which decoding would refuse (a map of
+# 120 kB took 2.4 GB and 9.5 s to be refused once decoded; a hostile test
+# pass found it), and the vast source above.
+"$PY" - <<'EOF' || exit 99
+import struct, zlib
+def chunk(tag, data):
+    return (struct.pack(">I", len(data)) + tag + data
+            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
+with open("wide.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 10000, 8, 0, 0,
+                                         0, 0))
+            + chunk(b"IDAT", bytes(100000)) + chunk(b"IEND", b""))
+EOF
+refused "^heatsim: --material-map: wide.png is 10000x10000 but the grid is 10x10 (--grid)$" \
+  -g 10 --material-map wide.png --material 0=copper -n 1
+refused "^heatsim: --source-map: wide.png is 10000x10000 but the grid is 10x10 (--grid)$" \
+  -g 10 --source-map wide.png --source-range 0,1 -n 1
+refused "^heatsim: --source-map: vast.h5 is 1073741824x4294967296 but the grid is 8x8 (--grid)$" \
   -g 8 --source-map vast.h5 -n 1
+refused "^heatsim: --material-map: vast-keys.h5 is 1073741824x4294967296 but the grid is 8x8 (--grid)$" \
+  -g 8 --material-map vast-keys.h5 --material 1=copper -n 1
 refused "^heatsim: --material-map: vast-keys.h5: a 1073741824 x 4294967296 map needs more bytes than memory can address$" \
   --material-map vast-keys.h5 --material 1=copper -n 1
 finish
