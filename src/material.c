@@ -1098,6 +1098,10 @@ check_restart (struct parser *p, struct config *c,
     return false;
   collapse_uniform (&w.conductivity, &w.conductivity_uniform);
   collapse_uniform (&w.capacity, &w.capacity_uniform);
+  /* Sources of 0 (--source 0) are none, as the checkpoint records.  */
+  double source;
+  if (w.source.data != NULL && uniform (&w.source, &source) && source == 0.0)
+    field_free (&w.source);
   const bool varies = w.conductivity.data != NULL || w.capacity.data != NULL
                       || w.source.data != NULL;
   bool ok = true;

@@ -400,6 +400,15 @@ if expect_status 0 "$HEATSIM" -q -g 8 --conductivity 1 --density 2 \
   refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another k or rho c_p; recorded: k 1, rho c_p 6)" \
     --restart uniform/heatsim-000001.h5 -n 1 --conductivity 1 --density 3 \
     --heat-capacity 3
+  # A source of 0 is no source: the run that wrote it had none (it was
+  # refused as "it varies or has a source"; a hostile test pass found
+  # it).  One that is not 0 is refused.
+  expect_status 0 "$HEATSIM" -q --restart uniform/heatsim-000001.h5 -n 1 \
+    --conductivity 1 --density 2 --heat-capacity 3 --source 0 \
+    --source-rect 0,500,0,500,0
+  refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (it varies or has a source" \
+    --restart uniform/heatsim-000001.h5 -n 1 --conductivity 1 --density 2 \
+    --heat-capacity 3 --source-rect 0,500,0,500,1
   refused "--conductivity: the material differs from that of uniform/heatsim-000001.h5 (another k or rho c_p; recorded: k 1, rho c_p 6)" \
     --restart uniform/heatsim-000001.h5 -n 1 --conductivity 2 --density 4 \
     --heat-capacity 3
