@@ -116,6 +116,11 @@ TESTS = tests/unit_options tests/unit_field tests/unit_pattern \
 	tests/unit_multigrid tests/unit_legend tests/unit_seal \
 	tests/unit_probes tests/unit_boxmg tests/unit_operator tests/unit_material \
 	tests/unit_schedule $(cli_tests)
+# Tests run side by side under make -j, two threads each: threads that
+# spin while they wait (OpenMP's default, 200 ms in LLVM's runtime) take
+# the cores the other tests need.  Waiting passively, the default build's
+# suite took 181 s at -j2 on two cores instead of 347 s (bench/RESULTS.md,
+# 2026-12-07).
 AM_TESTS_ENVIRONMENT = \
 	HEATSIM=$(abs_top_builddir)/src/heatsim; export HEATSIM; \
 	MMS_REFERENCE=$(abs_top_builddir)/tests/mms_reference; \
@@ -129,5 +134,6 @@ AM_TESTS_ENVIRONMENT = \
 	export MMS_REFERENCE PNG_PROBE H5_FIXTURES FAILWRITE KILLRENAME H5DUMP \
 	  MPIEXEC CONTRAST_MAPS HYPRE_BENCH; \
 	srcdir=$(srcdir); export srcdir; \
-	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS;
+	OMP_NUM_THREADS=$${OMP_NUM_THREADS:-2}; export OMP_NUM_THREADS; \
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}; export OMP_WAIT_POLICY;
 
