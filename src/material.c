@@ -970,6 +970,9 @@ refuse_diffusivity (struct parser *p, const struct config *c,
     return parse_fail (p, "--%s: k / (rho c_p) = %g / %g is %g, beyond the "
                        "range of double", material_option (m),
                        w->conductivity_uniform, w->capacity_uniform, alpha);
+  /* A PNG's pixel as the image names it, row 0 at the top (as
+     apply_keys); an HDF5 map's cell as its dataset's.  */
+  const bool png = m->map != NULL && png_is_png (m->map);
   for (size_t j = 1; j <= c->ny; ++j)
     for (size_t i = 1; i <= c->nx; ++i)
       {
@@ -977,10 +980,11 @@ refuse_diffusivity (struct parser *p, const struct config *c,
         const double cv = value_at (cap, w->capacity_uniform, i, j);
         const double ratio = kv / cv;
         if (ratio == alpha || isnan (ratio))
-          return parse_fail (p, "%s: %s: k / (rho c_p) at cell (%zu, %zu) "
+          return parse_fail (p, "%s: %s: k / (rho c_p) at %s (%zu, %zu) "
                              "is %g (k %g, rho c_p %g), beyond the range "
                              "of double", map_option (m, "--material-map"),
-                             m->map, i - 1, j - 1, ratio, kv, cv);
+                             m->map, png ? "pixel" : "cell", i - 1,
+                             png ? c->ny - j : j - 1, ratio, kv, cv);
       }
   return parse_fail (p, "--%s: k / (rho c_p) = %g is out of range",
                      material_option (m), alpha);

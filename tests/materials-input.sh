@@ -538,6 +538,22 @@ refused "^heatsim: --material-map: ksub.h5: k / (rho c_p) = 4.94066e-324 / 1e+06
   --material-map ksub.h5 -n 1
 refused "^heatsim: --material-map: kbig.h5: k / (rho c_p) at cell (3, 2) is inf (k 1e+308, rho c_p 1e-300), beyond the range of double" \
   --material-map kbig.h5 -n 1
+# A PNG's pixels are named as the image's, row 0 at the top (a review
+# found the grid's row named: another pixel, of a sound material).
+"$PY" - <<'EOF' || exit 99
+import struct, zlib
+def chunk(tag, data):
+    return (struct.pack(">I", len(data)) + tag + data
+            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
+with open("corner.png", "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\0\0\0\0" + b"\0\0\0\7"))
+            + chunk(b"IEND", b""))
+EOF
+refused "^heatsim: --material-map: corner.png: k / (rho c_p) at pixel (2, 1) is inf (k 1e+308, rho c_p 1e-300), beyond the range of double" \
+  --material-map corner.png --material 0=k=1,rho=1,cp=1 \
+  --material 7=k=1e308,rho=1e-150,cp=1e-150 -n 1
 
 # Maps of fill values declared 2^30 x 2^32: their bytes overflow size_t,
 # which the message said as 18446744073709551615 needed and 0 available
