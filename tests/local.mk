@@ -38,7 +38,7 @@ tests_killrename_so_SOURCES = tests/killrename.c
 tests_killrename_so_CFLAGS = $(WARN_CFLAGS) -fPIC
 tests_killrename_so_LDFLAGS = -shared
 tests_killrename_so_LDADD = -ldl
-EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/gray_png.py tests/README tests/steady_reference.py tests/openmpi.supp \
+EXTRA_DIST += tests/testlib.sh tests/png_legend.py tests/gray_png.py tests/png_file.py tests/README tests/steady_reference.py tests/openmpi.supp \
 	tests/omptarget.supp tests/ldso.supp tools/make-bundle.sh \
 	tests/data/checkpoint-v1.h5
 noinst_HEADERS = tests/unit.h

@@ -540,17 +540,7 @@ refused "^heatsim: --material-map: kbig.h5: k / (rho c_p) at cell (3, 2) is inf 
   --material-map kbig.h5 -n 1
 # A PNG's pixels are named as the image's, row 0 at the top (a review
 # found the grid's row named: another pixel, of a sound material).
-"$PY" - <<'EOF' || exit 99
-import struct, zlib
-def chunk(tag, data):
-    return (struct.pack(">I", len(data)) + tag + data
-            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
-with open("corner.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", 3, 2, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(b"\0\0\0\0" + b"\0\0\0\7"))
-            + chunk(b"IEND", b""))
-EOF
+"$PY" "$srcdir/tests/png_file.py" corner.png 3 2 0,0,0,0,0,7 || exit 99
 refused "^heatsim: --material-map: corner.png: k / (rho c_p) at pixel (2, 1) is inf (k 1e+308, rho c_p 1e-300), beyond the range of double" \
   --material-map corner.png --material 0=k=1,rho=1,cp=1 \
   --material 7=k=1e308,rho=1e-150,cp=1e-150 -n 1
@@ -573,17 +563,7 @@ refused "^heatsim: --source-map: vast.h5: a 1073741824 x 4294967296 field needs 
 # whose IDAT is no deflate stream, which decoding would refuse (a map of
 # 120 kB took 2.4 GB and 9.5 s to be refused once decoded; a hostile test
 # pass found it), and the vast source above.
-"$PY" - <<'EOF' || exit 99
-import struct, zlib
-def chunk(tag, data):
-    return (struct.pack(">I", len(data)) + tag + data
-            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
-with open("wide.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 10000, 8, 0, 0,
-                                         0, 0))
-            + chunk(b"IDAT", bytes(100000)) + chunk(b"IEND", b""))
-EOF
+"$PY" "$srcdir/tests/png_file.py" wide.png 10000 10000 || exit 99
 refused "^heatsim: --material-map: wide.png is 10000x10000 but the grid is 10x10 (--grid)$" \
   -g 10 --material-map wide.png --material 0=copper -n 1
 refused "^heatsim: --source-map: wide.png is 10000x10000 but the grid is 10x10 (--grid)$" \

@@ -49,18 +49,7 @@ refused_early "a steady black box multigrid run (fields, material, operator, lev
 # heatsim read whole.
 if py=$(command -v python3); then
   m=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.9 * k * 1024 / 16) - 2 }')
-  "$py" - "$m" <<'PY' || exit 99
-import struct, sys, zlib
-m = int(sys.argv[1])
-def chunk(tag, data):
-    return (struct.pack(">I", len(data)) + tag + data
-            + struct.pack(">I", zlib.crc32(tag + data) & 0xffffffff))
-with open("huge.png", "wb") as f:
-    f.write(b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", m, m, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", bytes(m * m // 1000))
-            + chunk(b"IEND", b""))
-PY
+  "$py" "$srcdir/tests/png_file.py" huge.png "$m" "$m" || exit 99
   refused "^heatsim: --material-map: huge.png: not a usable PNG image: a ${m}x${m} map needs [0-9]* bytes for [0-9] grids; only [0-9]* are available$" \
     --material-map huge.png --material 0=copper -n 1
   [ "$(ls -A)" = huge.png ] || fail "the refused map left files: $(ls -A)"
