@@ -419,15 +419,20 @@ check_steady_conductivity (struct implicit *im, const struct config *cfg,
                      im->dx, im->dy, STEADY_WEIGHT_MAX / STEADY_WEIGHT_MIN);
       return HEATSIM_USAGE;
     }
+  char takes[64];
   if (k[0] == k[1])
     snprintf (has, sizeof has, "k %g", k[0]);
   else
     snprintf (has, sizeof has, "k from %g to %g", k[0], k[1]);
-  heatsim_error ("%s: %s: the steady black box multigrid takes k from %g "
-                 "to %g on cells of %g x %g (k / dx^2 and k / dy^2 from %g "
-                 "to %g: its operator is not scaled)", what, has,
-                 lo, hi, im->dx, im->dy, STEADY_WEIGHT_MIN,
-                 STEADY_WEIGHT_MAX);
+  /* On cells so large that 1e100 dx^2 overflows, no k is too large.  */
+  if (isfinite (hi))
+    snprintf (takes, sizeof takes, "from %g to %g", lo, hi);
+  else
+    snprintf (takes, sizeof takes, "of at least %g", lo);
+  heatsim_error ("%s: %s: the steady black box multigrid takes k %s on "
+                 "cells of %g x %g (k / dx^2 and k / dy^2 from %g to %g: "
+                 "its operator is not scaled)", what, has, takes, im->dx,
+                 im->dy, STEADY_WEIGHT_MIN, STEADY_WEIGHT_MAX);
   return HEATSIM_USAGE;
 }
 
