@@ -9,7 +9,8 @@ if ! ldd "$HEATSIM" | grep -q libomptarget; then
   exit 77
 fi
 b=$workdir/somewhere/heatsim-bundle
-expect_status 0 "$srcdir/tools/make-bundle.sh" "$HEATSIM" "$b"
+maps=$(dirname "$HEATSIM")/../bench/contrast_maps
+expect_status 0 "$srcdir/tools/make-bundle.sh" "$HEATSIM" "$b" "$maps"
 for lib in libomptarget.so.19.1 libomp.so.5 libLLVM.so.19.1; do
   [ -f "$b/lib/$lib" ] || fail "bundle lacks $lib"
 done
@@ -32,8 +33,12 @@ else
   grep -q "strategy      host (auto: no offload device)" "$workdir/out" \
     || fail "bundle default run: $(cat "$workdir/out")"
 fi
+# The bundled bench finds the bundled map writer for its steady table.
 BENCH_GRIDS=32 BENCH_UPDATES=1000 BENCH_PLATE=0 BENCH_VARIANTS=resident \
-  expect_status 0 "$b/bench" "$b/heatsim"
+  BENCH_HOST=0 BENCH_STEADY=32 expect_status 0 env -u LD_LIBRARY_PATH \
+  "$b/bench" "$b/heatsim"
 grep -q '^| resident | collapse | 32^2 |' "$workdir/out" \
   || fail "bundled bench: $(cat "$workdir/out")"
+grep -q '^| 32^2 | resident | disks 1e6 | ' "$workdir/out" \
+  || fail "bundled bench, steady table: $(cat "$workdir/out")"
 finish
