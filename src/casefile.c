@@ -43,7 +43,7 @@ fail (const struct case_reader *r, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (r->err, r->errlen, fmt, ap);
+  message_vformat (r->err, r->errlen, fmt, ap);
   va_end (ap);
   return false;
 }
@@ -55,7 +55,7 @@ fail_file (const struct case_reader *r, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (r->err, r->errlen, fmt, ap);
+  message_vformat (r->err, r->errlen, fmt, ap);
   va_end (ap);
   *r->unusable = true;
   return false;

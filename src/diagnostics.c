@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The state of the message channel: which rank speaks, the last message
@@ -15,6 +16,47 @@ static int this_rank;
 static char message[HEATSIM_MESSAGE_MAX];
 static bool held;
 static const char *prefix;
+
+void
+message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
+{
+  va_list again;
+  va_copy (again, ap);
+  const int n = vsnprintf (buf, size, fmt, ap);
+  /* Room for the gap and a few bytes of each end.  */
+  enum { GAP_MAX = 48 };
+  char *whole = n >= 0 && (size_t) n >= size && size > 4 * GAP_MAX
+                ? malloc ((size_t) n + 1) : NULL;
+  if (whole != NULL)
+    {
+      vsnprintf (whole, (size_t) n + 1, fmt, again);
+      const size_t length = (size_t) n, keep = size - 1 - GAP_MAX;
+      size_t head = keep / 2, tail = length - (keep - keep / 2);
+      /* Not inside a UTF-8 character.  */
+      while (head > 0 && ((unsigned char) whole[head] & 0xc0) == 0x80)
+        --head;
+      while (tail < length && ((unsigned char) whole[tail] & 0xc0) == 0x80)
+        ++tail;
+      snprintf (buf, size, "%.*s [... %zu bytes left out ...] %s",
+                (int) head, whole, tail - head, whole + tail);
+      free (whole);
+    }
+  va_end (again);
+}
+
+/* message_vformat with its arguments.  */
+static void
+message_format (char *buf, size_t size, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static void
+message_format (char *buf, size_t size, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  message_vformat (buf, size, fmt, ap);
+  va_end (ap);
+}
 
 void
 diagnostics_set_rank (int rank)
@@ -28,10 +70,10 @@ heatsim_error (const char *fmt, ...)
   va_list ap;
   va_start (ap, fmt);
   char text[sizeof message];
-  vsnprintf (text, sizeof text, fmt, ap);
+  message_vformat (text, sizeof text, fmt, ap);
   va_end (ap);
   if (prefix != NULL)
-    snprintf (message, sizeof message, "%s: %s", prefix, text);
+    message_format (message, sizeof message, "%s: %s", prefix, text);
   else
     snprintf (message, sizeof message, "%s", text);
   held = this_rank != 0;

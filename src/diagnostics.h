@@ -16,9 +16,19 @@
 #ifndef HEATSIM_DIAGNOSTICS_H
 #define HEATSIM_DIAGNOSTICS_H
 
+#include <stdarg.h>
+#include <stddef.h>
+
 /* The longest message kept, in bytes: room for a few paths of PATH_MAX
    (512 cut a long --output-dir's message before its reason).  */
 enum { HEATSIM_MESSAGE_MAX = 16384 };
+
+/* vsnprintf into buf (size bytes), where a message is too long for it
+   keeping its start (what it is about) and its end (what was wrong)
+   around " [... N bytes left out ...] ": a value or a line quoted whole
+   pushed the reason past the end.  */
+void message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 3, 0)));
 
 /* Which rank of an MPI run this process is (0 without MPI).  main() sets
    it once, before anything can fail; rank 0 prints at once, the others

@@ -35,7 +35,7 @@ bad (struct reader *r, const char *fmt, ...)
     {
       va_list ap;
       va_start (ap, fmt);
-      vsnprintf (r->msg, sizeof r->msg, fmt, ap);
+      message_vformat (r->msg, sizeof r->msg, fmt, ap);
       va_end (ap);
     }
   return false;

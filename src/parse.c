@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnostics.h"
+
 bool
 parse_fail (struct parser *p, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (p->err, p->errlen, fmt, ap);
+  message_vformat (p->err, p->errlen, fmt, ap);
   va_end (ap);
   return false;
 }
@@ -26,7 +28,7 @@ parse_fail_file (struct parser *p, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (p->err, p->errlen, fmt, ap);
+  message_vformat (p->err, p->errlen, fmt, ap);
   va_end (ap);
   p->file = true;
   return false;

@@ -146,6 +146,17 @@ expect_status 2 "$HEATSIM" -q -g 16 -n 1 --checkpoint-every 5 \
 head -n 1 "$workdir/err" | grep -q "': File name too long$" \
   || fail "a long --output-dir's message lost its reason: $(head -c 100 "$workdir/err") ... $(head -n 1 "$workdir/err" | tail -c 100)"
 [ -e d ] && fail "the refused --output-dir left directories"
+# A message longer than that keeps its start (what it is about) and its
+# end (what was wrong): a 20000-character schedule row or option value,
+# quoted whole, was cut at 16 KiB before the reason (a hostile test pass).
+xs=$(awk 'BEGIN { for (i = 0; i < 20000; ++i) printf "x" }')
+printf '0,1\n1,%s\n' "$xs" >long.csv
+refused "^heatsim: --bc left: long.csv:2: '1,xxx.* bytes left out .*xxx' is not a row 'time,value' of two numbers$" \
+  -g 10 -n 2 --bc left=temperature:@long.csv
+refused "^heatsim: --alpha: '1xxx.* bytes left out .*xxx' is not a number$" \
+  -g 10 -n 2 --alpha "1$xs"
+[ "$(head -n 1 "$workdir/err" | wc -c)" -le 16393 ] \
+  || fail "a long message is $(head -n 1 "$workdir/err" | wc -c) bytes"
 
 
 # A run refused after its --output-dir was made (the --monitor file is
