@@ -13,6 +13,7 @@
 #include "input_file.h"
 #include "material.h"
 #include "options.h"
+#include "parse.h"
 #include "png_io.h"
 #include "problem.h"
 #include "run_config.h"
@@ -84,11 +85,18 @@ static int
 init_from_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
 {
   const char *path = cfg->init;
+  /* In the digits that tell the values apart: %g printed 0.1 and
+     0.10000001 alike.  */
+  char given[2][32], has[2][32];
   if (cfg->given.length && (cfg->lx != m->lx || cfg->ly != m->ly))
     {
-      heatsim_error ("--length: %gx%g contradicts the domain %gx%g of %s "
-                     "(leave --length out to take it)", cfg->lx, cfg->ly,
-                     m->lx, m->ly, path);
+      format_real (given[0], sizeof given[0], cfg->lx);
+      format_real (given[1], sizeof given[1], cfg->ly);
+      format_real (has[0], sizeof has[0], m->lx);
+      format_real (has[1], sizeof has[1], m->ly);
+      heatsim_error ("--length: %sx%s contradicts the domain %sx%s of %s "
+                     "(leave --length out to take it)", given[0], given[1],
+                     has[0], has[1], path);
       return HEATSIM_USAGE;
     }
   cfg->lx = m->lx;
@@ -98,9 +106,10 @@ init_from_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
     {
       if (cfg->given.alpha && cfg->alpha != m->alpha)
         {
-          heatsim_error ("--alpha: %g contradicts the alpha %g of %s (leave "
-                         "--alpha out to take it)", cfg->alpha, m->alpha,
-                         path);
+          format_real (given[0], sizeof given[0], cfg->alpha);
+          format_real (has[0], sizeof has[0], m->alpha);
+          heatsim_error ("--alpha: %s contradicts the alpha %s of %s (leave "
+                         "--alpha out to take it)", given[0], has[0], path);
           return HEATSIM_USAGE;
         }
       cfg->alpha = m->alpha;

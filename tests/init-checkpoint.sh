@@ -47,6 +47,16 @@ expect_status 2 "$HEATSIM" -q --init "$c/heatsim-000010.h5" -a 2e-5 \
   --dt 0.5 -n 1
 grep -q -e "--alpha: 2e-05 contradicts the alpha 1.17e-05 of .*heatsim-000010.h5" \
   "$workdir/err" || fail "-a against the checkpoint: $(cat "$workdir/err")"
+# Values that differ in their eighth digit are printed so: %g made them
+# "0.2x0.1 contradicts the domain 0.2x0.1" (a hostile test pass).
+expect_status 2 "$HEATSIM" -q --init "$c/heatsim-000010.h5" \
+  -L 0.2x0.10000001 --dt 0.5 -n 1
+grep -q -e "--length: 0.2x0.10000001 contradicts the domain 0.2x0.1 of .*heatsim-000010.h5" \
+  "$workdir/err" || fail "-L close to the checkpoint's: $(cat "$workdir/err")"
+expect_status 2 "$HEATSIM" -q --init "$c/heatsim-000010.h5" \
+  -a 1.1700001e-5 --dt 0.5 -n 1
+grep -q -e "--alpha: 1.1700001e-05 contradicts the alpha 1.17e-05 of .*heatsim-000010.h5" \
+  "$workdir/err" || fail "-a close to the checkpoint's: $(cat "$workdir/err")"
 # The issue's command line: 1 s in 10 steps from the plate's checkpoint
 # runs on the plate, not on the default 1000 x 1000 domain.
 expect_status 0 "$HEATSIM" -q --json --init "$c/heatsim-000020.h5" \
