@@ -62,8 +62,8 @@ config_describe_material (const struct config *c, bool diffusivity,
   if (c->restart != NULL)
     snprintf (text, size, "--restart %s: its material", c->restart);
   else if (m->map != NULL && diffusivity)
-    snprintf (text, size, "--material-map %s: its largest k / (rho c_p), "
-              "%g,", m->map, config_diffusivity_stable (c));
+    snprintf (text, size, "--material-map %s: its largest k / (rho c_p) "
+              "= %g", m->map, config_diffusivity_stable (c));
   else if (m->map != NULL)
     snprintf (text, size, "--material-map %s", m->map);
   else if (material_options_uniform (m) && diffusivity)

@@ -59,8 +59,8 @@ lacks "surface-convection"
 no_output "$o"
 refused "^heatsim: --alpha 1e+308.*overflows" -g 16 -L 1 -a 1e308 -n 2
 lacks "surface-convection"
-refused "^heatsim: --material-map $workdir/onecell.h5.*overflows" -L 1 \
-  --material-map "$workdir/onecell.h5" -n 2 --output-dir "$o" \
+refused "^heatsim: --material-map $workdir/onecell.h5: its largest k / (rho c_p) = [0-9a-z.e+]* is so large that the explicit stability number overflows" \
+  -L 1 --material-map "$workdir/onecell.h5" -n 2 --output-dir "$o" \
   --checkpoint-every 1
 lacks "surface-convection"
 no_output "$o"
@@ -73,6 +73,13 @@ refused "^heatsim: --surface-convection: .*heat transfer coefficient.*overflows"
 refused "^heatsim: --thickness 1e-300.*overflows" -g 16 -L 1 -n 2 \
   --thickness 1e-300 --surface-convection 1e10,0
 lacks "heat transfer coefficient H so large"
+
+# Out of implicit multigrid's range, the map's largest k / (rho c_p) is
+# named without stray punctuation (it read "1e+308,; dt", a hostile test
+# pass).
+refused "(alpha 1e+308 from --material-map $workdir/onecell.h5: its largest k / (rho c_p) = [0-9a-z.e+]*; dt 0.25 from " \
+  -L 1 --material-map "$workdir/onecell.h5" -n 2 --scheme crank-nicolson
+lacks ",;"
 
 # ---- 2. A schedule between large finite values of opposite signs
 # interpolates without overflow: the run ends (it stopped with status 5,
