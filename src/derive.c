@@ -152,18 +152,17 @@ check_stability (struct parser *p, const struct config *c)
   const double dt_max = c->dt * STABILITY_LIMIT / r;
   /* Convection edges and face cooling add to the rate of decay; a
      varying k's faces can conduct more than a node's own k.  */
-  const bool faces = config_stability_by_faces (c);
-  const bool terms = config_stability_has_terms (c);
-  const char *number
-    = faces ? terms ? "the stability number (dt/2 times a node's largest "
-                      "rate of decay: its faces' conductances over its "
-                      "rho c_p, with convection and face cooling)"
-                    : "the stability number (dt/2 times a node's largest "
-                      "rate of decay: its faces' conductances over its "
-                      "rho c_p)"
-      : terms ? "alpha*dt*(1/dx^2 + 1/dy^2) with convection and face "
-                "cooling"
-              : "alpha*dt*(1/dx^2 + 1/dy^2)";
+  const char *terms = config_stability_terms (c);
+  char number[256];
+  if (config_stability_by_faces (c))
+    snprintf (number, sizeof number, "the stability number (dt/2 times a "
+              "node's largest rate of decay: its faces' conductances over "
+              "its rho c_p%s%s)", terms != NULL ? ", with " : "",
+              terms != NULL ? terms : "");
+  else
+    snprintf (number, sizeof number, "alpha*dt*(1/dx^2 + 1/dy^2)%s%s",
+              terms != NULL ? " + dt/2 times the rate of " : "",
+              terms != NULL ? terms : "");
   if (c->restart != NULL)
     return parse_fail (p, "%s: time step %g is unstable on this grid: "
                        "%s = %g > %g; the checkpoint fixes dt: use --force",

@@ -508,8 +508,9 @@ check_rings (const struct config *cfg, const struct domain *d)
       || boxmg_coarsest_factor (d->nx, d->ny, px, py, &cnx, &cny)
          <= BOXMG_FACTOR_LIMIT)
     return HEATSIM_OK;
-  heatsim_error ("--bc periodic: the multigrid of a material halves a "
-                 "periodic axis only while its node count is even; a %zu x "
+  heatsim_error ("--bc periodic: the black box multigrid (of a material, "
+                 "a source or edge terms) halves a periodic axis only "
+                 "while its node count is even; a %zu x "
                  "%zu grid stops at %zu x %zu nodes, too many for its "
                  "coarsest solve: give a periodic axis a node count with "
                  "more factors of 2", d->nx, d->ny, cnx, cny);

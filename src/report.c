@@ -151,15 +151,17 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
       print_steady (out, cfg, r);
       return;
     }
+  const char *terms = config_stability_terms (cfg);
+  char with[64] = "";
+  if (terms != NULL)
+    snprintf (with, sizeof with, " with %s", terms);
   fprintf (out,
            "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
            "  stability     %s%s = %g (explicit limit %g)\n",
            cfg->alpha, cfg->dt, cfg->steps, cfg->end_time,
            config_stability_by_faces (cfg)
            ? "dt/2 * largest rate of a node through its faces"
-           : "alpha*dt*(1/dx^2+1/dy^2)",
-           config_stability_has_terms (cfg)
-           ? " with convection and face cooling" : "",
+           : "alpha*dt*(1/dx^2+1/dy^2)", with,
            config_stability (cfg), STABILITY_LIMIT);
   if (implicit_scheme (cfg))
     fprintf (out,

@@ -20,8 +20,10 @@ largest_value (const struct schedule *s)
   return m;
 }
 
-double
-config_boundary_rate (const struct config *c)
+/* The rates of config_boundary_rate: rate[0] the convection edges',
+   rate[1] face cooling's.  */
+static void
+boundary_rates (const struct config *c, double rate[2])
 {
   const double spacing[EDGE_COUNT] = { config_dx (c), config_dx (c),
                                        config_dy (c), config_dy (c) };
@@ -30,16 +32,29 @@ config_boundary_rate (const struct config *c)
     if (c->bc[e].kind == BOUNDARY_ROBIN)
       edge[e / 2] = fmax (edge[e / 2],
                           2.0 * largest_value (&c->bc[e].h) / spacing[e]);
-  const double face = c->surface_given
-                      ? 2.0 * largest_value (&c->surface_h) / c->thickness
-                      : 0.0;
-  return edge[0] + edge[1] + face;
+  rate[0] = edge[0] + edge[1];
+  rate[1] = c->surface_given
+            ? 2.0 * largest_value (&c->surface_h) / c->thickness : 0.0;
 }
 
-bool
-config_stability_has_terms (const struct config *c)
+double
+config_boundary_rate (const struct config *c)
 {
-  return config_boundary_rate (c) > 0.0;
+  double rate[2];
+  boundary_rates (c, rate);
+  return rate[0] + rate[1];
+}
+
+const char *
+config_stability_terms (const struct config *c)
+{
+  double rate[2];
+  boundary_rates (c, rate);
+  if (rate[0] > 0.0 && rate[1] > 0.0)
+    return "convection and face cooling";
+  if (rate[0] > 0.0)
+    return "convection";
+  return rate[1] > 0.0 ? "face cooling" : NULL;
 }
 
 double

@@ -471,8 +471,9 @@ double config_stability (const struct config *c);
    per unit rho c_p: 2 H / spacing at an edge node (both edges' at a
    corner), and s.  */
 double config_boundary_rate (const struct config *c);
-/* Whether convection edges or face cooling add to it.  */
-bool config_stability_has_terms (const struct config *c);
+/* Those of them that add to it: "convection", "face cooling", both
+   ("convection and face cooling"), or NULL.  */
+const char *config_stability_terms (const struct config *c);
 
 /* What gave the run's conductivity k, into text, for a message that
    quotes or blames it: the checkpoint of --restart ("its material"),

@@ -319,8 +319,17 @@ fi
 stiff="--grid 10x3 --length 1 --alpha 1 --bc left=convection:1e4,0
   --bc right=temperature:1 --bc bottom=insulated --bc top=insulated"
 # shellcheck disable=SC2086
-refused "time step 0.0038 is unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) with convection and face cooling = 380.395 > 0.5; use dt <= 4.99481e-06" \
+# The number is named with the terms it holds: convection, no face
+# cooling (it said "with convection and face cooling" for either).
+refused "time step 0.0038 is unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the rate of convection = 380.395 > 0.5; use dt <= 4.99481e-06" \
   $stiff --dt 0.0038 --steps 10
+# shellcheck disable=SC2086
+refused "unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the rate of face cooling = " \
+  --grid 10x3 --length 1 --alpha 1 --thickness 1e-3 \
+  --surface-convection 1e4,0 --dt 0.0038 --steps 10
+# shellcheck disable=SC2086
+refused "unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the rate of convection and face cooling = " \
+  $stiff --thickness 1e-3 --surface-convection 1e4,0 --dt 0.0038 --steps 10
 # shellcheck disable=SC2086
 if expect_status 0 "$HEATSIM" -q --json $stiff --steps auto --end-time 0.05
 then
