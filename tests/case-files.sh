@@ -159,6 +159,20 @@ for print in "" --print-case; do
     grep -q -e "$fanout" "$workdir/err" || fail "fan-out $print: $(cat "$workdir/err")"
   fi
 done
+# --print-case checks the options as a run would, the schedules and maps
+# they name included (heatsim(1) said it read no file but case files);
+# --init is left to the run.
+expect_status 2 "$HEATSIM" -q -g 10 --bc left=temperature:@missing.csv \
+  --print-case
+grep -q "^heatsim: --bc left: missing.csv: cannot open" "$workdir/err" \
+  || fail "--print-case of a missing schedule: $(cat "$workdir/err")"
+expect_status 2 "$HEATSIM" -q --material-map missing.h5 --print-case
+grep -q "^heatsim: --material-map: .*missing.h5" "$workdir/err" \
+  || fail "--print-case of a missing map: $(cat "$workdir/err")"
+expect_status 0 "$HEATSIM" -q --init missing.h5 --print-case
+grep -q "^init = missing.h5$" "$workdir/out" \
+  || fail "--print-case of a missing --init: $(cat "$workdir/out")"
+
 # A file included again and again is read each time, up to 64 reads in
 # all: --case of a file that includes common.case 63 times runs, and
 # 64 times is refused at its 64th include.
