@@ -232,8 +232,12 @@ read_setting (const struct case_reader *r, const struct case_frame *f,
                  "'--'", f->path, lineno, name);
   if (strcmp (name, "case") == 0)
     return include (r, f, lineno, value);
+  /* Room for "FILE:LINE: " before it: the message is cut once
+     (message_vformat).  */
   char msg[HEATSIM_MESSAGE_MAX];
-  if (!r->apply (r->context, name, value, f->path, msg, sizeof msg))
+  const size_t room = strlen (f->path) + 24;
+  if (!r->apply (r->context, name, value, f->path, msg,
+                 room + 256 < sizeof msg ? sizeof msg - room : sizeof msg))
     return fail (r, "%s:%zu: %s", f->path, lineno, msg);
   return true;
 }

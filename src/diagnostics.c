@@ -69,8 +69,12 @@ heatsim_error (const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
+  /* Room for the prefix (an option's name), so that the message is
+     cut once: message_vformat.  */
   char text[sizeof message];
-  message_vformat (text, sizeof text, fmt, ap);
+  const size_t room = prefix != NULL ? strlen (prefix) + 2 : 0;
+  message_vformat (text, room + 256 < sizeof text ? sizeof text - room
+                   : sizeof text, fmt, ap);
   va_end (ap);
   if (prefix != NULL)
     message_format (message, sizeof message, "%s: %s", prefix, text);

@@ -26,7 +26,10 @@ enum { HEATSIM_MESSAGE_MAX = 16384 };
 /* vsnprintf into buf (size bytes), where a message is too long for it
    keeping its start (what it is about) and its end (what was wrong)
    around " [... N bytes left out ...] ": a value or a line quoted whole
-   pushed the reason past the end.  */
+   pushed the reason past the end.  A buffer of at most 192 bytes is cut
+   at its end.  A message that quotes another made so must leave it room
+   (a smaller buffer for the inner one): the marker of a second cut
+   would count only the bytes that cut left out.  */
 void message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
   __attribute__ ((format (printf, 3, 0)));
 

@@ -151,10 +151,12 @@ print_run (FILE *out, const struct config *cfg, const struct run_result *r)
       print_steady (out, cfg, r);
       return;
     }
+  /* The terms the number holds beside the diffusion (check_stability's
+     wording).  */
   const char *terms = config_stability_terms (cfg);
-  char with[64] = "";
+  char with[96] = "";
   if (terms != NULL)
-    snprintf (with, sizeof with, " with %s", terms);
+    snprintf (with, sizeof with, " + dt/2 times the rate of %s", terms);
   fprintf (out,
            "  physics       alpha %g, dt %E, %zu steps to t = %g\n"
            "  stability     %s%s = %g (explicit limit %g)\n",

@@ -33,7 +33,8 @@ else
   grep -q "strategy      host (auto: no offload device)" "$workdir/out" \
     || fail "bundle default run: $(cat "$workdir/out")"
 fi
-# The bundled bench finds the bundled map writer for its steady table.
+# The bundled bench finds the bundled map writer for its steady table;
+# without LD_LIBRARY_PATH, the launchers alone find the libraries.
 BENCH_GRIDS=32 BENCH_UPDATES=1000 BENCH_PLATE=0 BENCH_VARIANTS=resident \
   BENCH_HOST=0 BENCH_STEADY=32 expect_status 0 env -u LD_LIBRARY_PATH \
   "$b/bench" "$b/heatsim"

@@ -161,7 +161,8 @@ for print in "" --print-case; do
 done
 # --print-case checks the options as a run would, the schedules and maps
 # they name included (heatsim(1) said it read no file but case files);
-# --init is left to the run.
+# --init is left to the run, and so are the maps beside it (they must
+# match its grid), not its schedules.
 expect_status 2 "$HEATSIM" -q -g 10 --bc left=temperature:@missing.csv \
   --print-case
 grep -q "^heatsim: --bc left: missing.csv: cannot open" "$workdir/err" \
@@ -169,9 +170,14 @@ grep -q "^heatsim: --bc left: missing.csv: cannot open" "$workdir/err" \
 expect_status 2 "$HEATSIM" -q --material-map missing.h5 --print-case
 grep -q "^heatsim: --material-map: .*missing.h5" "$workdir/err" \
   || fail "--print-case of a missing map: $(cat "$workdir/err")"
-expect_status 0 "$HEATSIM" -q --init missing.h5 --print-case
+expect_status 0 "$HEATSIM" -q --init missing.h5 --material-map missing.h5 \
+  --print-case
 grep -q "^init = missing.h5$" "$workdir/out" \
   || fail "--print-case of a missing --init: $(cat "$workdir/out")"
+expect_status 2 "$HEATSIM" -q --init missing.h5 \
+  --bc left=temperature:@missing.csv --print-case
+grep -q "^heatsim: --bc left: missing.csv: cannot open" "$workdir/err" \
+  || fail "--print-case of --init and a missing schedule: $(cat "$workdir/err")"
 
 # A file included again and again is read each time, up to 64 reads in
 # all: --case of a file that includes common.case 63 times runs, and

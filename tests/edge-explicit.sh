@@ -318,9 +318,9 @@ fi
 # diffusion alone would be stable.
 stiff="--grid 10x3 --length 1 --alpha 1 --bc left=convection:1e4,0
   --bc right=temperature:1 --bc bottom=insulated --bc top=insulated"
-# shellcheck disable=SC2086
 # The number is named with the terms it holds: convection, no face
 # cooling (it said "with convection and face cooling" for either).
+# shellcheck disable=SC2086
 refused "time step 0.0038 is unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the rate of convection = 380.395 > 0.5; use dt <= 4.99481e-06" \
   $stiff --dt 0.0038 --steps 10
 # shellcheck disable=SC2086
@@ -330,6 +330,12 @@ refused "unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the ra
 # shellcheck disable=SC2086
 refused "unstable on this grid: alpha\*dt\*(1/dx^2 + 1/dy^2) + dt/2 times the rate of convection and face cooling = " \
   $stiff --thickness 1e-3 --surface-convection 1e4,0 --dt 0.0038 --steps 10
+# The report's stability line names them so too (it said "with
+# convection", under a label the number exceeds by the convection's term).
+# shellcheck disable=SC2086
+expect_status 0 "$HEATSIM" $stiff --dt 4e-6 --steps 2
+grep -q '^  stability     alpha\*dt\*(1/dx^2+1/dy^2) + dt/2 times the rate of convection = 0.400416 (explicit limit 0.5)$' \
+  "$workdir/out" || fail "report's stability line: $(grep stability "$workdir/out")"
 # shellcheck disable=SC2086
 if expect_status 0 "$HEATSIM" -q --json $stiff --steps auto --end-time 0.05
 then

@@ -16,6 +16,12 @@ fi
 binary=$1
 dir=$2
 maps=${3:-}
+for program in "$binary" ${maps:+"$maps"}; do
+  [ -x "$program" ] || {
+    echo "make-bundle.sh: cannot run '$program'" >&2
+    exit 2
+  }
+done
 mkdir -p "$dir/bin" "$dir/lib"
 
 # add PROGRAM NAME: DIR/bin/NAME.bin, the libraries it loads, and a
