@@ -84,10 +84,21 @@ stalls_geometric (const struct config *cfg)
 }
 
 bool
+edge_terms_geometric_source (const struct config *cfg)
+{
+  if (!cfg->material.source_only)
+    return false;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
+      return true;
+  return false;
+}
+
+bool
 edge_terms_operator (const struct config *cfg)
 {
-  return cfg->material.variable || edge_terms_needed (cfg)
-         || stalls_geometric (cfg);
+  return (cfg->material.variable && !edge_terms_geometric_source (cfg))
+         || edge_terms_needed (cfg) || stalls_geometric (cfg);
 }
 
 void

@@ -161,6 +161,13 @@ run_footprint (const struct config *cfg, const struct domain *d)
       counted (&f, d->ranks > 1 ? "operator, whole grid, levels"
                    : "operator, levels");
     }
+  else if (multigrid && variable)
+    {
+      /* A uniform material's source (edge_terms_geometric_source):
+         its right-hand side beside the levels.  */
+      add_grids (&f.bytes, 4, nx, ny);
+      counted (&f, "source, levels");
+    }
   else if (multigrid)
     {
       add_grids (&f.bytes, 3, nx, ny);

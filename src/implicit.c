@@ -633,6 +633,36 @@ material_init (struct implicit *im, const struct config *cfg,
   return hierarchy_status (status, d->nx, d->ny, refusal);
 }
 
+/* The geometric multigrid's right-hand side of a uniform material's
+   source (edge_terms_geometric_source): steady, -L u = q / k, its
+   residual that of k L u + q divided by k (steady_scale, so that the
+   report's norms are those of the black box solve's equations); an
+   implicit step, u^{n+1} - theta alpha dt L u^{n+1} = rhs + dt q /
+   (rho c_p).  An edge node's equation is that of its half (or quarter)
+   volume, as the mirrored halo gives it: q counts whole.  Returns 0 or
+   HEATSIM_NO_MEMORY after a message.  */
+static int
+geometric_source (struct implicit *im, const struct config *cfg,
+                  const struct material *m)
+{
+  struct field *f = cfg->steady ? &im->steady_rhs : &im->step_source;
+  const struct field *q = &m->source;
+  if (!field_alloc (f, q->nx, q->ny))
+    {
+      heatsim_error ("cannot allocate the source of a %zu x %zu grid", q->nx,
+                     q->ny);
+      return HEATSIM_NO_MEMORY;
+    }
+  const double scale = cfg->steady ? 1.0 / m->conductivity_uniform
+                       : cfg->dt / m->capacity_uniform;
+  for (size_t j = 1; j <= q->ny; ++j)
+    for (size_t i = 1; i <= q->nx; ++i)
+      f->data[field_index (f, i, j)] = scale * q->data[field_index (q, i, j)];
+  if (cfg->steady)
+    im->steady_scale = m->conductivity_uniform;
+  return HEATSIM_OK;
+}
+
 int
 implicit_init (struct implicit *im, const struct config *cfg,
                const struct stencil *s, const struct domain *d,
@@ -682,6 +712,12 @@ implicit_init (struct implicit *im, const struct config *cfg,
       op.c1 = theta * cfg->alpha * cfg->dt;
       im->explicit_weight = (1.0 - theta) * cfg->alpha * cfg->dt;
     }
+  if (m != NULL && m->source.data != NULL)
+    {
+      const int source = geometric_source (im, cfg, m);
+      if (source != HEATSIM_OK)
+        return source;
+    }
   const struct mg_boundary bc = mg_boundary_of (cfg->bc);
   char refusal[160];
   snprintf (refusal, sizeof refusal, "multigrid cannot take this problem "
@@ -700,6 +736,7 @@ implicit_free (struct implicit *im)
   heat_operator_free (&im->op);
   edge_terms_free (&im->terms);
   field_free (&im->steady_rhs);
+  field_free (&im->step_source);
   field_free (&im->whole_u);
   field_free (&im->whole_f);
   field_free (&im->previous);
@@ -863,6 +900,20 @@ add_heat (const struct edge_terms *et, double w, struct field *rhs)
       b[j * stride + i] += w * heat[j * stride + i];
 }
 
+/* rhs += source over the interior: a uniform material's dt q / (rho
+   c_p) (geometric_source).  */
+static void
+add_step_source (const struct field *source, struct field *rhs)
+{
+  const size_t nx = rhs->nx, ny = rhs->ny, stride = rhs->stride;
+  const double *restrict q = source->data;
+  double *restrict b = rhs->data;
+#pragma omp parallel for schedule(static)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
+      b[j * stride + i] += q[j * stride + i];
+}
+
 /* The hierarchy of the step ending at t: built again where a heat
    transfer coefficient has changed since the last (a set-up per such
    step), im->terms holding the terms at t.  */
@@ -924,6 +975,8 @@ implicit_step (struct implicit *im, struct field *u, size_t step,
   if (im->boxmg != NULL)
     return material_step (im, u, rhs, now, next, report);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
+  if (im->step_source.data != NULL)
+    add_step_source (&im->step_source, rhs);
   const double heat
     = im->conserves
       ? domain_sum (im->domain, field_volume_sum (u, im->edge_node)) : 0.0;

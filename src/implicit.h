@@ -53,11 +53,16 @@ struct implicit {
   double built_h[EDGE_COUNT + 1];   /* the heat transfer coefficients of
                                        the hierarchy (edge_conductances_at) */
   double implicit_weight;       /* theta dt of the operator's steps */
-  struct field steady_rhs;      /* the operator's steady state: heat,
-                                   divided by steady_scale */
+  struct field steady_rhs;      /* the steady state's: heat, divided
+                                   by steady_scale */
   double steady_scale;          /* the steady state's operator and heat
                                    are divided by it: a power of two near
-                                   k / (dx dy) of a uniform k, else 1 */
+                                   k / (dx dy) of a uniform k, else 1;
+                                   k itself where the geometric
+                                   multigrid solves a source */
+  struct field step_source;     /* the geometric multigrid's implicit
+                                   steps: dt q / (rho c_p) of a uniform
+                                   material's source, else no data */
   struct field whole_u, whole_f;  /* several ranks: the whole grid */
   struct mg_options options;
   const struct config *cfg;     /* the run's (its schedules) */

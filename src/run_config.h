@@ -101,6 +101,10 @@ struct material_options {
      runs); the largest k / (rho c_p) of the grid.  */
   bool given;
   bool variable;
+  /* Variable for its source alone: k and rho c_p uniform, no face
+     cooling or source schedule, and q / k and q / (rho c_p) of every
+     node within 1e280 (edge_terms_geometric_source).  */
+  bool source_only;
   double diffusivity_max;
   /* The explicit limit's: diffusivity_max, or more where the faces'
      harmonic means conduct better than a node's own k

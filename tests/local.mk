@@ -102,6 +102,7 @@ cli_tests = \
 	tests/material-keys.sh \
 	tests/h5-storage.sh \
 	tests/materials-steady.sh \
+	tests/source-geometric.sh \
 	tests/materials-stability.sh \
 	tests/periodic-material.sh \
 	tests/edge-explicit.sh \

@@ -35,8 +35,10 @@ refused_early "an explicit run (fields, material, material step)" \
   --source 1 -n 1 --force
 refused_early "an implicit multigrid run (fields, levels)" \
   --scheme backward-euler -n 1
-refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
+refused_early "a steady multigrid run (fields, material, source, levels)" \
   --steady --source 1
+refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
+  --steady --source 1 --thickness 1 --surface-convection 1,0
 
 # A map that declares a size whose reading cannot fit is refused from its
 # header, before any value is decoded: a 30000 x 30000 PNG of 875 kB took

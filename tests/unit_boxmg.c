@@ -738,9 +738,13 @@ estimate (size_t nx, size_t ny, const bool periodic[2])
 {
   char grid[64], err[512];
   snprintf (grid, sizeof grid, "%zux%zu", nx, ny);
-  char *argv[16] = { (char *) "heatsim", (char *) "-g", grid,
-                     (char *) "--steady", (char *) "--source", (char *) "1" };
-  int argc = 6;
+  /* Face cooling: a uniform material's source alone is the geometric
+     multigrid's where an edge is fixed.  */
+  char *argv[20] = { (char *) "heatsim", (char *) "-g", grid,
+                     (char *) "--steady", (char *) "--source", (char *) "1",
+                     (char *) "--thickness", (char *) "1",
+                     (char *) "--surface-convection", (char *) "1,0" };
+  int argc = 10;
   if (periodic[0])
     {
       argv[argc++] = (char *) "--bc";
