@@ -545,6 +545,12 @@ set_checkpoint_name (struct parser *p, struct config *c, const char *value)
 {
   c->given.checkpoint_name = true;
   c->checkpoint_name = value;
+  /* The XDMF index names a dataset FILE:/field: its readers split at
+     the first colon.  */
+  if (strchr (value, ':') != NULL)
+    return parse_fail (p, "--checkpoint-name: '%s': no ':' (the XDMF "
+                       "index names each dataset FILE:/field, and its "
+                       "readers take the first ':' for that one)", value);
   return parse_pattern (p, "--checkpoint-name", value, false);
 }
 

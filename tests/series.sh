@@ -79,6 +79,13 @@ expect_status 0 "$HEATSIM" -q --restart "$a/heatsim-000020.h5" -n 20 \
   || fail "index after a renamed restart: files $(xdmf_names "$a/heatsim.xmf")"
 [ -f "$a/b&20.h5" ] || fail "restart step not written under the new name"
 well_formed "$a/heatsim.xmf"
+# A colon is refused: the index names a dataset FILE:/field, and
+# ParaView's XDMF readers split at the first colon ('run:%06d.h5' could
+# not be read, and one reader aborted; a hostile test pass).
+refused "^heatsim: --checkpoint-name: 'run:%06d.h5': no ':'" -g 16 -n 2 \
+  --checkpoint-every 1 --checkpoint-name 'run:%06d.h5' \
+  --output-dir "$workdir/colon"
+[ -e "$workdir/colon" ] && fail "the refused --checkpoint-name wrote $(ls "$workdir/colon")"
 
 # Restart into another directory: its index lists only its own files,
 # beginning with the restart step, written there.
