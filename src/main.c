@@ -254,6 +254,11 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
     status = domain_agree (check_memory (cfg, d));
   if (status == HEATSIM_OK)
     status = domain_agree (place_kernels (cfg, d, &report->where));
+  /* The run is on devices only if every rank's is: one whose target
+     regions run on the host (no --require-device) is the report's.  */
+  if (status == HEATSIM_OK)
+    report->where.on_device
+      = domain_min (d, report->where.on_device ? 1.0 : 0.0) > 0.0;
   struct solver solver = { .domain = NULL };
   if (status == HEATSIM_OK)
     status = domain_agree (solver_init (&solver, cfg, report->where.device, d,

@@ -230,6 +230,15 @@ one_message "$want"
 [ "$(wc -l <"$workdir/out")" -eq 1 ] \
   && grep -q "\"status\": \"no_device\", \"exit_status\": 3, \"error\": \"$want" \
     "$workdir/out" || fail "--json, device missing on rank 1: $(cat "$workdir/out")"
+# Without --require-device, a rank whose target regions run on the host
+# makes the whole run's report say so: on_device is every rank's (it was
+# rank 0's, a hostile test pass found).
+if host_plugin; then
+  "$MPIEXEC" -np 1 "$HEATSIM" -q --json -g 64 -o resident : -np 1 $lack \
+    "$HEATSIM" -q --json -g 64 -o resident >"$workdir/out" 2>"$workdir/err"
+  [ $? -eq 0 ] && grep -q '"on_device": false' "$workdir/out" \
+    || fail "rank 1 on the host: $(cat "$workdir/out" "$workdir/err")"
+fi
 mpi 4 -q --json -g 10 -n 1 --steps 0x
 [ $? -eq 2 ] && [ "$(wc -l <"$workdir/out")" -eq 1 ] \
   && grep -q '"status": "usage_error"' "$workdir/out" \

@@ -139,4 +139,13 @@ if expect_status 0 sh man-die.sh; then
     grep -q -x -F -e "$line" out || fail "heatsim(1)'s die: no '$line'"
   done <die-steady
 fi
+# The plate's heat rates as README quotes jq's output (its digits had
+# drifted since they were written).
+if command -v jq >/dev/null 2>&1; then
+  quote=$(sed -n 's/^gives `\(\[-46[^`]*\]\)`:$/\1/p' "$srcdir/README")
+  [ -n "$quote" ] || fail "README lacks the plate's heat rates"
+  got=$(heatsim -q --json -p plate -s -g 31x15 -L 1 -a 1 \
+    | jq -c '[.heat_rate_left, .heat_rate_bottom, .heat_rate_net]')
+  [ "$got" = "$quote" ] || fail "the plate's heat rates: $got, README $quote"
+fi
 finish
