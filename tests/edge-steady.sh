@@ -377,11 +377,9 @@ if host_plugin; then
 $cases
 EOF
 fi
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   while IFS='|' read -r name args; do
     want=
     for n in 1 2 3 4; do

@@ -127,14 +127,7 @@ scaled floating1e307 1e307 $insulated --source 1e307
 map="-L 1 --material-map $workdir/wide.png --material 0=copper
      --material 200=fr4 $steady"
 mpi=false
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  mpi=true
-  # As tests/mpi.sh: root in CI containers, more ranks than cores.
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe
-fi
+mpi_ready && mpi=true
 for q in 1e200 1e-300; do
   # shellcheck disable=SC2086
   expect_status 0 "$HEATSIM" -q --json $map --source "$q" -o host || continue

@@ -322,11 +322,9 @@ fi
 # and over the nodes: close to 1e-12 of the largest term; the stored
 # heat's rate, a difference of two total heats summed in another order
 # over the ranks, to 1e-9 of itself).
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   terms='heat_rate_left heat_rate_right heat_rate_bottom heat_rate_top
     source_power face_cooling'
   for n in 1 2 3 4; do

@@ -139,11 +139,9 @@ same boxmg-levels checksum residual_norm_final cycles levels
 
 # On two MPI ranks the cells next to the halo are updated after the
 # exchange, by the frame kernels.
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   launch="$MPIEXEC -np 2"
   run mpi-explicit -g 37x29 -n 21 -o host
   same mpi-explicit checksum l2_error

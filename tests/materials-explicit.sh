@@ -302,11 +302,9 @@ refused "--solver jacobi: Jacobi sweeps take no heat flux edge (--bc left)" \
   -g 8 -s --solver jacobi --bc all=insulated --bc left=flux:1
 
 # ---- (e) 1 to 4 MPI ranks give the same bits.
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   ranks () {
     expect_status 0 "$MPIEXEC" -np 1 "$HEATSIM" -q --json "$@" || return
     want=$(json_field checksum "$workdir/out")

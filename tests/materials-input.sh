@@ -478,12 +478,7 @@ check_json ny 1 --material-map row.h5 -n 1 --dt 1e-4 -L 1
 
 # Every rank of an MPI run takes its part of the maps: checkpoints on 1
 # and 4 ranks hold the same fields.
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  # Open MPI refuses root unless told, and 4 ranks may exceed the cores.
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe
+if mpi_ready; then
   "$PY" -c 'import h5py, numpy as np
 r = np.random.default_rng(1)
 with h5py.File("random.h5", "w") as f:

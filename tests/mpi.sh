@@ -7,15 +7,10 @@
 # launches that cannot work end every rank with one message.
 . "${srcdir:-.}/tests/testlib.sh"
 
-if ! "$HEATSIM" --version | grep -q '^MPI: yes' || [ -z "${MPIEXEC:-}" ]; then
+if ! mpi_ready; then
   echo "heatsim built without MPI (or no mpiexec): nothing to test"
   exit 77
 fi
-# Open MPI refuses root unless told; CI containers run as root.
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-  OMPI_MCA_rmaps_base_oversubscribe
 OMP_NUM_THREADS=1
 export OMP_NUM_THREADS
 

@@ -350,11 +350,9 @@ fi
 
 # 1, 2 and 4 MPI ranks: bitwise alike (oversubscribed, as root in CI
 # containers: see tests/mpi.sh).
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   while read -r args; do
     want=
     for n in 1 2 4; do

@@ -96,11 +96,9 @@ done
 
 # 4. MPI ranks split the geometric hierarchy: the field of one rank to
 # the solver's tolerance.
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1 OMP_NUM_THREADS=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe OMP_NUM_THREADS
+if mpi_ready; then
+  OMP_NUM_THREADS=1
+  export OMP_NUM_THREADS
   for run in "--steady" "--scheme crank-nicolson -T 0.05 -n 4"; do
     for n in 1 2 3 4; do
       # shellcheck disable=SC2086

@@ -251,11 +251,7 @@ fi
 # fuse), odd grids split unevenly, parts split along x (one row high),
 # outputs and the NaN check inside passes, passes capped by the
 # narrowest part.
-if "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  OMPI_MCA_rmaps_base_oversubscribe=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
-    OMPI_MCA_rmaps_base_oversubscribe
+if mpi_ready; then
   # ranks N T ARGS...: heatsim on N ranks, one thread each, --tile-steps T.
   ranks () {
     _n=$1 _t=$2

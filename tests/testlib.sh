@@ -52,6 +52,20 @@ refused () {
   fi
 }
 
+# mpi_ready: whether heatsim is built with MPI and MPIEXEC names a
+# launcher; if so, Open MPI is told to run as root (CI containers) and on
+# more ranks than cores.  A caller that wants one thread a rank sets
+# OMP_NUM_THREADS itself.
+mpi_ready () {
+  "$HEATSIM" --version | grep -q '^MPI: yes' && [ -n "${MPIEXEC:-}" ] \
+    || return 1
+  OMPI_ALLOW_RUN_AS_ROOT=1
+  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  OMPI_MCA_rmaps_base_oversubscribe=1
+  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \
+    OMPI_MCA_rmaps_base_oversubscribe
+}
+
 # json_field NAME FILE: the value of a top-level field of heatsim --json.
 json_field () {
   sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\)\"\{0,1\}[,}].*/\1/p" "$2"
