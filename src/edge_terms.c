@@ -83,10 +83,36 @@ stalls_geometric (const struct config *cfg)
          && edge_terms_slow_geometric (cfg);
 }
 
+/* Whether a magnitude lies well inside double's normal range.  */
+static bool
+normal_magnitude (double v)
+{
+  return v >= 1e-280 && v <= 1e280;
+}
+
+/* Whether the geometric multigrid's right-hand side of the source and
+   the temperatures it makes lie well inside double's normal range: the
+   largest q / k, and it times each side squared (the field's scale in
+   the steady state, which long implicit steps approach); dt q / (rho
+   c_p) for implicit steps.  Beyond, q / k of 1e-324 was 0 (a field of
+   zeros), subnormal ones stalled, and dt q / (rho c_p) of 1e310
+   overflowed: the black box multigrid scales its field and refuses
+   what it cannot take, naming it.  */
+static bool
+source_in_range (const struct config *cfg)
+{
+  const struct material_options *m = &cfg->material;
+  const double per_k = m->source_per_k;
+  if (!normal_magnitude (per_k) || !normal_magnitude (per_k * cfg->lx * cfg->lx)
+      || !normal_magnitude (per_k * cfg->ly * cfg->ly))
+    return false;
+  return cfg->steady || normal_magnitude (m->source_per_capacity * cfg->dt);
+}
+
 bool
 edge_terms_geometric_source (const struct config *cfg)
 {
-  if (!cfg->material.source_only)
+  if (!cfg->material.source_only || !source_in_range (cfg))
     return false;
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)

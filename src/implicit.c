@@ -653,11 +653,14 @@ geometric_source (struct implicit *im, const struct config *cfg,
                      q->ny);
       return HEATSIM_NO_MEMORY;
     }
-  const double scale = cfg->steady ? 1.0 / m->conductivity_uniform
-                       : cfg->dt / m->capacity_uniform;
+  /* Divided first: dt / (rho c_p) alone can leave double's range.  */
+  const double by = cfg->steady ? m->conductivity_uniform
+                    : m->capacity_uniform;
+  const double dt = cfg->steady ? 1.0 : cfg->dt;
   for (size_t j = 1; j <= q->ny; ++j)
     for (size_t i = 1; i <= q->nx; ++i)
-      f->data[field_index (f, i, j)] = scale * q->data[field_index (q, i, j)];
+      f->data[field_index (f, i, j)]
+        = q->data[field_index (q, i, j)] / by * dt;
   if (cfg->steady)
     im->steady_scale = m->conductivity_uniform;
   return HEATSIM_OK;
@@ -830,8 +833,11 @@ implicit_steady_cycles (struct implicit *im, struct field *u,
   /* The solve's norms are those of the equations divided by
      steady_scale; the target and the report are the run's.  */
   const double scale = im->steady_scale;
-  o.atol = target > 0.0 ? fmin (target / scale, DBL_MAX)
-           : DBL_MIN;  /* 0: the round-off floor */
+  /* 0: the round-off floor.  A target that the scale takes to 0 is
+     the least one double holds (an atol of 0 is no target at all); a
+     subnormal one stays, which the scaled solves reach.  */
+  o.atol = target > 0.0 ? fmax (fmin (target / scale, DBL_MAX), DBL_TRUE_MIN)
+           : DBL_MIN;
   const enum mg_status status
     = solve (im, u, im->steady_rhs.data != NULL ? &im->steady_rhs : NULL,
              &o, report);

@@ -990,21 +990,15 @@ refuse_diffusivity (struct parser *p, const struct config *c,
                      material_option (m), alpha);
 }
 
-/* Whether the geometric multigrid's right-hand side of the source q,
-   q / k steady or dt q / (rho c_p) a step, and the temperatures it
-   makes, about q / k times the domain's side squared, stay far from
-   overflow: every node's |q| / least times the longer side squared (at
-   least 1) within 1e280.  Beyond, the black box multigrid's range
-   checks refuse the run, naming k and the cells.  */
-static bool
-source_within (const struct field *q, double least, const struct config *c)
+/* The largest |q| of a whole-grid map.  */
+static double
+largest_magnitude (const struct field *q, size_t nx, size_t ny)
 {
   double largest = 0.0;
-  for (size_t j = 1; j <= c->ny; ++j)
-    for (size_t i = 1; i <= c->nx; ++i)
+  for (size_t j = 1; j <= ny; ++j)
+    for (size_t i = 1; i <= nx; ++i)
       largest = fmax (largest, fabs (q->data[field_index (q, i, j)]));
-  const double side = fmax (1.0, fmax (c->lx, c->ly));
-  return least > 0.0 && largest / least <= 1e280 / side / side;
+  return largest;
 }
 
 bool
@@ -1032,9 +1026,13 @@ material_derive (struct config *c, char *err, size_t errlen)
   m->variable = w.conductivity.data != NULL || w.capacity.data != NULL
                 || w.source.data != NULL || terms;
   m->source_only = w.conductivity.data == NULL && w.capacity.data == NULL
-                   && w.source.data != NULL && !terms
-                   && source_within (&w.source, fmin (w.conductivity_uniform,
-                                                      w.capacity_uniform), c);
+                   && w.source.data != NULL && !terms;
+  if (m->source_only)
+    {
+      const double q = largest_magnitude (&w.source, c->nx, c->ny);
+      m->source_per_k = q / w.conductivity_uniform;
+      m->source_per_capacity = q / w.capacity_uniform;
+    }
   m->diffusivity_max = largest_diffusivity (&w.conductivity, &w.capacity,
                                             w.conductivity_uniform,
                                             w.capacity_uniform, c->nx,

@@ -102,9 +102,10 @@ struct material_options {
   bool given;
   bool variable;
   /* Variable for its source alone: k and rho c_p uniform, no face
-     cooling or source schedule, and q / k and q / (rho c_p) of every
-     node within 1e280 (edge_terms_geometric_source).  */
+     cooling or source schedule (edge_terms_geometric_source); then the
+     largest |q| / k and |q| / (rho c_p) of the grid.  */
   bool source_only;
+  double source_per_k, source_per_capacity;
   double diffusivity_max;
   /* The explicit limit's: diffusivity_max, or more where the faces'
      harmonic means conduct better than a node's own k

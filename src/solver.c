@@ -912,7 +912,7 @@ run_multigrid_steady (struct solver *s, const struct config *cfg,
                                        cfg->max_steps - n);
       if (chunk > MG_MAX_CYCLES)
         chunk = MG_MAX_CYCLES;
-      struct mg_report rep;
+      struct mg_report rep = { 0 };
       const enum mg_status mg = implicit_steady_cycles (im, &w->u,
                                                         (unsigned) chunk,
                                                         target, &rep);

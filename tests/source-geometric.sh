@@ -83,6 +83,42 @@ for run in "--steady" "--scheme crank-nicolson -T 0.05 -n 10" \
   rm -rf g b
 done
 
+# 2b. Magnitudes at the ends of double's range run as the black box
+# multigrid runs them (same status; where it solves, the same field):
+# q/k of 1e-324 made the geometric right-hand side 0 (a field of zeros,
+# status 0), subnormal q/k stopped with status 4 or 5, dt/(rho c_p) of
+# 1e-400 lost the source, and dt q/(rho c_p) of 1e310 ended with status
+# 5 where the black box refused it (a hostile test pass).
+while read -r args; do
+  # shellcheck disable=SC2086
+  "$HEATSIM" -q --json -g 32x32 --density 1 --heat-capacity 1 \
+    --edges 0,0,0,0 $args >geo.json 2>geo.err
+  geo=$?
+  # shellcheck disable=SC2086
+  "$HEATSIM" -q --json -g 32x32 --density 1 --heat-capacity 1 \
+    --edges 0,0,0,0 $args --source-schedule one.csv >box.json 2>box.err
+  box=$?
+  if [ "$geo" != "$box" ]; then
+    fail "$args: status $geo, the black box's $box: $(cat geo.err)"
+  elif [ "$geo" = 0 ]; then
+    awk -v a="$(json_field max geo.json)" -v b="$(json_field max box.json)" \
+      'BEGIN { d = a - b; exit !(b != 0 && d * d <= (1e-6 * b) ^ 2) }' \
+      || fail "$args: max $(json_field max geo.json), the black box's $(json_field max box.json)"
+    pass
+  else
+    pass
+  fi
+done <<'CASES'
+-L 1e100 --conductivity 1e24 --source 1e-300 --steady
+-L 1e100 --conductivity 1e200 --source 1e-300 --steady
+-L 1e100 --conductivity 1e15 --source 1e-300 --steady
+-L 1e100 --conductivity 1e20 --source 1e-300 --steady
+-L 1 --conductivity 1e10 --source 1e-290 --steady --rtol 1e-30
+-L 1 --conductivity 1e200 --density 1e200 --source 1e300 --scheme backward-euler --dt 1e-200 -n 3
+-L 1 --conductivity 1e200 --density 1e200 --source 1e300 --scheme crank-nicolson --dt 1e-200 -n 3
+-L 1 --conductivity 1 --source 1e250 --scheme backward-euler --dt 1e60 -n 2
+CASES
+
 # 3. Every placement the same bits (on LLVM's host plugin, map and
 # resident solve in the plugin's memory).
 want=
