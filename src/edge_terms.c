@@ -103,7 +103,8 @@ source_in_range (const struct config *cfg)
 {
   const struct material_options *m = &cfg->material;
   const double per_k = m->source_per_k;
-  if (!normal_magnitude (per_k) || !normal_magnitude (per_k * cfg->lx * cfg->lx)
+  if (!normal_magnitude (per_k)
+      || !normal_magnitude (per_k * cfg->lx * cfg->lx)
       || !normal_magnitude (per_k * cfg->ly * cfg->ly))
     return false;
   return cfg->steady || normal_magnitude (m->source_per_capacity * cfg->dt);

@@ -636,7 +636,7 @@ material_init (struct implicit *im, const struct config *cfg,
 /* The geometric multigrid's right-hand side of a uniform material's
    source (edge_terms_geometric_source): steady, -L u = q / k, its
    residual that of k L u + q divided by k (steady_scale, so that the
-   report's norms are those of the black box solve's equations); an
+   report's norms are in the black box solve's units, W/m^3); an
    implicit step, u^{n+1} - theta alpha dt L u^{n+1} = rhs + dt q /
    (rho c_p).  An edge node's equation is that of its half (or quarter)
    volume, as the mirrored halo gives it: q counts whole.  Returns 0 or
