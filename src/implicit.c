@@ -1020,7 +1020,7 @@ implicit_steady_norm (struct implicit *im, struct field *u)
 {
   /* Every finite norm is at most DBL_MAX: the solve stops before its
      first cycle.  */
-  struct mg_report report;
+  struct mg_report report = { 0 };
   implicit_steady_cycles (im, u, 1, DBL_MAX, &report);
   return report.initial;
 }

@@ -121,8 +121,11 @@ print_steady (FILE *out, const struct config *cfg, const struct run_result *r)
              r->residual_final / r->residual_initial, r->residual_initial);
   fputs (varying ? "                (residual: l2 norm over the interior of "
                    "q + div (k grad u), finite volumes)\n"
-                   : "                (residual: l2 norm over the interior of "
-                   "the 5-point Laplacian of u)\n", out);
+         : edge_terms_geometric_source (cfg)
+         ? "                (residual: l2 norm over the interior of "
+           "q + k times the 5-point Laplacian of u)\n"
+         : "                (residual: l2 norm over the interior of "
+           "the 5-point Laplacian of u)\n", out);
 }
 
 /* The material and the sources, where options give them (issue 23).  */

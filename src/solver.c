@@ -970,7 +970,7 @@ run_implicit_steps (struct solver *s, const struct config *cfg,
   while (n < cfg->steps && status == HEATSIM_OK)
     {
       note_heat (s, cfg, n, r);
-      struct mg_report rep;
+      struct mg_report rep = { 0 };
       const enum mg_status mg = implicit_step (im, &w->u,
                                                 cfg->start_step + n,
                                                 &w->unew, &rep);
