@@ -235,9 +235,8 @@ read_setting (const struct case_reader *r, const struct case_frame *f,
   /* Room for "FILE:LINE: " before it: the message is cut once
      (message_vformat).  */
   char msg[HEATSIM_MESSAGE_MAX];
-  const size_t room = strlen (f->path) + 24;
   if (!r->apply (r->context, name, value, f->path, msg,
-                 room + 256 < sizeof msg ? sizeof msg - room : sizeof msg))
+                 message_inner_size (sizeof msg, strlen (f->path) + 24)))
     return fail (r, "%s:%zu: %s", f->path, lineno, msg);
   return true;
 }

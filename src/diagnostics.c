@@ -17,15 +17,19 @@ static char message[HEATSIM_MESSAGE_MAX];
 static bool held;
 static const char *prefix;
 
+/* The longest " [... N bytes left out ...] ".  A buffer must hold it
+   and a few bytes of each end for a message to be cut in the middle
+   (more than CUT_MIN bytes); an inner message's buffer is made smaller
+   only where INNER_MIN bytes are left.  */
+enum { GAP_MAX = 48, CUT_MIN = 4 * GAP_MAX, INNER_MIN = 256 };
+
 void
 message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
 {
   va_list again;
   va_copy (again, ap);
   const int n = vsnprintf (buf, size, fmt, ap);
-  /* Room for the gap and a few bytes of each end.  */
-  enum { GAP_MAX = 48 };
-  char *whole = n >= 0 && (size_t) n >= size && size > 4 * GAP_MAX
+  char *whole = n >= 0 && (size_t) n >= size && size > CUT_MIN
                 ? malloc ((size_t) n + 1) : NULL;
   if (whole != NULL)
     {
@@ -42,6 +46,12 @@ message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
       free (whole);
     }
   va_end (again);
+}
+
+size_t
+message_inner_size (size_t size, size_t before)
+{
+  return before < size && size - before > INNER_MIN ? size - before : size;
 }
 
 /* message_vformat with its arguments.  */
@@ -72,9 +82,9 @@ heatsim_error (const char *fmt, ...)
   /* Room for the prefix (an option's name), so that the message is
      cut once: message_vformat.  */
   char text[sizeof message];
-  const size_t room = prefix != NULL ? strlen (prefix) + 2 : 0;
-  message_vformat (text, room + 256 < sizeof text ? sizeof text - room
-                   : sizeof text, fmt, ap);
+  message_vformat (text, message_inner_size (sizeof text, prefix != NULL
+                                             ? strlen (prefix) + 2 : 0),
+                   fmt, ap);
   va_end (ap);
   if (prefix != NULL)
     message_format (message, sizeof message, "%s: %s", prefix, text);

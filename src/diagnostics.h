@@ -33,6 +33,12 @@ enum { HEATSIM_MESSAGE_MAX = 16384 };
 void message_vformat (char *buf, size_t size, const char *fmt, va_list ap)
   __attribute__ ((format (printf, 3, 0)));
 
+/* The size of a buffer for a message that another, of size bytes,
+   will quote after before bytes, so that the message is cut once
+   (message_vformat): size less before, or size where that would leave
+   too little to cut well.  */
+size_t message_inner_size (size_t size, size_t before);
+
 /* Which rank of an MPI run this process is (0 without MPI).  main() sets
    it once, before anything can fail; rank 0 prints at once, the others
    keep their message back.  */

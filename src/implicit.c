@@ -893,31 +893,19 @@ material_rhs (const struct heat_operator *op, const struct edge_terms *et,
       }
 }
 
-/* rhs += w heat over the interior: the terms of the step's end.  */
+/* rhs += w heat over the interior: the edge terms of the step's end,
+   or a uniform material's dt q / (rho c_p) (geometric_source; w 1,
+   exact).  */
 static void
-add_heat (const struct edge_terms *et, double w, struct field *rhs)
+add_heat (const struct field *heat, double w, struct field *rhs)
 {
   const size_t nx = rhs->nx, ny = rhs->ny, stride = rhs->stride;
-  const double *restrict heat = et->heat.data;
+  const double *restrict h = heat->data;
   double *restrict b = rhs->data;
 #pragma omp parallel for schedule(static)
   for (size_t j = 1; j <= ny; ++j)
     for (size_t i = 1; i <= nx; ++i)
-      b[j * stride + i] += w * heat[j * stride + i];
-}
-
-/* rhs += source over the interior: a uniform material's dt q / (rho
-   c_p) (geometric_source).  */
-static void
-add_step_source (const struct field *source, struct field *rhs)
-{
-  const size_t nx = rhs->nx, ny = rhs->ny, stride = rhs->stride;
-  const double *restrict q = source->data;
-  double *restrict b = rhs->data;
-#pragma omp parallel for schedule(static)
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      b[j * stride + i] += q[j * stride + i];
+      b[j * stride + i] += w * h[j * stride + i];
 }
 
 /* The hierarchy of the step ending at t: built again where a heat
@@ -950,7 +938,7 @@ material_step (struct implicit *im, struct field *u, struct field *rhs,
     edge_terms_at (&im->terms, cfg, d, im->op.source, now);
   material_rhs (&im->op, &im->terms, u, im->explicit_weight, rhs);
   edge_terms_at (&im->terms, cfg, d, im->op.source, next);
-  add_heat (&im->terms, im->implicit_weight, rhs);
+  add_heat (&im->terms.heat, im->implicit_weight, rhs);
   *report = (struct mg_report) { 0 };
   enum mg_status status = follow_conductances (im, next);
   field_copy (&im->previous, u);
@@ -982,7 +970,7 @@ implicit_step (struct implicit *im, struct field *u, size_t step,
     return material_step (im, u, rhs, now, next, report);
   implicit_rhs (u, im->explicit_weight, im->dx, im->dy, rhs);
   if (im->step_source.data != NULL)
-    add_step_source (&im->step_source, rhs);
+    add_heat (&im->step_source, 1.0, rhs);
   const double heat
     = im->conserves
       ? domain_sum (im->domain, field_volume_sum (u, im->edge_node)) : 0.0;

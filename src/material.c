@@ -990,17 +990,6 @@ refuse_diffusivity (struct parser *p, const struct config *c,
                      material_option (m), alpha);
 }
 
-/* The largest |q| of a whole-grid map.  */
-static double
-largest_magnitude (const struct field *q, size_t nx, size_t ny)
-{
-  double largest = 0.0;
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      largest = fmax (largest, fabs (q->data[field_index (q, i, j)]));
-  return largest;
-}
-
 bool
 material_derive (struct config *c, char *err, size_t errlen)
 {
@@ -1029,7 +1018,7 @@ material_derive (struct config *c, char *err, size_t errlen)
                    && w.source.data != NULL && !terms;
   if (m->source_only)
     {
-      const double q = largest_magnitude (&w.source, c->nx, c->ny);
+      const double q = field_largest (&w.source);
       m->source_per_k = q / w.conductivity_uniform;
       m->source_per_capacity = q / w.capacity_uniform;
     }
