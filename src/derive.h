@@ -12,7 +12,11 @@
 struct config;
 
 /* Complete c.  False with a one-line message in err (errlen bytes) naming
-   the option that makes the run impossible.  */
-bool derive_settings (struct config *c, char *err, size_t errlen);
+   the option that makes the run impossible.  to_run: a run follows (not
+   --print-case), and one of one rank that cannot fit in memory even if
+   its maps were uniform (least_footprint) is refused before they are
+   read (c->too_large).  */
+bool derive_settings (struct config *c, bool to_run, char *err,
+                      size_t errlen);
 
 #endif

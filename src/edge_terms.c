@@ -114,11 +114,9 @@ source_in_range (const struct config *cfg)
                                               * cfg->dt));
 }
 
-bool
-edge_terms_geometric_source (const struct config *cfg)
+static bool
+has_dirichlet_edge (const struct config *cfg)
 {
-  if (!cfg->material.source_only || !source_in_range (cfg))
-    return false;
   for (int e = 0; e < EDGE_COUNT; ++e)
     if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
       return true;
@@ -126,10 +124,35 @@ edge_terms_geometric_source (const struct config *cfg)
 }
 
 bool
+edge_terms_geometric_source (const struct config *cfg)
+{
+  return cfg->material.source_only && source_in_range (cfg)
+         && has_dirichlet_edge (cfg);
+}
+
+/* edge_terms_operator of a material that varies or not (variable) and
+   whose source the geometric multigrid takes or not (geometric).  */
+static bool
+operator_for (const struct config *cfg, bool variable, bool geometric)
+{
+  return (variable && !geometric) || edge_terms_needed (cfg)
+         || stalls_geometric (cfg);
+}
+
+bool
 edge_terms_operator (const struct config *cfg)
 {
-  return (cfg->material.variable && !edge_terms_geometric_source (cfg))
-         || edge_terms_needed (cfg) || stalls_geometric (cfg);
+  return operator_for (cfg, cfg->material.variable,
+                       edge_terms_geometric_source (cfg));
+}
+
+bool
+edge_terms_operator_least (const struct config *cfg)
+{
+  const bool terms = config_step_terms (cfg);
+  const bool source = material_options_source (&cfg->material);
+  return operator_for (cfg, source || terms,
+                       source && !terms && has_dirichlet_edge (cfg));
 }
 
 void

@@ -42,6 +42,7 @@
 #include "edge_terms.h"
 #include "field.h"
 #include "strategy.h"
+#include "sysmem.h"
 
 /* *total += count grids of nx x ny, saturating at SIZE_MAX.  */
 static void
@@ -73,15 +74,14 @@ add_bytes (size_t *total, size_t bytes)
    memory check does not refuse it first for a reason that hides the
    cure.  */
 static void
-add_boxmg (size_t *total, const struct config *cfg, const struct domain *d,
-           bool factor_too)
+add_boxmg (size_t *total, const struct config *cfg, bool factor_too)
 {
   const bool px = config_periodic (cfg, EDGE_LEFT);
   const bool py = config_periodic (cfg, EDGE_BOTTOM);
   size_t factor, cnx, cny;
-  add_bytes (total, boxmg_footprint (d->nx, d->ny, px, py, 0, &factor));
+  add_bytes (total, boxmg_footprint (cfg->nx, cfg->ny, px, py, 0, &factor));
   if (factor_too
-      && boxmg_coarsest_factor (d->nx, d->ny, px, py, &cnx, &cny)
+      && boxmg_coarsest_factor (cfg->nx, cfg->ny, px, py, &cnx, &cny)
          <= BOXMG_FACTOR_LIMIT)
     add_bytes (total, factor);
 }
@@ -108,13 +108,14 @@ copies_in_host_memory (const struct config *cfg)
 #endif
 }
 
-struct footprint
-run_footprint (const struct config *cfg, const struct domain *d)
+/* The footprint of a part of nx x ny of ranks, variable and boxmg
+   saying whether the material varies and whether the multigrid is the
+   black box one (which the maps decide).  */
+static struct footprint
+footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
+              bool variable, bool boxmg)
 {
-  const size_t nx = d->local_nx, ny = d->local_ny;
-  const bool variable = cfg->material.variable;
   const bool multigrid = config_uses_multigrid (cfg);
-  const bool boxmg = multigrid && edge_terms_operator (cfg);
   const bool copies = copies_in_host_memory (cfg);
   struct footprint f = {
     .kind = !multigrid ? (cfg->steady ? "a steady Jacobi run"
@@ -128,10 +129,8 @@ run_footprint (const struct config *cfg, const struct domain *d)
   counted (&f, "fields");
   if (variable)
     {
-      const bool source = cfg->material.source_given
-                          || cfg->material.source_map != NULL
-                          || cfg->material.rects > 0;
-      add_grids (&f.bytes, source ? 3 : 2, nx, ny);
+      add_grids (&f.bytes, material_options_source (&cfg->material) ? 3 : 2,
+                 nx, ny);
       counted (&f, "material");
     }
   if (variable && !multigrid && !cfg->steady)
@@ -139,7 +138,7 @@ run_footprint (const struct config *cfg, const struct domain *d)
       add_grids (&f.bytes, 6, nx, ny);
       counted (&f, "material step");
     }
-  if (!multigrid && !cfg->steady && d->ranks > 1 && cfg->tile_steps > 1)
+  if (!multigrid && !cfg->steady && ranks > 1 && cfg->tile_steps > 1)
     {
       /* Fused steps on several ranks: two parts widened by the
          neighbours' lines (tiled_ranks.h), at most tile_steps + 1 deep
@@ -155,10 +154,10 @@ run_footprint (const struct config *cfg, const struct domain *d)
   if (boxmg)
     {
       add_grids (&f.bytes, 6 + (cfg->steady ? 1 : 0), nx, ny);
-      if (d->ranks > 1)
-        add_grids (&f.bytes, 6, d->nx, d->ny);
-      add_boxmg (&f.bytes, cfg, d, true);
-      counted (&f, d->ranks > 1 ? "operator, whole grid, levels"
+      if (ranks > 1)
+        add_grids (&f.bytes, 6, cfg->nx, cfg->ny);
+      add_boxmg (&f.bytes, cfg, true);
+      counted (&f, ranks > 1 ? "operator, whole grid, levels"
                    : "operator, levels");
     }
   else if (multigrid && variable)
@@ -176,12 +175,50 @@ run_footprint (const struct config *cfg, const struct domain *d)
   if (copies)
     {
       add_grids (&f.bytes, 2 + (variable && !multigrid ? 4 : 0), nx, ny);
-      if (boxmg && d->ranks == 1 && cfg->strategy->multigrid == MG_RESIDENT)
-        add_boxmg (&f.bytes, cfg, d, false);
-      else if (multigrid && d->ranks == 1
+      if (boxmg && ranks == 1 && cfg->strategy->multigrid == MG_RESIDENT)
+        add_boxmg (&f.bytes, cfg, false);
+      else if (multigrid && ranks == 1
                && cfg->strategy->multigrid == MG_RESIDENT)
         add_grids (&f.bytes, 3, nx, ny);
       counted (&f, "device copies");
     }
   return f;
+}
+
+struct footprint
+run_footprint (const struct config *cfg, const struct domain *d)
+{
+  return footprint_of (cfg, d->local_nx, d->local_ny, d->ranks,
+                       cfg->material.variable,
+                       config_uses_multigrid (cfg)
+                       && edge_terms_operator (cfg));
+}
+
+struct footprint
+least_footprint (const struct config *cfg)
+{
+  const bool variable = material_options_source (&cfg->material)
+                        || config_step_terms (cfg);
+  return footprint_of (cfg, cfg->nx, cfg->ny, 1, variable,
+                       config_uses_multigrid (cfg)
+                       && edge_terms_operator_least (cfg));
+}
+
+bool
+footprint_fits (const struct footprint *need, size_t nx, size_t ny,
+                char *err, size_t errlen)
+{
+  size_t available;
+  if (fits_in_memory (need->bytes, &available))
+    return true;
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  if (need->bytes == SIZE_MAX)
+    snprintf (err, errlen, "--grid: %zux%zu needs more bytes than memory "
+              "can hold for %s (%s)", nx, ny, need->kind, need->counted);
+  else
+    snprintf (err, errlen, "--grid: %zux%zu needs %.2f GiB for %s (%s); "
+              "only %.2f GiB are available", nx, ny,
+              (double) need->bytes / gib, need->kind, need->counted,
+              (double) available / gib);
+  return false;
 }

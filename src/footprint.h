@@ -1,8 +1,10 @@
 /* The host memory a run's full-size arrays take, estimated from its
-   configuration before any of them is allocated (main's memory check).  */
+   configuration before any of them is allocated (main's memory check),
+   and the least it can take before its maps are read (derive.c's).  */
 #ifndef HEATSIM_FOOTPRINT_H
 #define HEATSIM_FOOTPRINT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "domain.h"
@@ -19,5 +21,17 @@ struct footprint {
    d (split), counted from the allocators of each kind of run.  */
 struct footprint run_footprint (const struct config *cfg,
                                 const struct domain *d);
+
+/* The least a run of cfg on one rank can take, counted before its maps
+   are read (derive.c): as if every map were uniform and a source lay in
+   the geometric multigrid's range.  Where that cannot fit, neither can
+   the run: it is refused before a map is opened or a source grid
+   made.  */
+struct footprint least_footprint (const struct config *cfg);
+
+/* Whether need fits in the memory available now; else false, with the
+   refusal, naming --grid's nx x ny, in err.  */
+bool footprint_fits (const struct footprint *need, size_t nx, size_t ny,
+                     char *err, size_t errlen);
 
 #endif

@@ -328,11 +328,12 @@ load_initial (struct config *cfg, struct field *u)
       return status;
     }
   char err[HEATSIM_MESSAGE_MAX];
-  if (!derive_settings (cfg, err, sizeof err))
+  if (!derive_settings (cfg, true, err, sizeof err))
     {
       heatsim_error ("%s", err);
       field_free (u);
-      return cfg->file_unusable ? HEATSIM_BAD_FILE : HEATSIM_USAGE;
+      return cfg->file_unusable ? HEATSIM_BAD_FILE
+             : cfg->too_large ? HEATSIM_TOO_LARGE : HEATSIM_USAGE;
     }
   /* A new run's end time counts from its start (--restart's counts from
      the start of the simulation already).  */

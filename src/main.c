@@ -82,19 +82,10 @@ static int
 check_memory (const struct config *cfg, const struct domain *d)
 {
   const struct footprint need = run_footprint (cfg, d);
-  size_t available;
-  if (fits_in_memory (need.bytes, &available))
+  char err[HEATSIM_MESSAGE_MAX];
+  if (footprint_fits (&need, d->local_nx, d->local_ny, err, sizeof err))
     return HEATSIM_OK;
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  if (need.bytes == SIZE_MAX)
-    heatsim_error ("--grid: %zux%zu needs more bytes than memory can hold "
-                   "for %s (%s)", d->local_nx, d->local_ny, need.kind,
-                   need.counted);
-  else
-    heatsim_error ("--grid: %zux%zu needs %.2f GiB for %s (%s); only %.2f "
-                   "GiB are available", d->local_nx, d->local_ny,
-                   (double) need.bytes / gib, need.kind, need.counted,
-                   (double) available / gib);
+  heatsim_error ("%s", err);
   return HEATSIM_TOO_LARGE;
 }
 
@@ -464,7 +455,8 @@ run (int argc, char **argv)
      to fail says why, for all.  */
   /* An input file that cannot be opened or read is a bad file, as
      --init's is, not a bad command line.  */
-  const int refusal = cfg.file_unusable ? HEATSIM_BAD_FILE : HEATSIM_USAGE;
+  const int refusal = cfg.file_unusable ? HEATSIM_BAD_FILE
+                      : cfg.too_large ? HEATSIM_TOO_LARGE : HEATSIM_USAGE;
   const int agreed = domain_agree (parsed == OPTIONS_ERROR ? refusal
                                    : HEATSIM_OK);
   const bool failed = agreed != HEATSIM_OK;

@@ -818,8 +818,7 @@ read_whole (struct parser *p, struct config *c, struct whole *w)
   const bool ok = (m->map == NULL || read_material_map (p, c, &g, w))
                   && (m->source_map == NULL
                       || read_source_map (p, c, &g, &w->source))
-                  && (!(m->source_given || m->rects > 0
-                        || m->source_map != NULL)
+                  && (!material_options_source (m)
                       || add_sources (p, c, &w->source));
   if (!ok)
     whole_free (w);
@@ -996,7 +995,7 @@ material_derive (struct config *c, char *err, size_t errlen)
   struct parser p = { err, errlen, false };
   struct material_options *m = &c->material;
   /* Face cooling and a source schedule are terms of the variable step.  */
-  const bool terms = c->surface_given || c->source_schedule.path != NULL;
+  const bool terms = config_step_terms (c);
   m->variable = terms;
   m->source_only = false;
   m->capacity_min = 1.0;
@@ -1050,7 +1049,7 @@ material_derive (struct config *c, char *err, size_t errlen)
 static const char *
 differing_option (const struct material_options *m, size_t k)
 {
-  if (k == 2 && (m->source_given || m->source_map != NULL || m->rects > 0))
+  if (k == 2 && material_options_source (m))
     return m->source_given ? "source"
            : m->source_map != NULL ? "source-map" : "source-rect";
   return material_option (m);

@@ -1765,7 +1765,7 @@ options_parse (int argc, char **argv, struct config *cfg, char *err,
     ok = options_load_schedules (cfg, err, errlen);
   /* With a file, the grid is known only once it is read.  */
   if (ok && checked && cfg->init == NULL && cfg->restart == NULL)
-    ok = derive_settings (cfg, err, errlen);
+    ok = derive_settings (cfg, action == OPTIONS_RUN, err, errlen);
   return ok ? action : OPTIONS_ERROR;
 }
 

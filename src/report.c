@@ -139,7 +139,7 @@ print_material (FILE *out, const struct config *cfg)
   else if (m->map != NULL)
     fprintf (out, "  material      map %s, largest k/(rho c_p) %g\n", m->map,
              m->diffusivity_max);
-  if (m->source_given || m->source_map != NULL || m->rects > 0)
+  if (material_options_source (m))
     fprintf (out, "  sources       %s%g uniform, map %s, %zu rectangles\n",
              cfg->unit == TEMPERATURE_NONE ? "" : "W/m^3: ", m->source,
              m->source_map ? m->source_map : "none", m->rects);

@@ -125,6 +125,14 @@ material_options_uniform (const struct material_options *m)
          && m->map == NULL;
 }
 
+/* Whether the options give a heat source (--source, --source-map or
+   --source-rect).  */
+static inline bool
+material_options_source (const struct material_options *m)
+{
+  return m->source_given || m->source_map != NULL || m->rects > 0;
+}
+
 /* The explicit scheme is stable for alpha dt (1/dx^2 + 1/dy^2) <= this.  */
 #define STABILITY_LIMIT 0.5
 
@@ -289,6 +297,9 @@ struct config {
                            they name (a map, a schedule, a case file)
                            cannot be opened or read: status bad_file, as
                            for --init, not usage_error */
+  bool too_large;       /* the options were refused because the run
+                           cannot fit in memory (least_footprint): status
+                           too_large, as main's memory check */
 };
 
 /* A file the run reads: the option that named it and its name.  */
@@ -489,6 +500,14 @@ const char *config_stability_terms (const struct config *c);
    material's text then quotes.  */
 void config_describe_material (const struct config *c, bool diffusivity,
                                char *text, size_t size);
+
+/* Whether the run has terms of the variable step whatever its maps
+   hold: face cooling or a source schedule.  */
+static inline bool
+config_step_terms (const struct config *c)
+{
+  return c->surface_given || c->source_schedule.path != NULL;
+}
 
 /* Whether the run solves with multigrid: an implicit scheme, or a
    steady state by multigrid.  */

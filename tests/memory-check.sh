@@ -39,6 +39,15 @@ refused_early "a steady multigrid run (fields, material, source, levels)" \
   --steady --source 1
 refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
   --steady --source 1 --thickness 1 --surface-convection 1,0
+# Before any map is read or source grid made: a run that could not fit
+# even if every map were uniform is refused first (a 20000^2 steady run
+# with --source 1 held a 3 GB source grid for 6 s before the refusal;
+# at 50000^2, 19.5 GB for 41 s), here before the map it names is opened.
+refused_early "a steady multigrid run (fields, material, source, levels)" \
+  --steady --source-map absent.h5
+refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
+  --steady --material-map absent.h5 --source 1 --edges 0,0,0,0 \
+  --surface-convection 1,0 --thickness 1
 
 # A map that declares a size whose reading cannot fit is refused from its
 # header, before any value is decoded: a 30000 x 30000 PNG of 875 kB took
