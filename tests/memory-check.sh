@@ -48,6 +48,13 @@ refused_early "a steady multigrid run (fields, material, source, levels)" \
 refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
   --steady --material-map absent.h5 --source 1 --edges 0,0,0,0 \
   --surface-convection 1,0 --thickness 1
+# ... with the memory check's status in --json.
+if expect_status 2 "$HEATSIM" -q --json -g "$n" --steady --source-map absent.h5
+then
+  grep -q '"status": *"too_large"' "$workdir/out" \
+    || fail "--json: the early refusal's status is not too_large: $(cat "$workdir/out")"
+fi
+[ -z "$(ls -A)" ] || fail "the --json refusal left files: $(ls -A)"
 
 # A map that declares a size whose reading cannot fit is refused from its
 # header, before any value is decoded: a 30000 x 30000 PNG of 875 kB took
