@@ -383,6 +383,11 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
   const bool from_map = grid_from_map (c);
   if (!from_map && !check_axes (&p, c))
     return false;
+  /* Before the memory check, which would hide it.  */
+  if (!c->steady && c->restart == NULL && given.steps && given.dt
+      && given.end_time)
+    return parse_fail (&p, "--steps, --dt, --end-time: give at most two of "
+                       "them");
   if (!from_map && to_run && !check_least_memory (&p, c))
     return false;
   if (!material_derive (c, err, errlen))
@@ -410,9 +415,6 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
       return true;
     }
 
-  if (given.steps && given.dt && given.end_time)
-    return parse_fail (&p, "--steps, --dt, --end-time: give at most two of "
-                       "them");
   if (given.steps_auto)
     {
       if (!auto_steps (&p, c, given))

@@ -130,20 +130,22 @@ edge_terms_geometric_source (const struct config *cfg)
          && has_dirichlet_edge (cfg);
 }
 
-/* edge_terms_operator of a material that varies or not (variable) and
-   whose source the geometric multigrid takes or not (geometric).  */
+/* edge_terms_operator of a material that varies or not (variable),
+   whose source the geometric multigrid takes or not (geometric), and
+   whose geometric multigrid would stall or not (stalls).  */
 static bool
-operator_for (const struct config *cfg, bool variable, bool geometric)
+operator_for (const struct config *cfg, bool variable, bool geometric,
+              bool stalls)
 {
-  return (variable && !geometric) || edge_terms_needed (cfg)
-         || stalls_geometric (cfg);
+  return (variable && !geometric) || edge_terms_needed (cfg) || stalls;
 }
 
 bool
 edge_terms_operator (const struct config *cfg)
 {
   return operator_for (cfg, cfg->material.variable,
-                       edge_terms_geometric_source (cfg));
+                       edge_terms_geometric_source (cfg),
+                       stalls_geometric (cfg));
 }
 
 bool
@@ -151,8 +153,11 @@ edge_terms_operator_least (const struct config *cfg)
 {
   const bool terms = config_step_terms (cfg);
   const bool source = material_options_source (&cfg->material);
+  /* A step's stall depends on alpha and dt, which the maps and
+     derive.c set later: counted for a steady run only.  */
   return operator_for (cfg, source || terms,
-                       source && !terms && has_dirichlet_edge (cfg));
+                       source && !terms && has_dirichlet_edge (cfg),
+                       cfg->steady && stalls_geometric (cfg));
 }
 
 void

@@ -47,9 +47,10 @@ bool edge_terms_geometric_source (const struct config *cfg);
    edge_terms_slow_geometric where no edge is periodic.  */
 bool edge_terms_operator (const struct config *cfg);
 
-/* The same before the maps are read, as if every map were uniform and
-   a source lay in range: false where the run may still take the
-   geometric multigrid (footprint.c's least footprint).  */
+/* The same before the maps are read, as if every map were uniform, a
+   source lay in range and implicit steps did not stall the geometric
+   multigrid (alpha and dt are not known yet): false where the run may
+   still take the geometric multigrid (footprint.c's least footprint).  */
 bool edge_terms_operator_least (const struct config *cfg);
 
 /* Whether the geometric multigrid of a uniform material would leave

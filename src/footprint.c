@@ -199,9 +199,11 @@ least_footprint (const struct config *cfg)
 {
   const bool variable = material_options_source (&cfg->material)
                         || config_step_terms (cfg);
-  return footprint_of (cfg, cfg->nx, cfg->ny, 1, variable,
-                       config_uses_multigrid (cfg)
-                       && edge_terms_operator_least (cfg));
+  struct footprint f = footprint_of (cfg, cfg->nx, cfg->ny, 1, variable,
+                                     config_uses_multigrid (cfg)
+                                     && edge_terms_operator_least (cfg));
+  f.least = true;
+  return f;
 }
 
 bool
@@ -216,9 +218,9 @@ footprint_fits (const struct footprint *need, size_t nx, size_t ny,
     snprintf (err, errlen, "--grid: %zux%zu needs more bytes than memory "
               "can hold for %s (%s)", nx, ny, need->kind, need->counted);
   else
-    snprintf (err, errlen, "--grid: %zux%zu needs %.2f GiB for %s (%s); "
+    snprintf (err, errlen, "--grid: %zux%zu needs %s%.2f GiB for %s (%s); "
               "only %.2f GiB are available", nx, ny,
-              (double) need->bytes / gib, need->kind, need->counted,
-              (double) available / gib);
+              need->least ? "at least " : "", (double) need->bytes / gib,
+              need->kind, need->counted, (double) available / gib);
   return false;
 }

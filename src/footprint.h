@@ -15,6 +15,7 @@ struct footprint {
   size_t bytes;           /* SIZE_MAX when the count overflows */
   const char *kind;       /* "a steady black box multigrid run", ... */
   char counted[96];       /* "fields, material, levels", ... */
+  bool least;             /* a lower bound (least_footprint) */
 };
 
 /* The bytes of this rank's full-size arrays for the run cfg asks for on
@@ -30,7 +31,8 @@ struct footprint run_footprint (const struct config *cfg,
 struct footprint least_footprint (const struct config *cfg);
 
 /* Whether need fits in the memory available now; else false, with the
-   refusal, naming --grid's nx x ny, in err.  */
+   refusal, naming --grid's nx x ny ("needs at least" a lower bound),
+   in err.  */
 bool footprint_fits (const struct footprint *need, size_t nx, size_t ny,
                      char *err, size_t errlen);
 

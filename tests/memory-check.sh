@@ -27,7 +27,7 @@ mkdir "$workdir/run" && cd "$workdir/run" || exit 99
 refused_early () {
   what=$1
   shift
-  refused "^heatsim: --grid: ${n}x${n} needs [0-9.]* GiB for $what; only [0-9.]* GiB are available$" \
+  refused "^heatsim: --grid: ${n}x${n} needs at least [0-9.]* GiB for $what; only [0-9.]* GiB are available$" \
     -g "$n" --png-every 1 "$@"
   [ -z "$(ls -A)" ] || fail "'$*' left files: $(ls -A)"
 }
