@@ -354,6 +354,17 @@ check_axes (struct parser *p, const struct config *c)
   return true;
 }
 
+/* Whether the grid's fields can be addressed at all.  */
+static bool
+check_addressable (struct parser *p, const struct config *c)
+{
+  size_t bytes;
+  if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
+    return parse_fail (p, "--grid: %zux%zu cells need more memory than "
+                       "this machine can address", c->nx, c->ny);
+  return true;
+}
+
 /* A run of one rank whose least footprint cannot fit: refused before
    its maps are read and its source grid made, which took 3 GB and 6 s
    for a refusal of a 20000^2 steady run, 19.5 GB and 41 s at 50000^2.
@@ -375,28 +386,28 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
 {
   struct parser p = { err, errlen, false };
   const struct given_options given = c->given;
-  size_t bytes;
+  const struct material_options *m = &c->material;
   /* A grid that a map sets is known once the map is read; one that the
      options or a file set is checked first, so that it, not a map of
      another size, is blamed.  Before check_scale: dx or dy would be
      infinite (and a run without it gave inf and NaN).  */
   const bool from_map = grid_from_map (c);
-  if (!from_map && !check_axes (&p, c))
+  if (!from_map && !(check_axes (&p, c) && check_addressable (&p, c)))
     return false;
   /* Before the memory check, which would hide it.  */
   if (!c->steady && c->restart == NULL && given.steps && given.dt
       && given.end_time)
     return parse_fail (&p, "--steps, --dt, --end-time: give at most two of "
                        "them");
-  if (!from_map && to_run && !check_least_memory (&p, c))
+  /* Only where material_derive would read a map or make a source grid:
+     otherwise main's check comes after every other refusal here.  */
+  if (!from_map && to_run && (m->map != NULL || material_options_source (m))
+      && !check_least_memory (&p, c))
     return false;
   if (!material_derive (c, err, errlen))
     return false;
-  if (from_map && !check_axes (&p, c))
+  if (from_map && !(check_axes (&p, c) && check_addressable (&p, c)))
     return false;
-  if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
-    return parse_fail (&p, "--grid: %zux%zu cells need more memory than "
-                       "this machine can address", c->nx, c->ny);
   if (c->restart != NULL)
     return continue_checkpoint (&p, c);
   if (!given.disk)

@@ -114,20 +114,11 @@ source_in_range (const struct config *cfg)
                                               * cfg->dt));
 }
 
-static bool
-has_dirichlet_edge (const struct config *cfg)
-{
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
-      return true;
-  return false;
-}
-
 bool
 edge_terms_geometric_source (const struct config *cfg)
 {
   return cfg->material.source_only && source_in_range (cfg)
-         && has_dirichlet_edge (cfg);
+         && config_fixed_edge (cfg);
 }
 
 /* edge_terms_operator of a material that varies or not (variable),
@@ -156,7 +147,7 @@ edge_terms_operator_least (const struct config *cfg)
   /* A step's stall depends on alpha and dt, which the maps and
      derive.c set later: counted for a steady run only.  */
   return operator_for (cfg, source || terms,
-                       source && !terms && has_dirichlet_edge (cfg),
+                       source && !terms && config_fixed_edge (cfg),
                        cfg->steady && stalls_geometric (cfg));
 }
 

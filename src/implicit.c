@@ -110,16 +110,6 @@ create_whole (struct implicit *im, double c0, double c1)
   return status;
 }
 
-/* Whether an edge is held at a fixed temperature: it ties the level.  */
-static bool
-fixed_edge (const struct config *cfg)
-{
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    if (cfg->bc[e].kind == BOUNDARY_DIRICHLET)
-      return true;
-  return false;
-}
-
 /* Whether a convection edge or face cooling of H > 0 (im->built_h, of
    the time the hierarchy is built for) takes heat out.  */
 static bool
@@ -220,7 +210,7 @@ weak_hold (const struct implicit *im, double c0, double c1, double *ratio,
 static int
 check_balance (const struct implicit *im, const struct config *cfg)
 {
-  if (fixed_edge (cfg))
+  if (config_fixed_edge (cfg))
     return HEATSIM_OK;
   if (any_sink (im))
     {
@@ -272,7 +262,7 @@ check_step_level (const struct implicit *im, const struct config *cfg,
   double ratio;
   char names[256];
   bool one;
-  if (fixed_edge (cfg) || !any_sink (im)
+  if (config_fixed_edge (cfg) || !any_sink (im)
       || !weak_hold (im, 1.0, c1, &ratio, names, sizeof names, &one))
     return HEATSIM_OK;
   heatsim_error ("--scheme %s: dt %g: with no edge at a fixed temperature, "
@@ -678,7 +668,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
     .domain = d,
     .dx = config_dx (cfg), .dy = config_dy (cfg),
     .halo = *s,
-    .conserves = !fixed_edge (cfg),
+    .conserves = !config_fixed_edge (cfg),
     .volume = ((double) d->nx - 0.5 * (config_edge_node (cfg, EDGE_LEFT)
                                        + config_edge_node (cfg, EDGE_RIGHT)))
               * ((double) d->ny

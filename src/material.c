@@ -172,8 +172,7 @@ static bool
 material_given (const struct material_options *m)
 {
   return m->conductivity_given || m->density_given || m->heat_capacity_given
-         || m->map != NULL || m->defs > 0 || m->source_given
-         || m->source_map != NULL || m->rects > 0;
+         || m->map != NULL || m->defs > 0 || material_options_source (m);
 }
 
 /* Whether the options give an SI material (not only sources).  */

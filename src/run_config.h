@@ -509,6 +509,16 @@ config_step_terms (const struct config *c)
   return c->surface_given || c->source_schedule.path != NULL;
 }
 
+/* Whether an edge is held at a fixed temperature: it ties the level.  */
+static inline bool
+config_fixed_edge (const struct config *c)
+{
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    if (c->bc[e].kind == BOUNDARY_DIRICHLET)
+      return true;
+  return false;
+}
+
 /* Whether the run solves with multigrid: an implicit scheme, or a
    steady state by multigrid.  */
 static inline bool

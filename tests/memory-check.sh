@@ -24,28 +24,35 @@ n=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.4 * k * 1024 / 16) - 2 }')
 ulimit -v $((kib / 2)) || exit 99
 
 mkdir "$workdir/run" && cd "$workdir/run" || exit 99
+# needs: "needs at least" where a map or source is given (the count
+# before it is read, derive.c), "needs" where none is (main's count).
 refused_early () {
-  what=$1
-  shift
-  refused "^heatsim: --grid: ${n}x${n} needs at least [0-9.]* GiB for $what; only [0-9.]* GiB are available$" \
+  needs=$1
+  what=$2
+  shift 2
+  refused "^heatsim: --grid: ${n}x${n} $needs [0-9.]* GiB for $what; only [0-9.]* GiB are available$" \
     -g "$n" --png-every 1 "$@"
   [ -z "$(ls -A)" ] || fail "'$*' left files: $(ls -A)"
 }
-refused_early "an explicit run (fields, material, material step)" \
-  --source 1 -n 1 --force
-refused_early "an implicit multigrid run (fields, levels)" \
+refused_early "needs at least" \
+  "an explicit run (fields, material, material step)" --source 1 -n 1 --force
+refused_early needs "an implicit multigrid run (fields, levels)" \
   --scheme backward-euler -n 1
-refused_early "a steady multigrid run (fields, material, source, levels)" \
+refused_early "needs at least" \
+  "a steady multigrid run (fields, material, source, levels)" \
   --steady --source 1
-refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
+refused_early "needs at least" \
+  "a steady black box multigrid run (fields, material, operator, levels)" \
   --steady --source 1 --thickness 1 --surface-convection 1,0
 # Before any map is read or source grid made: a run that could not fit
 # even if every map were uniform is refused first (a 20000^2 steady run
 # with --source 1 held a 3 GB source grid for 6 s before the refusal;
 # at 50000^2, 19.5 GB for 41 s), here before the map it names is opened.
-refused_early "a steady multigrid run (fields, material, source, levels)" \
+refused_early "needs at least" \
+  "a steady multigrid run (fields, material, source, levels)" \
   --steady --source-map absent.h5
-refused_early "a steady black box multigrid run (fields, material, operator, levels)" \
+refused_early "needs at least" \
+  "a steady black box multigrid run (fields, material, operator, levels)" \
   --steady --material-map absent.h5 --source 1 --edges 0,0,0,0 \
   --surface-convection 1,0 --thickness 1
 # ... with the memory check's status in --json.
@@ -55,6 +62,14 @@ then
     || fail "--json: the early refusal's status is not too_large: $(cat "$workdir/out")"
 fi
 [ -z "$(ls -A)" ] || fail "the --json refusal left files: $(ls -A)"
+# A run that the early count lets through reaches main's check, which
+# counts what the maps and sources decided, exactly: a source of 1e-300
+# (q/k beyond the geometric multigrid's range) takes the black box
+# multigrid.  Two grids here take 10 % of MemAvailable.
+n2=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.1 * k * 1024 / 16) - 2 }')
+refused "^heatsim: --grid: ${n2}x${n2} needs [0-9.]* GiB for a steady black box multigrid run (fields, material, operator, levels); only [0-9.]* GiB are available$" \
+  -g "$n2" --png-every 1 --steady --source 1e-300
+[ -z "$(ls -A)" ] || fail "the late refusal left files: $(ls -A)"
 
 # A map that declares a size whose reading cannot fit is refused from its
 # header, before any value is decoded: a 30000 x 30000 PNG of 875 kB took
