@@ -373,9 +373,10 @@ check_addressable (struct parser *p, const struct config *c)
 static bool
 check_least_memory (struct parser *p, struct config *c)
 {
+  if (domain_world_size () > 1)
+    return true;
   const struct footprint least = least_footprint (c);
-  if (domain_world_size () > 1
-      || footprint_fits (&least, c->nx, c->ny, p->err, p->errlen))
+  if (footprint_fits (&least, c->nx, c->ny, p->err, p->errlen))
     return true;
   c->too_large = true;
   return false;

@@ -26,9 +26,9 @@ struct footprint run_footprint (const struct config *cfg,
 /* The least a run of cfg on one rank can take, counted before its maps
    are read (derive.c): as if every map were uniform, a source lay in
    the geometric multigrid's range and implicit steps did not stall that
-   multigrid (alpha and dt are derived later).  Where that cannot fit, neither can
-   the run: it is refused before a map is opened or a source grid
-   made.  */
+   multigrid (alpha and dt are derived later).  Where that cannot fit,
+   neither can the run: it is refused before a map is opened or a
+   source grid made.  */
 struct footprint least_footprint (const struct config *cfg);
 
 /* Whether need fits in the memory available now; else false, with the
