@@ -2,11 +2,13 @@
 
 #include "options.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "casefile.h"
 #include "colormap.h"
@@ -1633,25 +1635,77 @@ put (char *out, size_t at, const char *s)
   return at + n;
 }
 
-/* The case file of c into out (NULL: only its length); its length.  The
-   settings come in --help's order.  */
+/* The case file of c's settings, setting i with value[i], into out
+   (NULL: only count); its length.  The settings come in --help's
+   order.  */
 static size_t
-write_case (const struct config *c, char *out)
+write_case (const struct config *c, const char *const *value, char *out)
 {
   size_t n = put (out, 0, "# heatsim case file (heatsim --case FILE runs "
-                  "it; its file names are relative to the directory it "
-                  "was printed in)\n");
+                  "it; the files it reads are named by absolute paths, "
+                  "those it writes from the run's directory)\n");
   for (size_t g = 0; g < GROUP_COUNT; ++g)
     for (size_t k = 0; k < OPTION_COUNT; ++k)
       for (size_t i = 0; i < c->setting_count; ++i)
         if (option_table[k].group == g && c->settings[i].option == k)
           {
             n = put (out, n, option_table[k].name);
-            if (c->settings[i].value != NULL)
-              n = put (out, put (out, n, " = "), c->settings[i].value);
+            if (value[i] != NULL)
+              n = put (out, put (out, n, " = "), value[i]);
             n = put (out, n, "\n");
           }
   return n;
+}
+
+/* The working directory followed by '/' (not doubled at the root),
+   which case_file_resolve takes as a file's path: malloc'ed; NULL with
+   errno set when it cannot be read.  */
+static char *
+working_directory (void)
+{
+  for (size_t size = 256; size <= (size_t) 1 << 20; size *= 2)
+    {
+      char *dir = malloc (size + 1);
+      if (dir == NULL)
+        return NULL;
+      if (getcwd (dir, size) != NULL)
+        {
+          const size_t n = strlen (dir);
+          if (n == 0 || dir[n - 1] != '/')
+            strcpy (dir + n, "/");
+          return dir;
+        }
+      free (dir);
+      if (errno != ERANGE)
+        return NULL;
+    }
+  errno = ENAMETOOLONG;
+  return NULL;
+}
+
+/* The value setting i of c is written with: the files a run reads by
+   absolute names, so that a printed case runs wherever it is saved
+   (its reader takes relative names from its own directory); *owned
+   the allocation to free, or NULL.  False with a message when the
+   working directory cannot be read or memory is short.  */
+static bool
+case_value (struct parser *p, const struct config *c, size_t i,
+            char **cwd, const char **value, char **owned)
+{
+  const struct setting *s = &c->settings[i];
+  bool schedules;
+  *value = s->value;
+  *owned = NULL;
+  if (s->value == NULL || !names_input (option_table[s->option].name,
+                                        &schedules))
+    return true;
+  if (*cwd == NULL && (*cwd = working_directory ()) == NULL)
+    return parse_fail (p, "--%s: cannot read the working directory to "
+                       "name '%s' from it: %s", option_table[s->option].name,
+                       s->value, strerror (errno));
+  *owned = case_file_resolve (*cwd, s->value, schedules);
+  *value = *owned;
+  return *owned != NULL || parse_fail (p, "out of memory");
 }
 
 bool
@@ -1659,23 +1713,36 @@ options_case_text (const struct config *cfg, char **text, char *err,
                    size_t errlen)
 {
   struct parser p = { err, errlen, false };
+  const char *value[SETTINGS_MAX];
+  char *owned[SETTINGS_MAX] = { NULL };
+  char *cwd = NULL;
+  bool ok = true;
   *text = NULL;
-  for (size_t i = 0; i < cfg->setting_count; ++i)
+  for (size_t i = 0; ok && i < cfg->setting_count; ++i)
     {
-      const struct setting *s = &cfg->settings[i];
-      if (s->value != NULL && !case_writable (s->value))
-        return parse_fail (&p, "--%s: '%s' cannot be written in a case file "
-                           "(it has no quoting: no line breaks, no blanks "
-                           "at the ends)", option_table[s->option].name,
-                           s->value);
+      ok = case_value (&p, cfg, i, &cwd, &value[i], &owned[i]);
+      if (ok && value[i] != NULL && !case_writable (value[i]))
+        ok = parse_fail (&p, "--%s: '%s' cannot be written in a case file "
+                         "(it has no quoting: no line breaks, no blanks "
+                         "at the ends)",
+                         option_table[cfg->settings[i].option].name,
+                         value[i]);
     }
-  const size_t n = write_case (cfg, NULL);
-  *text = malloc (n + 1);
-  if (*text == NULL)
-    return parse_fail (&p, "out of memory");
-  write_case (cfg, *text);
-  (*text)[n] = '\0';
-  return true;
+  if (ok)
+    {
+      const size_t n = write_case (cfg, value, NULL);
+      *text = malloc (n + 1);
+      ok = *text != NULL || parse_fail (&p, "out of memory");
+      if (ok)
+        {
+          write_case (cfg, value, *text);
+          (*text)[n] = '\0';
+        }
+    }
+  for (size_t i = 0; i < cfg->setting_count; ++i)
+    free (owned[i]);
+  free (cwd);
+  return ok;
 }
 
 /* getopt_long's code for an option: its short name, or a number past

@@ -197,7 +197,8 @@ fi
   || fail "old checkpoint: bc $(bc --restart "$srcdir/tests/data/checkpoint-v1.h5" -n 1)"
 
 # A case file with --bc options: the command line's run, and
-# --print-case gives them back in order.
+# --print-case gives them back in order (the schedule by its absolute
+# name).
 run='-g 12x10 -T 0.01 --steps auto -a 1 -L 1'
 cat >walls.case <<'EOF'
 grid = 12x10
@@ -217,7 +218,7 @@ want=$(sum $run --edges 100,0,0,0 --bc all=insulated --bc left=temperature:100 \
 expect_status 0 "$HEATSIM" --case walls.case --print-case
 grep -v '^#' "$workdir/out" | grep '^bc = ' >printed
 printf '%s\n' 'bc = all=insulated' 'bc = left=temperature:100' \
-  'bc = right=convection:2,@flat.csv' | cmp -s - printed \
+  "bc = right=convection:2,@$(pwd -P)/flat.csv" | cmp -s - printed \
   || fail "--print-case: $(cat printed)"
 [ "$(edges_line --case walls.case)" = '  edges         left temperature 100, right convection 2 to @flat.csv, bottom insulated, top insulated' ] \
   || fail "case file: $(edges_line --case walls.case)"

@@ -172,7 +172,7 @@ grep -q "^heatsim: --material-map: .*missing.h5" "$workdir/err" \
   || fail "--print-case of a missing map: $(cat "$workdir/err")"
 expect_status 0 "$HEATSIM" -q --init missing.h5 --material-map missing.h5 \
   --print-case
-grep -q "^init = missing.h5$" "$workdir/out" \
+grep -q "^init = $(pwd -P)/missing.h5$" "$workdir/out" \
   || fail "--print-case of a missing --init: $(cat "$workdir/out")"
 expect_status 2 "$HEATSIM" -q --init missing.h5 \
   --bc left=temperature:@missing.csv --print-case
@@ -255,7 +255,7 @@ args='-p disk -g 20x12 -L 3x2 --disk 0.5,80 -a 0.3 -T 0.05 --steps auto
 expect_status 0 "$HEATSIM" $args --print-case
 cp "$workdir/out" a.case
 [ ! -e run ] || fail "--print-case wrote output"
-[ "$(sed -n 1p a.case)" = "# heatsim case file (heatsim --case FILE runs it; its file names are relative to the directory it was printed in)" ] \
+[ "$(sed -n 1p a.case)" = "# heatsim case file (heatsim --case FILE runs it; the files it reads are named by absolute paths, those it writes from the run's directory)" ] \
   || fail "--print-case: header: $(sed -n 1p a.case)"
 grep -qx 'disk = 0.5,80' a.case && grep -qx 'steps = auto' a.case \
   && grep -qx 'offload = host' a.case && [ "$(wc -l <a.case)" = 14 ] \
@@ -280,7 +280,8 @@ refused "^heatsim: --print-case: --output-dir: ' run' cannot be written in a cas
 # The files a case file names are relative to its directory, as its
 # includes are (absolute ones stay): schedules (@FILE in --bc and
 # --surface-convection, --source-schedule) and maps; what the run writes
-# stays in the current directory.  --print-case names them from here.
+# stays in the current directory.  --print-case names them by absolute
+# paths, so that its case file runs wherever it is saved.
 mkdir -p cases/data
 printf 'time,value\n0,300\n1,320\n' >cases/data/t.csv
 printf 'time,value\n0,1\n' >cases/data/on.csv
@@ -300,11 +301,12 @@ surface-convection = @data/t.csv,@data/t.csv
 source-schedule = data/on.csv
 monitor = wall.csv
 EOF
+here=$(pwd -P)
 if expect_status 0 "$HEATSIM" -q --case cases/wall.case --print-case; then
-  for want in 'bc = left=temperature:@cases/data/t.csv' \
-      "bc = right=convection:@$workdir/h.csv,@cases/data/t.csv" \
-      'surface-convection = @cases/data/t.csv,@cases/data/t.csv' \
-      'source-schedule = cases/data/on.csv' 'monitor = wall.csv'; do
+  for want in "bc = left=temperature:@$here/cases/data/t.csv" \
+      "bc = right=convection:@$workdir/h.csv,@$here/cases/data/t.csv" \
+      "surface-convection = @$here/cases/data/t.csv,@$here/cases/data/t.csv" \
+      "source-schedule = $here/cases/data/on.csv" 'monitor = wall.csv'; do
     grep -q -x -e "$want" "$workdir/out" \
       || fail "case file's relative names: no '$want' in $(cat "$workdir/out")"
   done
@@ -322,6 +324,19 @@ EOF
 expect_status 0 "$HEATSIM" -q --case cases/map.case
 printf 'source-map = data/missing.h5\n' >cases/missing.case
 refused "cases/data/missing.h5" -g 8 -n 1 --case cases/missing.case
+# A case printed here and saved elsewhere runs the same (its relative
+# names were the working directory's, and its reader took them as the
+# case file's directory's: "cannot open cases/cases/data/map.png").
+set -- --material-map cases/data/map.png --material '#b22222=brick' \
+  --material '#ffd700=k=0.04,rho=30,cp=840' -n 2
+if expect_status 0 "$HEATSIM" -q "$@" --print-case; then
+  mkdir -p elsewhere/deeper
+  cp "$workdir/out" elsewhere/deeper/map.case
+  grep -qx "material-map = $here/cases/data/map.png" elsewhere/deeper/map.case \
+    || fail "--print-case: the map not by its absolute name: $(cat elsewhere/deeper/map.case)"
+  [ "$(sum --case elsewhere/deeper/map.case)" = "$(sum "$@")" ] \
+    || fail "a printed case saved in another directory runs differently"
+fi
 
 # The records of a run: JSON, checkpoint attribute and PNG text chunk all
 # hold what --print-case prints.

@@ -370,8 +370,8 @@ test_case_text (void)
   CHECK (options_case_text (&c, &text, err, sizeof err));
   CHECK (text != NULL
          && strcmp (text, "# heatsim case file (heatsim --case FILE runs "
-                    "it; its file names are relative to the directory it "
-                    "was printed in)\n"
+                    "it; the files it reads are named by absolute paths, "
+                    "those it writes from the run's directory)\n"
                     "problem = disk\ndisk = 2\ngrid = 8x4\nalpha = 0.5\n"
                     "steps = auto\nend-time = 1\nquiet\n") == 0);
   free (text);
