@@ -142,12 +142,12 @@ edge_terms_operator (const struct config *cfg)
 bool
 edge_terms_operator_least (const struct config *cfg)
 {
-  const bool terms = config_step_terms (cfg);
-  const bool source = material_options_source (&cfg->material);
+  const bool variable = config_varies_before_maps (cfg);
   /* A step's stall depends on alpha and dt, which the maps and
      derive.c set later: counted for a steady run only.  */
-  return operator_for (cfg, source || terms,
-                       source && !terms && config_fixed_edge (cfg),
+  return operator_for (cfg, variable,
+                       variable && !config_step_terms (cfg)
+                       && config_fixed_edge (cfg),
                        cfg->steady && stalls_geometric (cfg));
 }
 

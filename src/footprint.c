@@ -197,9 +197,8 @@ run_footprint (const struct config *cfg, const struct domain *d)
 struct footprint
 least_footprint (const struct config *cfg)
 {
-  const bool variable = material_options_source (&cfg->material)
-                        || config_step_terms (cfg);
-  struct footprint f = footprint_of (cfg, cfg->nx, cfg->ny, 1, variable,
+  struct footprint f = footprint_of (cfg, cfg->nx, cfg->ny, 1,
+                                     config_varies_before_maps (cfg),
                                      config_uses_multigrid (cfg)
                                      && edge_terms_operator_least (cfg));
   f.least = true;

@@ -509,6 +509,14 @@ config_step_terms (const struct config *c)
   return c->surface_given || c->source_schedule.path != NULL;
 }
 
+/* Whether the operator varies from node to node, known before the maps
+   are read: a source, or the step's terms.  A map may add to it.  */
+static inline bool
+config_varies_before_maps (const struct config *c)
+{
+  return material_options_source (&c->material) || config_step_terms (c);
+}
+
 /* Whether an edge is held at a fixed temperature: it ties the level.  */
 static inline bool
 config_fixed_edge (const struct config *c)
