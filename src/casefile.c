@@ -153,13 +153,27 @@ name_starts (const char *value, size_t k, bool schedules)
          && relative_name (value + k);
 }
 
+/* How many relative file names value holds.  */
+static size_t
+relative_names (const char *value, bool schedules)
+{
+  size_t names = 0;
+  for (size_t k = 0; value[k] != '\0'; ++k)
+    names += name_starts (value, k, schedules);
+  return names;
+}
+
+bool
+case_file_names_relative (const char *value, bool schedules)
+{
+  return relative_names (value, schedules) > 0;
+}
+
 char *
 case_file_resolve (const char *path, const char *value, bool schedules)
 {
   const size_t dir = directory_length (path);
-  size_t names = 0;
-  for (size_t k = 0; value[k] != '\0'; ++k)
-    names += name_starts (value, k, schedules);
+  const size_t names = relative_names (value, schedules);
   char *text = malloc (strlen (value) + names * dir + 1);
   if (text == NULL)
     return NULL;

@@ -37,6 +37,10 @@ typedef bool case_setting_fn (void *context, const char *name,
 char *case_file_resolve (const char *path, const char *value,
                          bool schedules);
 
+/* Whether value holds a relative file name that case_file_resolve
+   would make relative to a directory.  */
+bool case_file_names_relative (const char *value, bool schedules);
+
 /* Read the case file at path and apply its settings in order.  False
    with a message in err naming the file, and the line where there is
    one: "PATH:LINE: ..."; *unusable then says whether a case file could

@@ -1696,8 +1696,9 @@ case_value (struct parser *p, const struct config *c, size_t i,
   bool schedules;
   *value = s->value;
   *owned = NULL;
-  if (s->value == NULL || !names_input (option_table[s->option].name,
-                                        &schedules))
+  if (s->value == NULL
+      || !names_input (option_table[s->option].name, &schedules)
+      || !case_file_names_relative (s->value, schedules))
     return true;
   if (*cwd == NULL && (*cwd = working_directory ()) == NULL)
     return parse_fail (p, "--%s: cannot read the working directory to "

@@ -337,6 +337,18 @@ if expect_status 0 "$HEATSIM" -q "$@" --print-case; then
   [ "$(sum --case elsewhere/deeper/map.case)" = "$(sum "$@")" ] \
     || fail "a printed case saved in another directory runs differently"
 fi
+# Absolute names alone need no working directory: one removed under the
+# run still prints them (only a relative name is made absolute).
+mkdir gone
+if (cd gone && rmdir ../gone \
+    && "$HEATSIM" -q --material-map "$here/cases/data/map.png" \
+       --material '#b22222=brick' --material '#ffd700=k=0.04,rho=30,cp=840' \
+       --print-case >"$workdir/out" 2>"$workdir/err"); then
+  grep -qx "material-map = $here/cases/data/map.png" "$workdir/out" \
+    || fail "--print-case in a removed directory: $(cat "$workdir/out")"
+else
+  fail "--print-case of absolute names in a removed directory: $(cat "$workdir/err")"
+fi
 
 # The records of a run: JSON, checkpoint attribute and PNG text chunk all
 # hold what --print-case prints.
