@@ -57,14 +57,21 @@ conduction_dominates (const struct config *cfg)
   return cfg->steady || config_diffusivity_max (cfg) * cfg->dt > side * side;
 }
 
+struct mg_boundary
+edge_terms_mg_boundary (const struct config *cfg)
+{
+  struct mg_boundary b;
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    b.kind[e] = cfg->bc[e].kind;
+  return b;
+}
+
 bool
 edge_terms_slow_geometric (const struct config *cfg)
 {
   if (!config_uses_multigrid (cfg) || !conduction_dominates (cfg))
     return false;
-  struct mg_boundary bc;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    bc.kind[e] = cfg->bc[e].kind;
+  const struct mg_boundary bc = edge_terms_mg_boundary (cfg);
   const double aspect = mg_blocked_aspect (cfg->nx, cfg->ny, config_dx (cfg),
                                            config_dy (cfg), &bc);
   const double nodes = (double) cfg->nx * (double) cfg->ny;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "field.h"
+#include "multigrid.h"
 #include "run_config.h"
 
 struct domain;
@@ -25,6 +26,11 @@ struct domain;
 struct edge_terms {
   struct field sink, heat;   /* of a part, padded like its fields */
 };
+
+/* The kinds of the run's edges, as the geometric multigrid takes them
+   (its Dirichlet, flux and convection edges' values come in the
+   right-hand side).  */
+struct mg_boundary edge_terms_mg_boundary (const struct config *cfg);
 
 /* Whether the run has terms the constant-coefficient multigrid cannot
    take, so that its implicit steps and steady state need the operator

@@ -10,8 +10,10 @@
        material's wx, wy, gain and rise on them: 2 or 6 widened G;
      an implicit step: the last step's field (implicit.c): 1 G;
      the constant-coefficient multigrid (mg_level.c, level_alloc): f, r on
-       the finest level, u, f, r on each coarser one, a quarter the size
-       of the one above: at most 2 G + 3 G / 3 = 3 G;
+       the finest level, u, f, r on each coarser one, a quarter or half
+       the size of the one above, and each level's transfer tables
+       (mg_footprint replays the levels: on a grid 1 node across the
+       tables outweigh the grids);
      the black box multigrid (implicit.c, material_init; boxmg_setup.c):
        the operator (4 G), edge_terms' sink and heat (2 G), a steady run's
        right-hand side (1 G), and on the whole grid its levels: the finest
@@ -26,8 +28,8 @@
      LLVM's x86_64 host plugin keeps an offloading strategy's device
        copies in host memory: u, unew, the explicit step's wx, wy, gain and
        rise, and a resident multigrid's levels.
-   Arrays of a row or a column, halo strips and the constant-coefficient
-   multigrid's coarsest solve are small beside these and left out;
+   Other arrays of a row or a column and halo strips are small beside
+   these and left out;
    so are the whole-grid maps read while the material is set up, freed
    before the fields are allocated.  */
 #include <config.h>
@@ -84,6 +86,18 @@ add_boxmg (size_t *total, const struct config *cfg, bool factor_too)
       && boxmg_coarsest_factor (cfg->nx, cfg->ny, px, py, &cnx, &cny)
          <= BOXMG_FACTOR_LIMIT)
     add_bytes (total, factor);
+}
+
+/* The geometric multigrid's hierarchy of a part of nx x ny, counted by
+   mg_setup.c as it would allocate it (mg_footprint; of a split grid,
+   the part's own hierarchy, which the split one's levels are close
+   to).  */
+static void
+add_levels (size_t *total, const struct config *cfg, size_t nx, size_t ny)
+{
+  const struct mg_boundary bc = edge_terms_mg_boundary (cfg);
+  add_bytes (total, mg_footprint (nx, ny, config_dx (cfg), config_dy (cfg),
+                                  &bc));
 }
 
 /* Append part to the list of what was counted.  */
@@ -164,12 +178,13 @@ footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
     {
       /* A uniform material's source (edge_terms_geometric_source):
          its right-hand side beside the levels.  */
-      add_grids (&f.bytes, 4, nx, ny);
+      add_grids (&f.bytes, 1, nx, ny);
+      add_levels (&f.bytes, cfg, nx, ny);
       counted (&f, "source, levels");
     }
   else if (multigrid)
     {
-      add_grids (&f.bytes, 3, nx, ny);
+      add_levels (&f.bytes, cfg, nx, ny);
       counted (&f, "levels");
     }
   if (copies)
@@ -179,7 +194,7 @@ footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
         add_boxmg (&f.bytes, cfg, false);
       else if (multigrid && ranks == 1
                && cfg->strategy->multigrid == MG_RESIDENT)
-        add_grids (&f.bytes, 3, nx, ny);
+        add_levels (&f.bytes, cfg, nx, ny);
       counted (&f, "device copies");
     }
   return f;

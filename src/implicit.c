@@ -15,16 +15,6 @@
 #include "schedule.h"
 #include "status.h"
 
-/* heatsim gives all four edges one kind; --edges values are Dirichlet.  */
-static struct mg_boundary
-mg_boundary_of (const struct edge_condition bc[EDGE_COUNT])
-{
-  struct mg_boundary b;
-  for (int e = 0; e < EDGE_COUNT; ++e)
-    b.kind[e] = bc[e].kind;
-  return b;
-}
-
 /* theta of (I - theta alpha dt L) u' = (I + (1 - theta) alpha dt L) u.  */
 static double
 scheme_theta (enum time_scheme scheme)
@@ -711,7 +701,7 @@ implicit_init (struct implicit *im, const struct config *cfg,
       if (source != HEATSIM_OK)
         return source;
     }
-  const struct mg_boundary bc = mg_boundary_of (cfg->bc);
+  const struct mg_boundary bc = edge_terms_mg_boundary (cfg);
   char refusal[160];
   snprintf (refusal, sizeof refusal, "multigrid cannot take this problem "
             "(alpha dt %g, dx %g, dy %g)", op.c1, op.dx, op.dy);

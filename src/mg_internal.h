@@ -216,6 +216,7 @@ struct axis {
   size_t n, intervals;   /* counts of unknowns, intervals */
   bool periodic, neumann_lo, neumann_hi;
   double h;              /* the finest level's spacing */
+  double length;         /* x[intervals] - x[0], which coarsening keeps */
   double *x;             /* intervals + 1 point positions in units of h: whole
                             and half numbers, exact, so that evenly
                             spaced points give exactly even weights */
@@ -242,6 +243,14 @@ axis_free (struct axis *a);
 bool
 axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
            enum boundary_kind hi);
+/* The counts, ends and length of axis_fine's axis, or of axis_coarsen's
+   c, without their arrays (x, g, d NULL): what the choice of the levels
+   reads, so that a hierarchy can be replayed without allocating it.  */
+struct axis
+axis_fine_counts (size_t n, double h, enum boundary_kind lo,
+                  enum boundary_kind hi);
+struct axis
+axis_coarse_counts (const struct axis *f, bool merge);
 bool
 axis_can_coarsen (const struct axis *a);
 double
@@ -262,6 +271,11 @@ coarse_span (const struct axis *f, const struct axis *c, const size_t *point,
 bool
 level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest);
+/* The bytes level_alloc allocates for the same arguments; false where
+   they would overflow.  */
+bool
+level_bytes (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
+             bool coarsest, size_t *bytes);
 bool
 transfer_alloc (struct transfer *t, size_t fine_n, size_t coarse_n);
 void

@@ -57,15 +57,28 @@ axis_alloc (struct axis *a)
 }
 
 /* The finest axis: n unknowns h apart.  */
+struct axis
+axis_fine_counts (size_t n, double h, enum boundary_kind lo,
+                  enum boundary_kind hi)
+{
+  struct axis a = {
+    .n = n, .h = h, .periodic = lo == BOUNDARY_PERIODIC,
+    .neumann_lo = lo == BOUNDARY_NEUMANN, .neumann_hi = hi == BOUNDARY_NEUMANN,
+  };
+  a.intervals = a.periodic ? n : n + 1;
+  /* The ends as axis_fine places them, in the same arithmetic.  */
+  const double first = a.neumann_lo ? 0.5 : 0.0;
+  const double last = a.neumann_hi ? (double) (a.intervals - 1) + 0.5
+                      : (double) a.intervals;
+  a.length = last - first;
+  return a;
+}
+
 bool
 axis_fine (struct axis *a, size_t n, double h, enum boundary_kind lo,
            enum boundary_kind hi)
 {
-  *a = (struct axis) {
-    .n = n, .h = h, .periodic = lo == BOUNDARY_PERIODIC,
-    .neumann_lo = lo == BOUNDARY_NEUMANN, .neumann_hi = hi == BOUNDARY_NEUMANN,
-  };
-  a->intervals = a->periodic ? n : n + 1;
+  *a = axis_fine_counts (n, h, lo, hi);
   if (!axis_alloc (a))
     return false;
   for (size_t k = 0; k <= a->intervals; ++k)
@@ -170,7 +183,7 @@ axis_can_coarsen (const struct axis *a)
 double
 axis_mean_spacing (const struct axis *a)
 {
-  return a->h * (a->x[a->intervals] - a->x[0]) / (double) a->intervals;
+  return a->h * a->length / (double) a->intervals;
 }
 
 /* With an odd number of intervals to merge, the one left unmerged: the
@@ -232,18 +245,26 @@ prolongation_weight (const struct axis *c, size_t pi, double pw, size_t ic)
   return w;
 }
 
+struct axis
+axis_coarse_counts (const struct axis *f, bool merge)
+{
+  /* Coarse points 0 and intervals are f's ends: the length stays.  */
+  struct axis c = {
+    .h = f->h, .periodic = f->periodic, .neumann_lo = f->neumann_lo,
+    .neumann_hi = f->neumann_hi, .length = f->length,
+    .intervals = merge ? axis_coarse_intervals (f) : f->intervals,
+  };
+  c.n = c.periodic ? c.intervals : c.intervals - 1;
+  return c;
+}
+
 /* Build c from f, merging pairs of intervals or (merge false) none, and
    the tables between them.  point is scratch for f->intervals + 1 indices.  */
 bool
 axis_coarsen (const struct axis *f, bool merge, struct axis *c,
               struct transfer t, size_t *point)
 {
-  *c = (struct axis) {
-    .h = f->h, .periodic = f->periodic, .neumann_lo = f->neumann_lo,
-    .neumann_hi = f->neumann_hi,
-    .intervals = merge ? axis_coarse_intervals (f) : f->intervals,
-  };
-  c->n = c->periodic ? c->intervals : c->intervals - 1;
+  *c = axis_coarse_counts (f, merge);
   if (!axis_alloc (c))
     return false;
 
@@ -378,6 +399,27 @@ zero_pages (void *block, size_t bytes)
     memset (p + k * CHUNK, 0, k + 1 < chunks ? CHUNK : bytes - k * CHUNK);
 }
 
+bool
+level_bytes (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
+             bool coarsest, size_t *bytes)
+{
+  size_t grid;
+  if (!field_bytes (nx, ny, &grid))
+    return false;
+  /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table
+     sizes cannot overflow, only their sum with the grids.  */
+  const size_t tables = 5 * (nx + 2) + 5 * (ny + 2) + fnx + fny + 4;
+  const size_t unknowns = coarsest ? nx * ny : 0;
+  const size_t part = finest ? norm_scratch (nx, ny) : 0;
+  const size_t indices = 3 * (nx + 2) + 3 * (ny + 2) + fnx + fny + 4;
+  *bytes = 0;
+  return add_bytes (bytes, finest ? 2 : 3, grid)
+         && add_bytes (bytes, tables + part, sizeof (double))
+         && (unknowns == 0 || unknowns <= SIZE_MAX / unknowns)
+         && add_bytes (bytes, unknowns * unknowns, sizeof (double))
+         && add_bytes (bytes, indices, sizeof (size_t));
+}
+
 /* One allocation for a level of nx x ny below a level of fnx x fny (0 x 0
    for the finest), with its own u unless finest, and room for the dense
    inverse when coarsest.  */
@@ -385,24 +427,15 @@ bool
 level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest)
 {
-  size_t bytes;
+  size_t bytes, total;
   *level = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2,
                             .shares = { 1.0, 1.0, 1.0, 1.0 } };
-  if (!field_bytes (nx, ny, &bytes))
+  if (!field_bytes (nx, ny, &bytes)
+      || !level_bytes (nx, ny, fnx, fny, finest, coarsest, &total))
     return false;
-  /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table
-     sizes cannot overflow, only their sum with the grids.  */
   const size_t cells = bytes / sizeof (double);
-  const size_t tables = 5 * (nx + 2) + 5 * (ny + 2) + fnx + fny + 4;
   const size_t unknowns = coarsest ? nx * ny : 0;
   const size_t part = finest ? norm_scratch (nx, ny) : 0;
-  const size_t indices = 3 * (nx + 2) + 3 * (ny + 2) + fnx + fny + 4;
-  size_t total = 0;
-  if (!add_bytes (&total, finest ? 2 : 3, bytes)
-      || !add_bytes (&total, tables + part, sizeof (double))
-      || !add_bytes (&total, unknowns * unknowns, sizeof (double))
-      || !add_bytes (&total, indices, sizeof (size_t)))
-    return false;
   level->bytes = total;
   level->block = field_block (total);
   if (level->block == NULL)

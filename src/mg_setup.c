@@ -37,21 +37,6 @@ is_coarsest (const struct axis *ax, const struct axis *ay)
   return (!mx && !my) || ax->n * ay->n <= DENSE_MAX;
 }
 
-/* Axis a coarsened (merge) or copied into *c, without the transfer
-   tables a level keeps.  */
-static bool
-coarsen_bare (const struct axis *a, bool merge, struct axis *c)
-{
-  struct transfer t = { 0 };
-  size_t *point = malloc ((a->intervals + 1) * sizeof *point);
-  const bool ok = point != NULL
-                  && transfer_alloc (&t, a->n, axis_coarse_unknowns (a, merge))
-                  && axis_coarsen (a, merge, c, t, point);
-  free (point);
-  transfer_free (&t);
-  return ok;
-}
-
 /* Whether axis a, its nodes run out, still couples them strongly: a
    ring, or insulated ends (whose nodes it keeps); a fixed end's
    conductance to the edge value dominates its last node instead.  */
@@ -80,30 +65,61 @@ double
 mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
                    const struct mg_boundary *bc)
 {
-  struct axis ax = { 0 }, ay = { 0 };
-  bool ok = axis_fine (&ax, nx, dx, bc->kind[EDGE_LEFT], bc->kind[EDGE_RIGHT])
-            && axis_fine (&ay, ny, dy, bc->kind[EDGE_BOTTOM],
-                          bc->kind[EDGE_TOP]);
+  /* The levels replayed by their counts alone: a run's checks call
+     this before its memory check, and axes of 10^9 nodes took 24 GB.  */
+  struct axis ax = axis_fine_counts (nx, dx, bc->kind[EDGE_LEFT],
+                                     bc->kind[EDGE_RIGHT]);
+  struct axis ay = axis_fine_counts (ny, dy, bc->kind[EDGE_BOTTOM],
+                                     bc->kind[EDGE_TOP]);
   double worst = 1.0;
   /* Coarse axes keep the fine ones' ends and have fewer nodes: where
      neither fine axis stops coupled, no level is blocked, and the
      levels need not be replayed.  */
   const bool blocks = stops_coupled (&ax) || stops_coupled (&ay);
-  while (ok && blocks && !is_coarsest (&ax, &ay))
+  while (blocks && !is_coarsest (&ax, &ay))
     {
       bool mx, my;
       choose_merges (&ax, &ay, &mx, &my);
       worst = fmax (worst, blocked_aspect (&ax, &ay, mx, my));
-      struct axis cx = { 0 }, cy = { 0 };
-      ok = coarsen_bare (&ax, mx, &cx) && coarsen_bare (&ay, my, &cy);
-      axis_free (&ax);
-      axis_free (&ay);
+      ax = axis_coarse_counts (&ax, mx);
+      ay = axis_coarse_counts (&ay, my);
+    }
+  return worst;
+}
+
+size_t
+mg_footprint (size_t nx, size_t ny, double dx, double dy,
+              const struct mg_boundary *bc)
+{
+  struct axis ax = axis_fine_counts (nx, dx, bc->kind[EDGE_LEFT],
+                                     bc->kind[EDGE_RIGHT]);
+  struct axis ay = axis_fine_counts (ny, dy, bc->kind[EDGE_BOTTOM],
+                                     bc->kind[EDGE_TOP]);
+  bool last = is_coarsest (&ax, &ay);
+  size_t total, bytes;
+  if (!level_bytes (nx, ny, 0, 0, true, last, &total))
+    return SIZE_MAX;
+  /* As create and add_level choose the levels.  */
+  while (!last)
+    {
+      bool mx, my;
+      choose_merges (&ax, &ay, &mx, &my);
+      const struct axis cx = axis_coarse_counts (&ax, mx);
+      const struct axis cy = axis_coarse_counts (&ay, my);
+      last = is_coarsest (&cx, &cy);
+      if (!level_bytes (cx.n, cy.n, ax.n, ay.n, false, last, &bytes)
+          || bytes > SIZE_MAX - total)
+        return SIZE_MAX;
+      total += bytes;
       ax = cx;
       ay = cy;
     }
-  axis_free (&ax);
-  axis_free (&ay);
-  return ok ? worst : NAN;
+  /* rows_alloc's scratch rows: the finest level is the widest.  */
+  const size_t threads = (size_t) omp_get_max_threads ();
+  if (nx + 2 > SIZE_MAX / sizeof (double) / 3 / threads)
+    return SIZE_MAX;
+  bytes = 3 * (nx + 2) * threads * sizeof (double);
+  return bytes > SIZE_MAX - total ? SIZE_MAX : total + bytes;
 }
 
 /* In a split hierarchy, whether every rank had ok, and the least of

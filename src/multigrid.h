@@ -200,9 +200,17 @@ void mg_destroy (struct mg_solver *mg);
    so such an axis stops at two; a ring likewise), and the point
    smoother relaxes such a level poorly.  An axis with a fixed end does
    not count (its last node's conductance to the edge dominates).  1
-   where there is none; NaN where the axes cannot be allocated.  */
+   where there is none.  Nothing is allocated.  */
 double mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
                           const struct mg_boundary *bc);
+
+/* The bytes mg_create allocates for the hierarchy of nx x ny nodes of
+   spacing dx, dy with the current thread count (its levels, their axes'
+   transfer tables, which on a grid 1 or 2 nodes across outweigh its
+   fields, and the scratch rows), found without allocating; SIZE_MAX
+   where the count overflows.  */
+size_t mg_footprint (size_t nx, size_t ny, double dx, double dy,
+                     const struct mg_boundary *bc);
 
 /* Number of levels, the finest included, and the interior size of level
    l (0 the finest).  */

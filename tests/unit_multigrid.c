@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "field.h"
+#include "mg_internal.h"
 #include "multigrid.h"
 #include "unit.h"
 
@@ -938,9 +939,63 @@ test_scratch_rows (void)
   field_free (&without);
 }
 
+/* mg_footprint counts what mg_create allocates, without allocating it:
+   the levels' blocks and the scratch rows, on grids square, 1 or 2
+   nodes across (where the transfer tables outweigh the grids: the
+   memory check counted three grids for the levels and let a steady run
+   of 1 x 10^8 nodes through to the kernel's OOM killer), of cells far
+   from square, periodic and insulated.  */
+static void
+test_footprint (void)
+{
+  const struct mg_boundary neumann = {
+    { BOUNDARY_NEUMANN, BOUNDARY_NEUMANN,
+      BOUNDARY_NEUMANN, BOUNDARY_NEUMANN } };
+  const struct {
+    size_t nx, ny;
+    double dx, dy;
+    const struct mg_boundary *bc;
+  } cases[] = {
+    { 64, 64, 1.0, 1.0, &all_dirichlet }, { 1000, 999, 1e-3, 1e-3, &mixed },
+    { 1, 50000, 500.0, 1e-3, &all_dirichlet },
+    { 50000, 1, 1e-3, 500.0, &all_dirichlet },
+    { 50000, 2, 1.0, 1.0, &mixed }, { 300, 7, 0.01, 1.0, &slab },
+    { 96, 64, 1.0, 1.0, &periodic }, { 1000, 14, 5e-4, 1e-4, &mixed },
+    { 2000, 3, 1.0, 1.0, &neumann }, { 1, 1, 1.0, 1.0, &all_dirichlet },
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k)
+    {
+      const struct mg_operator op = { 1.0, 1.0, cases[k].dx, cases[k].dy };
+      struct mg_solver *mg;
+      CHECK (mg_create (&mg, cases[k].nx, cases[k].ny, &op, cases[k].bc)
+             == MG_OK);
+      if (mg == NULL)
+        continue;
+      size_t held = mg->row_threads * 3 * mg->row_width * sizeof (double);
+      for (size_t l = 0; l < mg->count; ++l)
+        held += mg->level[l].bytes;
+      const size_t counted = mg_footprint (cases[k].nx, cases[k].ny,
+                                           cases[k].dx, cases[k].dy,
+                                           cases[k].bc);
+      if (counted != held)
+        printf ("footprint of %zu x %zu: counted %zu, allocated %zu\n",
+                cases[k].nx, cases[k].ny, counted, held);
+      CHECK (counted == held);
+      mg_destroy (mg);
+    }
+  /* Counting a grid of 10^12 nodes allocates nothing (mg_blocked_aspect
+     of 1 x 10^9 took 24 GB) and saturates nowhere short of it.  */
+  const size_t huge = mg_footprint (1, (size_t) 1000000000000, 1.0, 1.0,
+                                    &all_dirichlet);
+  CHECK (huge != SIZE_MAX && huge > (size_t) 1000000000000 * 3 * 8);
+  CHECK (mg_blocked_aspect (2, (size_t) 1000000000000, 1.0, 1e-6, &neumann)
+         >= 1.0);
+}
+
 int
 main (void)
 {
+  test_footprint ();
   placement_tests ();
   test_scratch_rows ();
   test_scaled_norms ();

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "domain.h"
+#include "field.h"
 #include "footprint.h"
 #include "multigrid.h"
 #include "options.h"
@@ -583,9 +584,38 @@ test_least_footprint (void)
     }
 }
 
+/* A steady run of the geometric multigrid on a grid 1 node across
+   counts its whole hierarchy, before its maps and after: three grids
+   for the levels were a third of them there (each level's transfer
+   tables are as long as its grid), and a run of 1 x 10^8 got past the
+   check to the kernel's OOM killer.  */
+static void
+test_thin_footprint (void)
+{
+  char *argv[] = { (char *) "heatsim", (char *) "-g", (char *) "1x200000",
+                   (char *) "--steady", (char *) "--source", (char *) "1",
+                   NULL };
+  struct config c;
+  CHECK (options_parse (6, argv, &c, err, sizeof err) == OPTIONS_RUN);
+  const struct domain d = { .ranks = 1, .nx = c.nx, .ny = c.ny,
+                            .local_nx = c.nx, .local_ny = c.ny };
+  const struct mg_boundary bc = {
+    { BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET, BOUNDARY_DIRICHLET,
+      BOUNDARY_DIRICHLET } };
+  size_t grid = 0;
+  CHECK (field_bytes (c.nx, c.ny, &grid));
+  const size_t levels = mg_footprint (c.nx, c.ny, config_dx (&c),
+                                      config_dy (&c), &bc);
+  CHECK (levels > 5 * grid);
+  CHECK (run_footprint (&c, &d).bytes >= 2 * grid + levels);
+  CHECK (least_footprint (&c).bytes >= 2 * grid + levels);
+  options_free (&c);
+}
+
 int
 main (void)
 {
+  test_thin_footprint ();
   test_defaults ();
   test_valid ();
   test_time ();
