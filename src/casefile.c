@@ -169,6 +169,18 @@ case_file_names_relative (const char *value, bool schedules)
   return relative_names (value, schedules) > 0;
 }
 
+bool
+case_file_splits_name (const char *path, const char *value, bool schedules)
+{
+  const size_t dir = directory_length (path);
+  if (!schedules || memchr (path, ',', dir) == NULL)
+    return false;
+  for (size_t k = 0; value[k] != '\0'; ++k)
+    if (name_starts (value, k, schedules) && strchr (value + k, ',') != NULL)
+      return true;
+  return false;
+}
+
 char *
 case_file_resolve (const char *path, const char *value, bool schedules)
 {

@@ -41,6 +41,12 @@ char *case_file_resolve (const char *path, const char *value,
    would make relative to a directory.  */
 bool case_file_names_relative (const char *value, bool schedules);
 
+/* Whether case_file_resolve (path, value, schedules) would put a ','
+   of path's directory into an @FILE name that another value follows
+   (--bc's convection:@H,TINF), where it would end the name early.  */
+bool case_file_splits_name (const char *path, const char *value,
+                            bool schedules);
+
 /* Read the case file at path and apply its settings in order.  False
    with a message in err naming the file, and the line where there is
    one: "PATH:LINE: ..."; *unusable then says whether a case file could

@@ -1506,6 +1506,12 @@ apply_case_setting (void *context, const char *name, const char *value,
                        name, name);
   const char *kept = value;
   bool schedules;
+  if (value != NULL && names_input (name, &schedules)
+      && case_file_splits_name (path, value, schedules))
+    return parse_fail (&p, "%s: the ',' in the case file's directory "
+                       "would end the @FILE name of '%s' early (a name "
+                       "another value follows cannot hold one)", name,
+                       value);
   if (value != NULL && names_input (name, &schedules))
     {
       char *resolved = case_file_resolve (path, value, schedules);
@@ -1700,10 +1706,15 @@ case_value (struct parser *p, const struct config *c, size_t i,
       || !names_input (option_table[s->option].name, &schedules)
       || !case_file_names_relative (s->value, schedules))
     return true;
+  const char *name = option_table[s->option].name;
   if (*cwd == NULL && (*cwd = working_directory ()) == NULL)
     return parse_fail (p, "--%s: cannot read the working directory to "
-                       "name '%s' from it: %s", option_table[s->option].name,
-                       s->value, strerror (errno));
+                       "name '%s' from it: %s", name, s->value,
+                       strerror (errno));
+  if (case_file_splits_name (*cwd, s->value, schedules))
+    return parse_fail (p, "--%s: '%s' cannot be written in a case file: "
+                       "the ',' in the working directory's name would end "
+                       "its @FILE name early", name, s->value);
   *owned = case_file_resolve (*cwd, s->value, schedules);
   *value = *owned;
   return *owned != NULL || parse_fail (p, "out of memory");
@@ -1722,12 +1733,17 @@ options_case_text (const struct config *cfg, char **text, char *err,
   for (size_t i = 0; ok && i < cfg->setting_count; ++i)
     {
       ok = case_value (&p, cfg, i, &cwd, &value[i], &owned[i]);
+      const char *name = option_table[cfg->settings[i].option].name;
       if (ok && value[i] != NULL && !case_writable (value[i]))
         ok = parse_fail (&p, "--%s: '%s' cannot be written in a case file "
                          "(it has no quoting: no line breaks, no blanks "
-                         "at the ends)",
-                         option_table[cfg->settings[i].option].name,
-                         value[i]);
+                         "at the ends)", name, value[i]);
+      else if (ok && value[i] != NULL
+               && strlen (name) + 3 + strlen (value[i]) > CASE_LINE_MAX)
+        ok = parse_fail (&p, "--%s: its line of a case file would be %zu "
+                         "bytes, more than the %d a case file's reader "
+                         "takes", name, strlen (name) + 3 + strlen (value[i]),
+                         CASE_LINE_MAX);
     }
   if (ok)
     {

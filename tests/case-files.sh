@@ -337,6 +337,31 @@ if expect_status 0 "$HEATSIM" -q "$@" --print-case; then
   [ "$(sum --case elsewhere/deeper/map.case)" = "$(sum "$@")" ] \
     || fail "a printed case saved in another directory runs differently"
 fi
+# A ',' in a directory's name cannot stand in an @FILE name that another
+# value follows (convection:@H,TINF): a case file in such a directory,
+# or a case printed from one, is refused naming it (its reader said
+# "'d/h.csv,5' is not a number"; the printed case would not have run).
+# A name nothing follows is fine there.
+mkdir -p 'c,d'
+printf 'time,value\n0,1\n1,2\n' >'c,d/h.csv'
+printf 'grid = 16\nsteps = 2\nscheme = backward-euler\nbc = left=convection:@h.csv,5\n' \
+  >'c,d/x.case'
+refused "^heatsim: c,d/x.case:4: bc: the ',' in the case file's directory would end the @FILE name of 'left=convection:@h.csv,5' early" \
+  --case 'c,d/x.case'
+printf 'grid = 16\nsteps = 2\nscheme = backward-euler\nbc = left=convection:5,@h.csv\n' \
+  >'c,d/y.case'
+expect_status 0 "$HEATSIM" -q --case 'c,d/y.case'
+(cd 'c,d' && "$HEATSIM" -q -g 16 -n 2 --scheme backward-euler \
+  --bc 'left=convection:@h.csv,5' --print-case) >"$workdir/out" 2>"$workdir/err"
+[ $? = 2 ] && [ ! -s "$workdir/out" ] \
+  && grep -q "^heatsim: --print-case: --bc: '.*' cannot be written in a case file: the ',' in the working directory's name would end its @FILE name early" \
+    "$workdir/err" \
+  || fail "--print-case in a directory with a ',': $(cat "$workdir/out" "$workdir/err")"
+# Nor may a printed line be longer than the reader takes (4096 bytes).
+long_name=$(awk 'BEGIN { for (k = 0; k < 4100; ++k) printf "m" }')
+refused "^heatsim: --print-case: --material-map: its line of a case file would be 4116 bytes, more than the 4096 a case file's reader takes" \
+  --material-map "/$long_name" --init x.h5 --print-case
+
 # Absolute names alone need no working directory: one removed under the
 # run still prints them (only a relative name is made absolute).
 mkdir gone
