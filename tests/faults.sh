@@ -34,6 +34,20 @@ bad7=$(sed -n 's/.*after step \([0-9]*\).*/\1/p' "$workdir/err")
 [ $((bad7 % 7)) -eq 0 ] && [ "$bad7" -gt "$step" ] && [ "$bad7" -le "$bad" ] \
   || fail "--nan-check-every 7 reported step $bad7 (finite at $step, not at $bad)"
 
+# A diffusivity whose alpha pi^2 overflows still starts from the mms
+# field: its decay at t = 0 read alpha pi^2 0 = inf 0, so the initial
+# field was NaN, the first monitor row empty, min above max (a hostile
+# pass).
+rm -f huge.csv
+expect_status 5 "$HEATSIM" -q -g 16 -n 2 --alpha 1e308 --force \
+  --monitor huge.csv --monitor-every 1
+row0=$(sed -n 2p huge.csv)
+echo "alpha 1e308, step 0: $row0"
+echo "$row0" | awk -F, '$1 == 0 && $3 != "" && $4 > 0.03 && $4 < 0.04 \
+                        && $5 > 0.99 && $5 < 1 && $6 == 0 { ok = 1 }
+                        END { exit !ok }' \
+  || fail "alpha 1e308: step 0 is not the mms field: $row0"
+
 # start_run DIR ARGS...: heatsim in the background, once it is in its time
 # loop (it has written its first checkpoint).
 start_run () {
