@@ -30,8 +30,9 @@
                         boundary, step, time, dt, alpha, nx, ny, dx, dy,
                         lx, ly, steady, checksum, colour_lo, colour_hi,
                         temperature_unit ("K", "degC" or "1"),
-                        scheme (time-dependent runs) or solver and
-                        initial_residual (steady runs), for --edges runs
+                        scheme (time-dependent runs) or solver,
+                        initial_residual and initial_largest (steady
+                        runs), for --edges runs
                         edge_left, edge_right, edge_bottom, edge_top,
                         each edge's condition where an option gave it
                         (--bc's SPEC: bc_left, bc_right, bc_bottom,
@@ -79,6 +80,10 @@ struct checkpoint_meta {
   double initial_residual;    /* steady multigrid: the residual norm the
                                  run started from (--rtol is relative to
                                  it); 0 otherwise */
+  double initial_largest;     /* steady: the largest |u| of the field the
+                                 run started from, against which its
+                                 report weighs a uniform end (0: unknown,
+                                 as in older checkpoints) */
   /* Since issue 25: the unit of the field, "K" or "degC" for an SI
      run, "1" for a nondimensional one (and older checkpoints).  */
   char temperature_unit[8];

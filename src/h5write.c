@@ -174,7 +174,9 @@ put_meta (hid_t file, const struct checkpoint_meta *m, uint64_t checksum)
          && (m->steady || put_string (file, "scheme", m->scheme))
          && (!m->steady || (put_string (file, "solver", m->solver)
                             && put_double (file, "initial_residual",
-                                           m->initial_residual)))
+                                           m->initial_residual)
+                            && put_double (file, "initial_largest",
+                                           m->initial_largest)))
          && put_string (file, "temperature_unit", m->temperature_unit)
          && (!m->edges_given || put_edges (file, m->edges))
          && put_conditions (file, m)

@@ -223,6 +223,7 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
       return HEATSIM_USAGE;
     }
   cfg->restart_residual = m->initial_residual;
+  cfg->restart_largest = m->initial_largest;
   cfg->lx = m->lx;
   cfg->ly = m->ly;
   cfg->alpha = m->alpha;

@@ -440,6 +440,7 @@ write_checkpoint (struct output *o, const struct domain *d,
     .steady = c->steady, .edges_given = c->edges_given,
     .range_known = true, .range = { o->png.lo, o->png.hi },
     .initial_residual = o->initial_residual,
+    .initial_largest = o->initial_largest,
     .provenance = c->provenance, .material = o->material,
   };
   snprintf (m.scheme, sizeof m.scheme, "%s", time_scheme_name (c->scheme));

@@ -25,6 +25,8 @@ struct output {
                                kept on restart, then this run's */
   double initial_residual;  /* steady multigrid: the run's initial residual
                                norm, for checkpoints (0: none) */
+  double initial_largest;   /* steady: the largest |u| of the field the
+                               whole run started from, for checkpoints */
   const struct material *material;   /* the run's, for checkpoints (NULL:
                                         none) */
 };

@@ -273,6 +273,9 @@ struct config {
   double restart_residual;   /* a steady multigrid checkpoint: the initial
                                 residual norm of the run it continues
                                 (--rtol is relative to it); 0 otherwise */
+  double restart_largest;    /* a steady checkpoint: the largest |u| of
+                                the field the run it continues started
+                                from; 0 where unknown or otherwise */
 
   struct material_options material;
 
