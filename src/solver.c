@@ -254,6 +254,15 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   if (!s->material.variable)
     return HEATSIM_OK;
+  /* The edges' heat goes to their nodes (form (b)), not into the halo,
+     whose rule, mirror + 2 h / k times the heat, has no k where the
+     material varies: the halo is the plain mirror, in every scheme.  */
+  bool heated[EDGE_COUNT];
+  for (int e = 0; e < EDGE_COUNT; ++e)
+    {
+      heated[e] = w->stencil.halo.heat[e];
+      w->stencil.halo.heat[e] = false;
+    }
   if (cfg->steady || cfg->scheme != SCHEME_EXPLICIT)
     return HEATSIM_OK;
   bool edge_node[EDGE_COUNT];
@@ -267,12 +276,8 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   w->variable = true;
   w->material.cooled = cfg->surface_given;
-  /* The edges' heat goes to their nodes (form (b)), not into the halo.  */
   for (int e = 0; e < EDGE_COUNT; ++e)
-    {
-      w->material.heated[e] = w->stencil.halo.heat[e];
-      w->stencil.halo.heat[e] = false;
-    }
+    w->material.heated[e] = heated[e];
   return HEATSIM_OK;
 }
 
@@ -378,6 +383,52 @@ update_terms (const struct strategy *st, struct workspace *w)
     st->terms_material (w);
 }
 
+/* Send u's edge lines to the neighbours and post the receives of
+   theirs (halo_end completes it).  */
+static void
+halo_begin (struct solver *s)
+{
+  struct workspace *w = &s->work;
+  s->strategy->pack (w);
+  double *send = w->send, *recv = w->recv;
+  if (w->strips_on_device)
+    {
+      send = device_address (send, w->device);
+      recv = device_address (recv, w->device);
+    }
+  domain_exchange_begin (s->domain, send, recv);
+}
+
+/* The neighbours' lines into u's halo, then the copies: a part one line
+   thin mirrors the line its neighbour sends.  */
+static void
+halo_end (struct solver *s)
+{
+  struct workspace *w = &s->work;
+  domain_exchange_end (s->domain);
+  s->strategy->unpack (w);
+  if (w->stencil.halo.refresh)
+    s->strategy->refresh_halo (w);
+}
+
+/* u's halo for its own step, as the step from it fills it: a step
+   leaves the halo of the field before it (the fields swap), which a
+   checkpoint's /boundary would hold.  The step after fills it again
+   alike.  Every rank calls it together.  */
+static void
+fill_halo_at (struct solver *s, const struct config *cfg, size_t step)
+{
+  struct workspace *w = &s->work;
+  boundary_at (w, cfg, config_time (cfg, step));
+  if (w->send != NULL)
+    {
+      halo_begin (s);
+      halo_end (s);
+    }
+  else if (w->stencil.halo.refresh)
+    s->strategy->refresh_halo (w);
+}
+
 /* One step, u -> unew, returning the largest change of a cell of this
    rank when residual.  With neighbours, the halo lines travel while the
    cells that do not need them are computed; the cells next to the halo
@@ -398,26 +449,14 @@ step (struct solver *s, bool residual, double *exchange_seconds)
     }
 
   double t0 = omp_get_wtime ();
-  st->pack (w);
-  double *send = w->send, *recv = w->recv;
-  if (w->strips_on_device)
-    {
-      send = device_address (send, w->device);
-      recv = device_address (recv, w->device);
-    }
-  domain_exchange_begin (s->domain, send, recv);
+  halo_begin (s);
   double t1 = omp_get_wtime ();
   double change = 0.0;
   if (c->nx > 2 && c->ny > 2)
     change = update (st, w, (struct rect) { 2, c->nx - 1, 2, c->ny - 1 },
                      residual);
   double t2 = omp_get_wtime ();
-  domain_exchange_end (s->domain);
-  st->unpack (w);
-  /* After the neighbours' lines: a part one line thin mirrors the line
-     its neighbour sends.  */
-  if (c->halo.refresh)
-    st->refresh_halo (w);
+  halo_end (s);
   *exchange_seconds += t1 - t0 + omp_get_wtime () - t2;
   change = fmax (change, update_frame (st, w, residual));
   update_terms (st, w);
@@ -483,6 +522,8 @@ write_output (struct solver *s, const struct config *cfg,
               double change)
 {
   double t0 = omp_get_wtime ();
+  if (files)
+    fill_halo_at (s, cfg, step);
   s->strategy->fetch (&s->work);
   int status = write_row (s, cfg, step, last,
                           files && output_checkpoint_due (out, step, last),
@@ -505,9 +546,10 @@ write_output (struct solver *s, const struct config *cfg,
    of snapshots or checkpoints begins at step 0, and a restarted one goes
    on from the step it left off.  */
 static int
-write_first (struct solver *s, struct output *out)
+write_first (struct solver *s, const struct config *cfg, struct output *out)
 {
   double t0 = omp_get_wtime ();
+  fill_halo_at (s, cfg, cfg->start_step);
   s->strategy->fetch (&s->work);
   int status = domain_agree (output_write_first (out, s->domain,
                                                  &s->work.u));
@@ -1089,7 +1131,7 @@ solver_run (struct solver *s, const struct config *cfg, struct output *out,
   r->tile_refusal = "only explicit time steps fuse";
   r->best_pass = 0.0;
   /* The first outputs, rows and profile: the initial field.  */
-  int status = write_first (s, out);
+  int status = write_first (s, cfg, out);
   if (status == HEATSIM_OK && ((s->monitor != NULL && s->monitor->on)
                                || (s->sampling != NULL
                                    && sampling_due (cfg, cfg->start_step,

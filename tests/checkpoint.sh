@@ -140,6 +140,57 @@ a=$(json_field checksum "$workdir/out")
 expect_status 0 "$HEATSIM" -q --json --restart "$out/raw/heatsim-000010.h5" -n 5
 [ "$(json_field checksum "$workdir/out")" = "$a" ] || fail "compressed restart"
 
+# /boundary holds the halo for the checkpoint's own field, as a step
+# from it would fill it: the mirror beyond an insulated edge, the mirror
+# plus 2 h / k (Q + H (TINF - u)) beyond a flux or convection edge, the
+# opposite line across a periodic one (it held the halo of the field
+# two steps before, or zeros: a hostile pass), on plain and fused steps.
+if /usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null; then
+  for tiles in 1 auto; do
+    for edges in "--bc left=temperature:10 --bc right=convection:3,20 --bc bottom=flux:4 --bc top=insulated" \
+        "--bc left=insulated --bc right=temperature:5 --bc bottom=periodic --bc top=periodic"; do
+      rm -rf "$out/halo"
+      # shellcheck disable=SC2086
+      expect_status 0 "$HEATSIM" -q -g 8x6 -L 1x1 -a 1 -p disk \
+        --disk 0.3,100,0 $edges -n 3 --dt 1e-3 --tile-steps $tiles \
+        --checkpoint-every 1 --output-dir "$out/halo" || continue
+      /usr/bin/python3 - "$out"/halo/heatsim-*.h5 <<'EOF' \
+        || fail "checkpoint halo ($edges, --tile-steps $tiles)"
+import sys, h5py, numpy as np
+bad = 0
+for name in sys.argv[1:]:
+    with h5py.File(name) as f:
+        u = f["field"][()]
+        dx, dy = f.attrs["dx"], f.attrs["dy"]
+        b = {e: f["boundary/" + e][()] for e in ("left", "right", "bottom", "top")}
+        bc = {}
+        for e in ("left", "right", "bottom", "top"):
+            v = f.attrs.get("bc_" + e, b"")
+            bc[e] = v.decode() if isinstance(v, bytes) else str(v)
+        want = {}
+        if bc["right"].startswith("convection"):
+            want["right"] = u[:, -2] + 2 * dx * 3.0 * (20.0 - u[:, -1])
+        if bc["bottom"].startswith("flux"):
+            want["bottom"] = u[1, :] + 2 * dy * 4.0
+        if bc["top"].startswith("insulated"):
+            want["top"] = u[-2, :]
+        if bc["left"].startswith("insulated"):
+            want["left"] = u[:, 1]
+        if bc["bottom"].startswith("periodic"):
+            want["bottom"], want["top"] = u[-1, :], u[0, :]
+        for e, w in want.items():
+            if not np.allclose(b[e], w, rtol=1e-13, atol=1e-12):
+                print(name, e, "halo", b[e], "want", w)
+                bad += 1
+        if len(want) < 2:
+            print(name, "edges not recognised:", bc)
+            bad += 1
+sys.exit(bad != 0)
+EOF
+    done
+  done
+fi
+
 # Kill a run that checkpoints often: every checkpoint left under its
 # final name is whole and restarts; a write in flight leaves at most a
 # hidden temporary file.
