@@ -140,17 +140,31 @@ relative_name (const char *name)
   return name[0] != '/' && name[0] != ',' && name[0] != '\0';
 }
 
-/* Whether value[k] starts a relative file name: the whole value's, or
+/* Whether value[k] starts a file name: the whole value's, or
    (schedules) the name of an @FILE whose '@' starts the value or
    follows a ':', ',' or '='.  */
 static bool
 name_starts (const char *value, size_t k, bool schedules)
 {
   if (!schedules)
-    return k == 0 && relative_name (value);
+    return k == 0;
   return k > 0 && value[k - 1] == '@'
-         && (k == 1 || strchr (":,=", value[k - 2]) != NULL)
-         && relative_name (value + k);
+         && (k == 1 || strchr (":,=", value[k - 2]) != NULL);
+}
+
+/* Whether value[k] starts a relative file name, past end, where the
+   name before it ended; *end moves past a name that starts there, so
+   that an '@' inside one (a directory "d:@x"), absolute or not, starts
+   no other.  A name runs to the next ',' or the end of value (of a
+   whole value, the end: it is one name).  */
+static bool
+relative_starts (const char *value, size_t k, bool schedules, size_t *end)
+{
+  if (k < *end || !name_starts (value, k, schedules))
+    return false;
+  const char *comma = schedules ? strchr (value + k, ',') : NULL;
+  *end = comma == NULL ? k + strlen (value + k) : (size_t) (comma - value);
+  return relative_name (value + k);
 }
 
 /* How many relative file names value holds.  */
@@ -158,8 +172,8 @@ static size_t
 relative_names (const char *value, bool schedules)
 {
   size_t names = 0;
-  for (size_t k = 0; value[k] != '\0'; ++k)
-    names += name_starts (value, k, schedules);
+  for (size_t k = 0, end = 0; value[k] != '\0'; ++k)
+    names += relative_starts (value, k, schedules, &end);
   return names;
 }
 
@@ -175,8 +189,8 @@ case_file_splits_name (const char *path, const char *value, bool schedules)
   const size_t dir = directory_length (path);
   if (!schedules || memchr (path, ',', dir) == NULL)
     return false;
-  for (size_t k = 0; value[k] != '\0'; ++k)
-    if (name_starts (value, k, schedules) && strchr (value + k, ',') != NULL)
+  for (size_t k = 0, end = 0; value[k] != '\0'; ++k)
+    if (relative_starts (value, k, schedules, &end) && value[end] == ',')
       return true;
   return false;
 }
@@ -190,9 +204,9 @@ case_file_resolve (const char *path, const char *value, bool schedules)
   if (text == NULL)
     return NULL;
   size_t n = 0;
-  for (size_t k = 0; value[k] != '\0'; ++k)
+  for (size_t k = 0, end = 0; value[k] != '\0'; ++k)
     {
-      if (name_starts (value, k, schedules))
+      if (relative_starts (value, k, schedules, &end))
         {
           memcpy (text + n, path, dir);
           n += dir;

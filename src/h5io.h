@@ -82,8 +82,8 @@ struct checkpoint_meta {
                                  it); 0 otherwise */
   double initial_largest;     /* steady: the largest |u| of the field the
                                  run started from, against which its
-                                 report weighs a uniform end (0: unknown,
-                                 as in older checkpoints) */
+                                 report weighs a uniform end */
+  bool initial_largest_known; /* older checkpoints lack it */
   /* Since issue 25: the unit of the field, "K" or "degC" for an SI
      run, "1" for a nondimensional one (and older checkpoints).  */
   char temperature_unit[8];

@@ -484,8 +484,11 @@ read_meta (struct reader *r, hid_t file, struct checkpoint_meta *m)
          && get_double (r, file, "initial_residual", &m->initial_residual);
   /* Since 2026-12: steady checkpoints before it lack it.  */
   m->initial_largest = 0.0;
-  if (ok && H5Aexists (file, "initial_largest") > 0)
-    ok = get_double (r, file, "initial_largest", &m->initial_largest);
+  m->initial_largest_known = ok && H5Aexists (file, "initial_largest") > 0;
+  if (m->initial_largest_known)
+    ok = get_double (r, file, "initial_largest", &m->initial_largest)
+         && (m->initial_largest >= 0.0
+             || bad (r, "attribute 'initial_largest' is negative"));
   /* Checkpoints from before units: nondimensional.  */
   snprintf (m->temperature_unit, sizeof m->temperature_unit, "1");
   if (ok && H5Aexists (file, "temperature_unit") > 0)

@@ -23,6 +23,7 @@
 #include "provenance.h"
 #include "run_config.h"
 #include "seal.h"
+#include "utf8.h"
 #include "status.h"
 
 /* What the file's layout follows, for netCDF and CF readers.  */
@@ -53,33 +54,6 @@ put_count (hid_t loc, const char *name, size_t v)
 {
   uint64_t w = v;
   return put_attr (loc, name, H5T_NATIVE_UINT64, &w);
-}
-
-/* Whether s is well-formed UTF-8: no stray continuation byte, no
-   truncated, overlong or surrogate sequence, nothing past U+10FFFF.  */
-static bool
-utf8_valid (const char *s)
-{
-  static const unsigned char lead_bits[4] = { 0x7f, 0x1f, 0x0f, 0x07 };
-  static const uint32_t least[4] = { 0, 0x80, 0x800, 0x10000 };
-  const unsigned char *p = (const unsigned char *) s;
-  while (*p != '\0')
-    {
-      const int n = *p < 0x80 ? 0 : *p < 0xc0 ? -1 : *p < 0xe0 ? 1
-                    : *p < 0xf0 ? 2 : *p < 0xf8 ? 3 : -1;
-      if (n < 0)
-        return false;
-      uint32_t c = *p++ & lead_bits[n];
-      for (int k = 0; k < n; ++k, ++p)
-        {
-          if ((*p & 0xc0) != 0x80)      /* the NUL at the end included */
-            return false;
-          c = c << 6 | (*p & 0x3f);
-        }
-      if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-        return false;
-    }
-  return true;
 }
 
 /* Strings are variable-length and UTF-8: h5py gives such attributes as

@@ -23,7 +23,9 @@ scheme_theta (enum time_scheme scheme)
 }
 
 /* The halo of u on the host: lines copied as s says, and those of the
-   neighbouring ranks' parts.  */
+   neighbouring ranks' parts (the implicit schemes' own halo, by their
+   stencil; solver.c's fill_halo_at fills a checkpoint's by the explicit
+   step's).  */
 static void
 fill_halo (const struct stencil *s, const struct domain *d, struct field *u)
 {

@@ -224,6 +224,7 @@ apply_checkpoint (struct config *cfg, const struct checkpoint_meta *m)
     }
   cfg->restart_residual = m->initial_residual;
   cfg->restart_largest = m->initial_largest;
+  cfg->restart_largest_known = m->initial_largest_known;
   cfg->lx = m->lx;
   cfg->ly = m->ly;
   cfg->alpha = m->alpha;

@@ -7,12 +7,14 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agree.h"
 #include "atomic.h"
@@ -290,7 +292,7 @@ simulate (struct config *cfg, struct domain *d, struct run_report *report)
                                      &solver.work.u);
   /* A steady run weighs a uniform end against the field the whole run
      started from: a restart's own first field may be next to 0.  */
-  report->largest_initial = cfg->restart_largest > 0.0
+  report->largest_initial = cfg->restart_largest_known
                             ? cfg->restart_largest
                             : domain_max (d, field_largest (&solver.work.u));
   out.initial_largest = report->largest_initial;
@@ -388,20 +390,24 @@ run_simulation (struct config *cfg, bool speaks, bool *reported)
   return status;
 }
 
-/* --print-case: the settings as a case file on stdout.  */
+/* --print-case: the settings as a case file on stdout.  Every rank
+   makes the text, which names files from its working directory (one
+   may fail to read it), and all agree before any prints.  */
 static int
 print_case (const struct config *cfg, bool speaks)
 {
   char *text, err[HEATSIM_MESSAGE_MAX];
+  int status = HEATSIM_OK;
   if (!options_case_text (cfg, &text, err, sizeof err))
     {
       heatsim_error ("--print-case: %s", err);
-      return HEATSIM_USAGE;
+      status = HEATSIM_USAGE;
     }
-  if (speaks)
+  status = domain_agree (status);
+  if (status == HEATSIM_OK && speaks)
     fputs (text, stdout);
   free (text);
-  return flush_stdout ();
+  return status == HEATSIM_OK ? flush_stdout () : status;
 }
 
 /* The run's settings as a case file, in its provenance; a setting that
@@ -516,9 +522,27 @@ run (int argc, char **argv)
   return status;
 }
 
+/* Descriptors 0, 1 and 2 left closed by the caller (2>&-) would be
+   taken by the first files heatsim opens, and messages written into a
+   monitor or probe file: hold them with /dev/null, read-only, so that
+   a write to a closed stdout still fails (status 1) as it did.  */
+static void
+reserve_standard_streams (void)
+{
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      {
+        const int held = open ("/dev/null", O_RDONLY);
+        if (held >= 0 && held != fd)
+          close (held);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
+  reserve_standard_streams ();
+  signals_ignore_write_faults ();
   domain_start (&argc, &argv);
   const int rank = domain_world_rank ();
   diagnostics_set_rank (rank);

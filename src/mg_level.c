@@ -399,9 +399,16 @@ zero_pages (void *block, size_t bytes)
     memset (p + k * CHUNK, 0, k + 1 < chunks ? CHUNK : bytes - k * CHUNK);
 }
 
-bool
-level_bytes (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
-             bool coarsest, size_t *bytes)
+/* The sizes of the parts of a level's block (see level_alloc): grid
+   cells, the dense inverse's unknowns, the norms' scratch, and the
+   whole block's bytes.  False where they would overflow.  */
+struct level_layout {
+  size_t cells, unknowns, part, bytes;
+};
+
+static bool
+level_layout (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
+              bool coarsest, struct level_layout *l)
 {
   size_t grid;
   if (!field_bytes (nx, ny, &grid))
@@ -409,15 +416,27 @@ level_bytes (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
   /* field_bytes bounds nx + 2 and ny + 2 by SIZE_MAX / 24, so the table
      sizes cannot overflow, only their sum with the grids.  */
   const size_t tables = 5 * (nx + 2) + 5 * (ny + 2) + fnx + fny + 4;
-  const size_t unknowns = coarsest ? nx * ny : 0;
-  const size_t part = finest ? norm_scratch (nx, ny) : 0;
   const size_t indices = 3 * (nx + 2) + 3 * (ny + 2) + fnx + fny + 4;
-  *bytes = 0;
-  return add_bytes (bytes, finest ? 2 : 3, grid)
-         && add_bytes (bytes, tables + part, sizeof (double))
-         && (unknowns == 0 || unknowns <= SIZE_MAX / unknowns)
-         && add_bytes (bytes, unknowns * unknowns, sizeof (double))
-         && add_bytes (bytes, indices, sizeof (size_t));
+  l->cells = grid / sizeof (double);
+  l->unknowns = coarsest ? nx * ny : 0;
+  l->part = finest ? norm_scratch (nx, ny) : 0;
+  l->bytes = 0;
+  return add_bytes (&l->bytes, finest ? 2 : 3, grid)
+         && add_bytes (&l->bytes, tables + l->part, sizeof (double))
+         && (l->unknowns == 0 || l->unknowns <= SIZE_MAX / l->unknowns)
+         && add_bytes (&l->bytes, l->unknowns * l->unknowns, sizeof (double))
+         && add_bytes (&l->bytes, indices, sizeof (size_t));
+}
+
+bool
+level_bytes (size_t nx, size_t ny, size_t fnx, size_t fny, bool finest,
+             bool coarsest, size_t *bytes)
+{
+  struct level_layout l;
+  if (!level_layout (nx, ny, fnx, fny, finest, coarsest, &l))
+    return false;
+  *bytes = l.bytes;
+  return true;
 }
 
 /* One allocation for a level of nx x ny below a level of fnx x fny (0 x 0
@@ -427,15 +446,13 @@ bool
 level_alloc (struct level *level, size_t nx, size_t ny, size_t fnx, size_t fny,
              bool finest, bool coarsest)
 {
-  size_t bytes, total;
+  struct level_layout l;
   *level = (struct level) { .nx = nx, .ny = ny, .stride = nx + 2,
                             .shares = { 1.0, 1.0, 1.0, 1.0 } };
-  if (!field_bytes (nx, ny, &bytes)
-      || !level_bytes (nx, ny, fnx, fny, finest, coarsest, &total))
+  if (!level_layout (nx, ny, fnx, fny, finest, coarsest, &l))
     return false;
-  const size_t cells = bytes / sizeof (double);
-  const size_t unknowns = coarsest ? nx * ny : 0;
-  const size_t part = finest ? norm_scratch (nx, ny) : 0;
+  const size_t cells = l.cells, unknowns = l.unknowns, part = l.part,
+               total = l.bytes;
   level->bytes = total;
   level->block = field_block (total);
   if (level->block == NULL)

@@ -20,6 +20,7 @@
 #include "problem.h"
 #include "schedule.h"
 #include "strategy.h"
+#include "utf8.h"
 
 /* Defaults: the manufactured-solution case of the OpenMP GPU tutorial.
    Multigrid's own (--rtol, and --max-steps in V-cycles) are
@@ -553,6 +554,15 @@ set_checkpoint_name (struct parser *p, struct config *c, const char *value)
     return parse_fail (p, "--checkpoint-name: '%s': no ':' (the XDMF "
                        "index names each dataset FILE:/field, and its "
                        "readers take the first ':' for that one)", value);
+  /* XML holds no control characters, and the index is UTF-8.  */
+  for (const unsigned char *s = (const unsigned char *) value; *s; ++s)
+    if (*s < 0x20 || *s == 0x7f)
+      return parse_fail (p, "--checkpoint-name: a control character (byte "
+                         "%u), which the XDMF index, XML, cannot hold",
+                         (unsigned) *s);
+  if (!utf8_valid (value))
+    return parse_fail (p, "--checkpoint-name: not UTF-8, which the XDMF "
+                       "index is");
   return parse_pattern (p, "--checkpoint-name", value, false);
 }
 
@@ -997,7 +1007,7 @@ static const struct option_spec option_table[] = {
     "a checkpoint also gives the domain, alpha,\n"
     "unit, step and time", GROUP_FIELDS, set_init,
     OPTIONS_RUN, false },
-  { "init-dataset", 0, "NAME", "HDF5 dataset for --init (default /field)",
+  { "init-dataset", 0, "NAME", "HDF5 dataset for --init (default field)",
     GROUP_FIELDS, set_init_dataset, OPTIONS_RUN, false },
   { "init-range", 0, "LO,HI", "PNG gray 0 and white map to LO, HI (default "
     "0,1)", GROUP_FIELDS, set_init_range, OPTIONS_RUN, false },
@@ -1107,12 +1117,13 @@ options_usage (FILE *out)
          "3 no offload device with --require-device, 4 steady state not\n"
          "reached within --max-steps (or an implicit step's solve did not\n"
          "converge), 5 the field became NaN or infinite,\n"
-         "128+N stopped by signal N (SIGINT, SIGTERM).\n"
+         "128+N stopped by signal N (SIGINT, SIGTERM, SIGHUP).\n"
          "Colour maps:", out);
   for (const struct colormap *const *m = heatsim_colormaps; *m; ++m)
     fprintf (out, " %s", (*m)->name);
   fputs ("\n"
-         "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE.\n"
+         "Environment: OMP_NUM_THREADS, OMP_TARGET_OFFLOAD, OMP_DEFAULT_DEVICE,\n"
+         "  HEATSIM_HOST_ISA, HEATSIM_TILE_COLUMNS.\n"
          "Full documentation: man heatsim\n", out);
 }
 
@@ -1506,13 +1517,13 @@ apply_case_setting (void *context, const char *name, const char *value,
                        name, name);
   const char *kept = value;
   bool schedules;
-  if (value != NULL && names_input (name, &schedules)
-      && case_file_splits_name (path, value, schedules))
+  const bool input = value != NULL && names_input (name, &schedules);
+  if (input && case_file_splits_name (path, value, schedules))
     return parse_fail (&p, "%s: the ',' in the case file's directory "
                        "would end the @FILE name of '%s' early (a name "
                        "another value follows cannot hold one)", name,
                        value);
-  if (value != NULL && names_input (name, &schedules))
+  if (input)
     {
       char *resolved = case_file_resolve (path, value, schedules);
       kept = resolved != NULL ? keep_value (c, resolved) : NULL;
@@ -1681,8 +1692,10 @@ working_directory (void)
             strcpy (dir + n, "/");
           return dir;
         }
+      const int error = errno;
       free (dir);
-      if (errno != ERANGE)
+      errno = error;
+      if (error != ERANGE)
         return NULL;
     }
   errno = ENAMETOOLONG;

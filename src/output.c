@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,22 @@ describe_kept (const char *dir, struct xdmf_entry *e)
 
 /* ------------------------------------------------------------ writing */
 
+/* The colour range of a uniform field at *lo: *lo to *lo + 1, wider
+   where *lo is so large that *lo + 1 rounds back to it (1e16: a
+   checkpoint's colour_lo was then its colour_hi, which its reader
+   refuses), within double's range.  */
+static void
+uniform_range (double *lo, double *hi)
+{
+  const double width = fmax (1.0, fabs (*lo) * 0x1p-40);
+  *hi = *lo + width;
+  if (!isfinite (*hi))
+    {
+      *hi = *lo;
+      *lo = *hi - width;
+    }
+}
+
 int
 output_open (struct output *o, const struct config *cfg,
              const struct domain *d, const struct field *initial)
@@ -327,7 +344,7 @@ output_open (struct output *o, const struct config *cfg,
       o->png.lo = domain_min (d, o->png.lo);
       o->png.hi = domain_max (d, o->png.hi);
       if (!(o->png.hi > o->png.lo))
-        o->png.hi = o->png.lo + 1.0;
+        uniform_range (&o->png.lo, &o->png.hi);
     }
   if (cfg->png_every == 0 && cfg->checkpoint_every == 0)
     return HEATSIM_OK;

@@ -385,17 +385,23 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
     fprintf (out, "  fastest pass %.2f GB/s effective, %.1f %% of the copy "
              "bandwidth (each the best of its runs)\n", best,
              100.0 * best / run->copy_gb_s);
-  if (cfg->bench)
+  /* A multigrid run has no stencil bandwidth to set beside them.  */
+  if (cfg->bench && !config_uses_multigrid (cfg))
     fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran: the "
              "stencil reaches %.1f %% of it\n"
              "  memcpy bandwidth %.2f GB/s (omp_target_memcpy of a field; "
-             "memcpy for host): %.1f %%\n"
-             "  peak host memory %.1f MiB for two grids of %.1f MiB each\n",
+             "memcpy for host): %.1f %%\n",
              run->copy_gb_s,
              100.0 * bandwidth_gb_s (cfg, run) / run->copy_gb_s,
              run->memcpy_gb_s,
-             100.0 * bandwidth_gb_s (cfg, run) / run->memcpy_gb_s,
-             (double) r->peak_memory / 1048576.0,
+             100.0 * bandwidth_gb_s (cfg, run) / run->memcpy_gb_s);
+  else if (cfg->bench)
+    fprintf (out, "  copy bandwidth %.2f GB/s where the kernels ran\n"
+             "  memcpy bandwidth %.2f GB/s (omp_target_memcpy of a field; "
+             "memcpy for host)\n", run->copy_gb_s, run->memcpy_gb_s);
+  if (cfg->bench)
+    fprintf (out, "  peak host memory %.1f MiB for two grids of %.1f MiB "
+             "each\n", (double) r->peak_memory / 1048576.0,
              (double) grid_bytes (cfg) / 1048576.0);
 }
 
@@ -717,10 +723,10 @@ report_json (FILE *out, const struct config *cfg, const struct run_report *r,
            r->ranks, r->dims[0], r->dims[1], r->run.exchange);
   json_number (out, "copy_gb_s", cfg->bench, run->copy_gb_s);
   json_number (out, "memcpy_gb_s", cfg->bench, run->memcpy_gb_s);
-  json_fraction (out, "copy_fraction", cfg->bench,
+  json_fraction (out, "copy_fraction", cfg->bench && !multigrid,
                  bandwidth_gb_s (cfg, run) / run->copy_gb_s, ", ");
   const double best = best_bandwidth_gb_s (cfg, run);
   json_number (out, "bandwidth_best_gb_s", !multigrid, best);
-  json_fraction (out, "copy_fraction_best", cfg->bench,
+  json_fraction (out, "copy_fraction_best", cfg->bench && !multigrid,
                  best / run->copy_gb_s, "}\n");
 }

@@ -275,7 +275,8 @@ struct config {
                                 (--rtol is relative to it); 0 otherwise */
   double restart_largest;    /* a steady checkpoint: the largest |u| of
                                 the field the run it continues started
-                                from; 0 where unknown or otherwise */
+                                from, where restart_largest_known */
+  bool restart_largest_known;
 
   struct material_options material;
 

@@ -18,21 +18,28 @@
 #include "run_config.h"
 #include "status.h"
 
-/* Write all of buf at the end of the file in one write(2), so that a
-   reader, or a kill, sees the whole line or nothing of it.  */
+/* Write all of buf at the end of the file, in one write(2) unless the
+   first is short, so that a reader, or a kill, sees the whole line or
+   nothing of it.  A short write is followed by one for the rest, whose
+   failure says why (a file size limit, EFBIG, or a full disk).  */
 static bool
 append_line (struct series_file *f, const char *buf, size_t len)
 {
-  ssize_t n;
-  do
-    n = write (f->fd, buf, len);
-  while (n < 0 && errno == EINTR);
-  if (n == (ssize_t) len)
+  size_t done = 0;
+  int e = 0;
+  while (done < len && e == 0)
     {
-      f->size += n;
+      const ssize_t n = write (f->fd, buf + done, len - done);
+      if (n > 0)
+        done += (size_t) n;
+      else if (n == 0 || errno != EINTR)
+        e = n < 0 ? errno : ENOSPC;
+    }
+  if (e == 0)
+    {
+      f->size += len;
       return true;
     }
-  const int e = n < 0 ? errno : ENOSPC;
   if (ftruncate (f->fd, f->size) != 0)
     {
       /* The partial line stays; the error below is what matters.  */

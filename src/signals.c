@@ -31,6 +31,15 @@ signals_install (void)
   sigemptyset (&sa.sa_mask);
   sigaction (SIGINT, &sa, NULL);
   sigaction (SIGTERM, &sa, NULL);
+  /* A dropped ssh session: as SIGTERM, so the run leaves a checkpoint.  */
+  sigaction (SIGHUP, &sa, NULL);
+}
+
+void
+signals_ignore_write_faults (void)
+{
+  signal (SIGPIPE, SIG_IGN);
+  signal (SIGXFSZ, SIG_IGN);
 }
 
 int

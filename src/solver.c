@@ -235,8 +235,10 @@ jacobi_misfits (const struct solver *s, const struct config *cfg,
 
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
-   implicit schemes and the steady state solve their own way.  Returns 0
-   or a heatsim_status.  */
+   implicit schemes and the steady state solve their own way.  In every
+   scheme a varying material's halo is the plain mirror (form (a), the
+   mirror plus 2 h / k times the edge's heat, has no k there).  Returns
+   0 or a heatsim_status.  */
 static int
 prepare_material_step (struct solver *s, const struct config *cfg)
 {
@@ -254,9 +256,7 @@ prepare_material_step (struct solver *s, const struct config *cfg)
     }
   if (!s->material.variable)
     return HEATSIM_OK;
-  /* The edges' heat goes to their nodes (form (b)), not into the halo,
-     whose rule, mirror + 2 h / k times the heat, has no k where the
-     material varies: the halo is the plain mirror, in every scheme.  */
+  /* The edges' heat goes to their nodes (form (b)), not into the halo.  */
   bool heated[EDGE_COUNT];
   for (int e = 0; e < EDGE_COUNT; ++e)
     {
@@ -411,10 +411,11 @@ halo_end (struct solver *s)
     s->strategy->refresh_halo (w);
 }
 
-/* u's halo for its own step, as the step from it fills it: a step
-   leaves the halo of the field before it (the fields swap), which a
-   checkpoint's /boundary would hold.  The step after fills it again
-   alike.  Every rank calls it together.  */
+/* u's halo for its own step, as an explicit step from it fills it, for
+   a checkpoint's /boundary: a step leaves the halo of the field before
+   it (the fields swap).  The step after fills it again alike (and
+   implicit steps their own way: implicit.c, fill_halo).  Every rank
+   calls it together.  */
 static void
 fill_halo_at (struct solver *s, const struct config *cfg, size_t step)
 {
@@ -522,12 +523,11 @@ write_output (struct solver *s, const struct config *cfg,
               double change)
 {
   double t0 = omp_get_wtime ();
-  if (files)
+  const bool checkpoint = files && output_checkpoint_due (out, step, last);
+  if (checkpoint)
     fill_halo_at (s, cfg, step);
   s->strategy->fetch (&s->work);
-  int status = write_row (s, cfg, step, last,
-                          files && output_checkpoint_due (out, step, last),
-                          change);
+  int status = write_row (s, cfg, step, last, checkpoint, change);
   const int written = files ? output_write (out, s->domain, &s->work.u,
                                             step, last)
                       : HEATSIM_OK;
@@ -549,7 +549,8 @@ static int
 write_first (struct solver *s, const struct config *cfg, struct output *out)
 {
   double t0 = omp_get_wtime ();
-  fill_halo_at (s, cfg, cfg->start_step);
+  if (cfg->checkpoint_every != 0)
+    fill_halo_at (s, cfg, cfg->start_step);
   s->strategy->fetch (&s->work);
   int status = domain_agree (output_write_first (out, s->domain,
                                                  &s->work.u));

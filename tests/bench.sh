@@ -24,6 +24,20 @@ done
 expect_status 0 "$HEATSIM" -q --json --bench -g 64 --steady
 [ "$(json_field bandwidth_best_gb_s "$workdir/out")" = null ] \
   || fail "a steady run's fastest pass is not null"
+# A multigrid run has no stencil bandwidth, so no share of the copy's
+# (copy_fraction read 0.33 for Crank-Nicolson steps; a hostile pass).
+for run in --steady "--scheme crank-nicolson -n 4"; do
+  # shellcheck disable=SC2086
+  expect_status 0 "$HEATSIM" -q --json --bench -g 16 $run
+  [ "$(json_field copy_fraction "$workdir/out")" = null ] \
+    && [ "$(json_field copy_fraction_best "$workdir/out")" = null ] \
+    || fail "$run --bench: copy_fraction $(json_field copy_fraction "$workdir/out")"
+  [ "$(json_field copy_gb_s "$workdir/out")" != null ] \
+    || fail "$run --bench: no copy bandwidth"
+  expect_status 0 "$HEATSIM" -q --bench -g 16 $run
+  grep -q "stencil reaches" "$workdir/out" \
+    && fail "$run --bench: the text gives the stencil a share"
+done
 expect_status 0 "$HEATSIM" -q --bench -g 256 -n 20
 grep -q "copy bandwidth .* GB/s where the kernels ran: the stencil reaches" \
   "$workdir/out" || fail "text report lacks the copy line"

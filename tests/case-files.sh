@@ -357,6 +357,26 @@ expect_status 0 "$HEATSIM" -q --case 'c,d/y.case'
   && grep -q "^heatsim: --print-case: --bc: '.*' cannot be written in a case file: the ',' in the working directory's name would end its @FILE name early" \
     "$workdir/err" \
   || fail "--print-case in a directory with a ',': $(cat "$workdir/out" "$workdir/err")"
+# An '@' inside a name is part of it, not another name (a directory
+# "d:@x" was printed as "@/here/d:@/here/x/h.csv").
+mkdir -p 'd:@x'
+printf 'time,value\n0,1\n1,2\n' >'d:@x/h.csv'
+if expect_status 0 "$HEATSIM" -q -g 16 -n 2 --bc 'left=temperature:@d:@x/h.csv' \
+     --print-case; then
+  grep -qx "bc = left=temperature:@$here/d:@x/h.csv" "$workdir/out" \
+    || fail "an '@' inside a name: $(grep '^bc' "$workdir/out")"
+  mkdir -p at && cp "$workdir/out" at/at.case
+  expect_status 0 "$HEATSIM" -q --case at/at.case
+fi
+# A relative name in a working directory removed under the run cannot be
+# named absolutely: refused, saying so.
+mkdir gone2
+(cd gone2 && rmdir ../gone2 \
+ && "$HEATSIM" -q -n 1 --init x.h5 --material-map m.png --print-case) \
+  >"$workdir/out" 2>"$workdir/err"
+[ $? = 2 ] && [ ! -s "$workdir/out" ] \
+  && grep -q "^heatsim: --print-case: --init: cannot read the working directory to name 'x.h5' from it" "$workdir/err" \
+  || fail "a relative name in a removed directory: $(cat "$workdir/out" "$workdir/err")"
 # Nor may a printed line be longer than the reader takes (4096 bytes).
 long_name=$(awk 'BEGIN { for (k = 0; k < 4100; ++k) printf "m" }')
 refused "^heatsim: --print-case: --material-map: its line of a case file would be 4116 bytes, more than the 4096 a case file's reader takes" \

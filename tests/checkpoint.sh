@@ -189,7 +189,16 @@ sys.exit(bad != 0)
 EOF
     done
   done
+else
+  echo "no python3 with h5py and numpy: checkpoint halo values not checked"
 fi
+
+# A uniform field of 1e16, where T + 1 rounds to T: its default colour
+# range is wider, so its checkpoint holds colour_lo below colour_hi and
+# restarts (its reader refused it, "colour_lo is not below colour_hi").
+expect_status 0 "$HEATSIM" -q -p uniform --initial-temperature 1e16 -g 8 -n 2 \
+  --checkpoint-every 2 --output-dir "$out/big"
+expect_status 0 "$HEATSIM" -q --restart "$out/big/heatsim-000002.h5" -n 2
 
 # Kill a run that checkpoints often: every checkpoint left under its
 # final name is whole and restarts; a write in flight leaves at most a

@@ -65,7 +65,7 @@ has_checkpoint () {
   [ -n "$(newest "$1" 2>/dev/null)" ]
 }
 
-for sig in INT:2 TERM:15; do
+for sig in INT:2 TERM:15 HUP:1; do
   number=${sig#*:}
   sig=${sig%:*}
   start_run "$out/$sig" -p plate -s --solver jacobi -g 400 --tol 1e-12 \
@@ -85,6 +85,46 @@ for sig in INT:2 TERM:15; do
   [ "$(json_field start_step "$workdir/out")" = "$at" ] \
     || fail "SIG$sig: restart did not continue from step $at"
 done
+
+# Faults of the process's surroundings that killed heatsim without a
+# word (a hostile pass): a closed pipe (SIGPIPE, 141) and a file size
+# limit (SIGXFSZ, 153) fail the write instead, status 1, and a closed
+# stderr is not taken by the first file opened (progress lines went
+# into the --monitor file).
+if [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 - "$HEATSIM" "$out/pipe" <<'EOF' \
+    || fail "a closed pipe: $(cat "$workdir/pipe.txt" 2>/dev/null)"
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+# subprocess gives the child SIGPIPE's default action back.
+p = subprocess.run([sys.argv[1], "-g", "32", "-n", "20", "--checkpoint-every",
+                    "20", "--output-dir", sys.argv[2]], stdout=w,
+                   stderr=subprocess.PIPE)
+ok = p.returncode == 1 and os.path.exists(sys.argv[2] + "/heatsim-000020.h5")
+if not ok:
+    print("status", p.returncode, p.stderr.decode())
+sys.exit(not ok)
+EOF
+fi
+# (LLVM's x86_64 plugin writes its device image to a temporary file
+# before main, and aborts under such a limit: not heatsim's write.)
+if host_plugin; then
+  echo "ulimit -f: not checked with the x86_64 plugin's device code"
+else
+  rm -rf "$out/fsz"
+  (ulimit -f 8 && exec "$HEATSIM" -q -g 64 -n 4 --checkpoint-every 1 \
+     --output-dir "$out/fsz") >"$workdir/out" 2>"$workdir/err"
+  status=$?
+  [ "$status" = 1 ] && grep -q "^heatsim: " "$workdir/err" \
+    && [ -z "$(ls -A "$out/fsz" | grep '^\.')" ] \
+    || fail "ulimit -f: status $status, $(cat "$workdir/err"), left $(ls -A "$out/fsz")"
+fi
+rm -f closed.csv
+"$HEATSIM" -g 32 -n 400 --monitor closed.csv --monitor-every 100 \
+  --progress-every 0.0001 >/dev/null 2>&-
+[ "$(grep -c -v '^[0-9s]' closed.csv)" = 0 ] \
+  || fail "stderr closed: the monitor file holds $(grep -v '^[0-9s]' closed.csv | head -n 2)"
 
 # Two signals in a row: heatsim dies of the second at once.  Every file
 # under a final name is whole.

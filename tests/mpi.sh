@@ -155,6 +155,37 @@ if [ -n "${H5DUMP:-}" ]; then
     cmp -s one.txt four.txt || fail "checkpoint $step: 4 ranks wrote other data"
   done
 fi
+# A checkpoint's halo lines are those of its own field on any number of
+# ranks: across a periodic axis split between ranks the neighbour's
+# line (they held the halo of the field two steps before).
+# dataset FILE NAME [H5DUMP ARGS]: dataset NAME of FILE, a value per line.
+dataset () {
+  _file=$1
+  _name=$2
+  shift 2
+  "$H5DUMP" -A 0 -d "$_name" "$@" -y -w 0 -m %.17g "$_file" \
+    | sed -n '/DATA {/,/}/p' | tr -d ' ,' | grep -v '[{}]'
+}
+if [ -n "${H5DUMP:-}" ]; then
+  ring="-p disk --bc left=periodic --bc right=periodic --bc bottom=flux:2"
+  ring="$ring --bc top=insulated -g 61x47 -L 1 -a 1 --dt 1e-5 -n 7"
+  ring="$ring --checkpoint-every 7"
+  for n in 1 4; do
+    # shellcheck disable=SC2086
+    mpi $n -q $ring --output-dir ring$n \
+      || { fail "ring on $n: $(cat "$workdir/err")"; continue; }
+    f=ring$n/heatsim-000007.h5
+    [ "$(dataset $f /boundary/left)" = "$(dataset $f /field -s 0,60 -c 47,1)" ] \
+      && [ "$(dataset $f /boundary/right)" = "$(dataset $f /field -s 0,0 -c 47,1)" ] \
+      && [ "$(dataset $f /boundary/top)" = "$(dataset $f /field -s 45,0 -c 1,61)" ] \
+      || fail "$n ranks: the checkpoint's periodic or insulated halo is not its field's"
+  done
+  for e in left right bottom top; do
+    [ "$(dataset ring1/heatsim-000007.h5 /boundary/$e)" = \
+      "$(dataset ring4/heatsim-000007.h5 /boundary/$e)" ] \
+      || fail "/boundary/$e differs between 1 and 4 ranks"
+  done
+fi
 # Restart from step 200 written by 4 ranks on 1, 2, 3; from 1 rank on 4.
 for n in 1 2 3; do
   mpi $n -q --json --restart four/heatsim-000200.h5 -n 200 \

@@ -86,6 +86,16 @@ refused "^heatsim: --checkpoint-name: 'run:%06d.h5': no ':'" -g 16 -n 2 \
   --checkpoint-every 1 --checkpoint-name 'run:%06d.h5' \
   --output-dir "$workdir/colon"
 [ -e "$workdir/colon" ] && fail "the refused --checkpoint-name wrote $(ls "$workdir/colon")"
+# So are a control character and bytes that are not UTF-8, which made
+# the index XML no reader takes (exit 0; a hostile pass).
+refused "^heatsim: --checkpoint-name: a control character (byte 1)" -g 8 -n 2 \
+  --checkpoint-every 1 --checkpoint-name "$(printf 'run%%d\001.h5')" \
+  --output-dir "$workdir/control"
+refused "^heatsim: --checkpoint-name: not UTF-8" -g 8 -n 2 \
+  --checkpoint-every 1 --checkpoint-name "$(printf 'run%%d\377.h5')" \
+  --output-dir "$workdir/latin1"
+[ -e "$workdir/control" ] || [ -e "$workdir/latin1" ] \
+  && fail "a refused --checkpoint-name wrote files"
 
 # Restart into another directory: its index lists only its own files,
 # beginning with the restart step, written there.
