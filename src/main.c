@@ -420,6 +420,43 @@ record_case (struct provenance *provenance, const struct config *cfg)
     heatsim_error ("warning: the run's case is not recorded: %s", err);
 }
 
+/* OMP_NUM_THREADS as the OpenMP runtime can take it: a list of whole
+   numbers from 1 to a bound, comma-separated (one a nesting level),
+   blanks around each allowed.  The runtime aborts on "-1", "" and
+   10^20, hangs on "abc", and aborts where the system cannot make the
+   threads (100000 here); the bound, 64 threads a processor and at
+   least 1024, keeps clear of that.  NULL (unset) is fine.  */
+static bool
+threads_setting_ok (const char *value, char *err, size_t errlen)
+{
+  if (value == NULL)
+    return true;
+  const long processors = sysconf (_SC_NPROCESSORS_ONLN);
+  const unsigned long long bound
+    = processors > 16 ? 64ULL * (unsigned long long) processors : 1024ULL;
+  const char *p = value;
+  bool ok = true;
+  do
+    {
+      while (*p == ' ' || *p == '\t')
+        ++p;
+      unsigned long long n = 0;
+      const char *digits = p;
+      while (*p >= '0' && *p <= '9' && n <= bound)
+        n = 10 * n + (unsigned long long) (*p++ - '0');
+      ok = p > digits && n >= 1 && n <= bound;
+      while (*p == ' ' || *p == '\t')
+        ++p;
+    }
+  while (ok && *p++ == ',');
+  if (ok && p[-1] == '\0')
+    return true;
+  snprintf (err, errlen, "OMP_NUM_THREADS: '%s': give a whole number of "
+            "threads from 1 to %llu (or a comma-separated list of them, "
+            "one for each level of nesting)", value, bound);
+  return false;
+}
+
 /* Everything but MPI's start and end: only rank 0 prints.  Under --json
    every run that gets to parsing prints one JSON object, the failed ones
    too: the refused command lines among them when --json is among their
@@ -439,9 +476,11 @@ run (int argc, char **argv)
       return HEATSIM_NO_MEMORY;
     }
 
-  /* Before anything runs a kernel; a path forced by the environment
-     that cannot run here is refused like a bad option.  */
-  if (!host_isa_init (getenv (HOST_ISA_ENV), err, sizeof err))
+  /* Before anything runs a kernel or starts the OpenMP runtime; a path
+     or thread count forced by the environment that cannot run here is
+     refused like a bad option.  */
+  if (!threads_setting_ok (getenv ("OMP_NUM_THREADS"), err, sizeof err)
+      || !host_isa_init (getenv (HOST_ISA_ENV), err, sizeof err))
     {
       heatsim_error ("%s", err);
       if (speaks && options_json_requested (argc, argv))

@@ -109,6 +109,18 @@ place_kernels (struct config *cfg, const struct domain *d,
                        where->num_devices - 1);
       return HEATSIM_USAGE;
     }
+  /* The environment's default device, past the initial device (number
+     num_devices): the offload runtime aborts on its first target
+     region.  */
+  if (cfg->device < 0 && d->ranks == 1 && where->device > where->num_devices)
+    {
+      heatsim_error ("OMP_DEFAULT_DEVICE: %d: there %s %d offload device%s "
+                     "(and the host, %d)", where->device,
+                     where->num_devices == 1 ? "is" : "are",
+                     where->num_devices, where->num_devices == 1 ? "" : "s",
+                     where->num_devices);
+      return HEATSIM_USAGE;
+    }
   if (cfg->strategy_auto)
     {
       choose_strategy (cfg, d, where);

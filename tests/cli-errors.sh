@@ -130,6 +130,30 @@ sed -n '/--problem=NAME/{N;p;}' "$workdir/out" | tr -s ' \n' '  ' \
 # A stable run is accepted and --force overrides the stability rule.
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.25
 expect_status 0 "$HEATSIM" -q --grid 16 --length 17 --alpha 1 --dt 0.3 --force
+# The OpenMP runtime's settings that made it abort (status 134) or hang
+# (a hostile pass): a thread count that is no positive whole number or
+# list of them, or absurdly large, and a default device past the host's
+# number.  (With device code, LLVM's offload runtime starts the OpenMP
+# runtime before main, which reads OMP_NUM_THREADS then: not checked.)
+bad_threads="-1 abc 0 '' 2, 100000 99999999999999999999 '2 2'"
+"$HEATSIM" --list-devices 2>/dev/null \
+  | grep -q '^device code in this binary: none$' || bad_threads=
+eval "set -- $bad_threads"
+for threads; do
+  OMP_NUM_THREADS=$threads
+  export OMP_NUM_THREADS
+  refused "^heatsim: OMP_NUM_THREADS: '$threads': give a whole number of threads" \
+    -g 8 -n 1
+done
+for threads in 1 ' 2' 2,1; do
+  OMP_NUM_THREADS=$threads
+  expect_status 0 "$HEATSIM" -q -g 8 -n 1
+done
+unset OMP_NUM_THREADS
+OMP_DEFAULT_DEVICE=99
+export OMP_DEFAULT_DEVICE
+refused "^heatsim: OMP_DEFAULT_DEVICE: 99: there" -g 8 -n 1
+unset OMP_DEFAULT_DEVICE
 # --steps auto: stable by construction, wherever the unstable dt was refused.
 expect_status 0 "$HEATSIM" -q --grid 64 --length 65 --alpha 1 -T 3 --steps auto
 grep -q "stability .* = 0\.4[0-9]* (explicit limit 0.5)\|stability .* = 0\.5 (explicit limit" \
