@@ -354,15 +354,18 @@ check_axes (struct parser *p, const struct config *c)
   return true;
 }
 
-/* Whether the grid's fields can be addressed at all.  */
+/* Whether the grid's fields can be addressed at all: a grid too large
+   for memory (status too_large), checked before the axes, whose count
+   nx + 1 wraps at the largest size_t.  */
 static bool
-check_addressable (struct parser *p, const struct config *c)
+check_addressable (struct parser *p, struct config *c)
 {
   size_t bytes;
-  if (!field_bytes (c->nx, c->ny, &bytes) || bytes > SIZE_MAX / 2)
-    return parse_fail (p, "--grid: %zux%zu cells need more memory than "
-                       "this machine can address", c->nx, c->ny);
-  return true;
+  if (field_bytes (c->nx, c->ny, &bytes) && bytes <= SIZE_MAX / 2)
+    return true;
+  c->too_large = true;
+  return parse_fail (p, "--grid: %zux%zu cells need more memory than "
+                     "this machine can address", c->nx, c->ny);
 }
 
 /* A run of one rank whose least footprint cannot fit: refused before
@@ -393,7 +396,7 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
      another size, is blamed.  Before check_scale: dx or dy would be
      infinite (and a run without it gave inf and NaN).  */
   const bool from_map = grid_from_map (c);
-  if (!from_map && !(check_axes (&p, c) && check_addressable (&p, c)))
+  if (!from_map && !(check_addressable (&p, c) && check_axes (&p, c)))
     return false;
   /* Before the memory check, which would hide it.  */
   if (!c->steady && c->restart == NULL && given.steps && given.dt

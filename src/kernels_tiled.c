@@ -78,11 +78,17 @@ tile_columns (const struct stencil *s, size_t *columns)
       char *end;
       errno = 0;
       const unsigned long long value = strtoull (text, &end, 10);
-      if (*text < '0' || *text > '9' || *end != '\0' || errno != 0
-          || value < 1 || value > SIZE_MAX / 4)
+      const bool whole = *text >= '0' && *text <= '9' && *end == '\0';
+      if (!whole || value < 1)
         {
           heatsim_error ("%s=%s: not a whole number of columns of at least 1",
                          TILED_COLUMNS_ENV, text);
+          return false;
+        }
+      if (errno != 0 || value > SIZE_MAX / 4)
+        {
+          heatsim_error ("%s=%s: too many columns (at most %zu)",
+                         TILED_COLUMNS_ENV, text, SIZE_MAX / 4);
           return false;
         }
       *columns = (size_t) value;

@@ -12,6 +12,14 @@ refused "--grid: '0'" --grid 0
 refused "--grid: '64x'" --grid 64x
 refused "--grid: '-8'" --grid -8
 refused "--grid: .*memory" --grid 4294967296x4294967296
+# ... with the memory check's status, and before the check of the axes,
+# whose node count wrapped ("18446744073709551615 nodes along x cannot
+# have nodes on both edges: give at least 2"; a hostile pass).
+refused "^heatsim: --grid: 18446744073709551615x2 cells need more memory than this machine can address" \
+  --grid 18446744073709551615x2 -n 1 --force
+expect_status 2 "$HEATSIM" -q --json --grid 4294967296x4294967296
+json_field status "$workdir/out" | grep -qx too_large \
+  || fail "an unaddressable grid: JSON status $(json_field status "$workdir/out")"
 refused "--grid: 1000000x1000000 needs" --grid 1000000x1000000 --force
 refused "--alpha: 'nan'" --alpha nan
 refused "--alpha: '-0.1'" --alpha -0.1

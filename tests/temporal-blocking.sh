@@ -106,6 +106,11 @@ for w in 0 -2 x 3c ''; do
   refused "HEATSIM_TILE_COLUMNS=$w: not a whole" -o host -g 20 -n 5 \
     --tile-steps 4
 done
+# A whole number too large is said so, not "not a whole number".
+HEATSIM_TILE_COLUMNS=99999999999999999999
+export HEATSIM_TILE_COLUMNS
+refused "HEATSIM_TILE_COLUMNS=99999999999999999999: too many columns" -o host \
+  -g 20 -n 5 --tile-steps 4
 unset HEATSIM_TILE_COLUMNS
 
 # Fallbacks: decided once, reported, and the field is still the same.
