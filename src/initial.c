@@ -276,6 +276,12 @@ read_init (struct config *cfg, struct field *u)
       return status != HEATSIM_OK || !checkpoint ? status
              : init_from_checkpoint (cfg, &meta);
     case 0:
+      if (png_is_png (path) && cfg->init_dataset != NULL)
+        {
+          heatsim_error ("--init-dataset: only for HDF5 files; %s is a PNG "
+                         "image", path);
+          return HEATSIM_USAGE;
+        }
       if (png_is_png (path))
         {
           heatsim_error_prefix ("--init");

@@ -46,6 +46,10 @@ refused "^heatsim: --init: empty file name$" --init ''
 expect_status 0 "$HEATSIM" -q -g 8 -n 1 --png-every 1 --png-name 'gray-%d.png'
 refused "^heatsim: --init-range: '-1e308,1e308': HI - LO overflows" \
   --init gray-0.png --init-range=-1e308,1e308
+# --init-dataset names an HDF5 dataset: with a PNG it is refused, as
+# --init-range with an HDF5 file is (it was ignored; a hostile pass).
+refused "^heatsim: --init-dataset: only for HDF5 files; gray-0.png is a PNG image" \
+  --init gray-0.png --init-dataset field
 
 # Multigrid options: --rtol, --solver and --scheme.
 refused "--rtol: '0'" --steady --rtol 0
