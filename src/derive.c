@@ -368,6 +368,14 @@ check_addressable (struct parser *p, struct config *c)
                      "this machine can address", c->nx, c->ny);
 }
 
+/* The grid's checks, in this order for every source of the grid: an
+   unaddressable grid first, whose axes' count nx + 1 may wrap.  */
+static bool
+check_grid (struct parser *p, struct config *c)
+{
+  return check_addressable (p, c) && check_axes (p, c);
+}
+
 /* A run of one rank whose least footprint cannot fit: refused before
    its maps are read and its source grid made, which took 3 GB and 6 s
    for a refusal of a 20000^2 steady run, 19.5 GB and 41 s at 50000^2.
@@ -396,7 +404,7 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
      another size, is blamed.  Before check_scale: dx or dy would be
      infinite (and a run without it gave inf and NaN).  */
   const bool from_map = grid_from_map (c);
-  if (!from_map && !(check_addressable (&p, c) && check_axes (&p, c)))
+  if (!from_map && !check_grid (&p, c))
     return false;
   /* Before the memory check, which would hide it.  */
   if (!c->steady && c->restart == NULL && given.steps && given.dt
@@ -410,7 +418,7 @@ derive_settings (struct config *c, bool to_run, char *err, size_t errlen)
     return false;
   if (!material_derive (c, err, errlen))
     return false;
-  if (from_map && !(check_axes (&p, c) && check_addressable (&p, c)))
+  if (from_map && !check_grid (&p, c))
     return false;
   if (c->restart != NULL)
     return continue_checkpoint (&p, c);

@@ -61,6 +61,15 @@ blocked_aspect (const struct axis *ax, const struct axis *ay, bool mx,
   return 1.0;
 }
 
+/* The bytes of the host's scratch rows (rows_alloc): three rows of
+   width nodes for each of threads; SIZE_MAX where that overflows.  */
+static size_t
+rows_bytes (size_t width, size_t threads)
+{
+  return threads > SIZE_MAX / sizeof (double) / 3 / width ? SIZE_MAX
+         : 3 * width * threads * sizeof (double);
+}
+
 double
 mg_blocked_aspect (size_t nx, size_t ny, double dx, double dy,
                    const struct mg_boundary *bc)
@@ -115,10 +124,7 @@ mg_footprint (size_t nx, size_t ny, double dx, double dy,
       ay = cy;
     }
   /* rows_alloc's scratch rows: the finest level is the widest.  */
-  const size_t threads = (size_t) omp_get_max_threads ();
-  if (nx + 2 > SIZE_MAX / sizeof (double) / 3 / threads)
-    return SIZE_MAX;
-  bytes = 3 * (nx + 2) * threads * sizeof (double);
+  bytes = rows_bytes (nx + 2, (size_t) omp_get_max_threads ());
   return bytes > SIZE_MAX - total ? SIZE_MAX : total + bytes;
 }
 
@@ -269,9 +275,8 @@ rows_alloc (struct mg_solver *mg)
   for (size_t l = 0; l < mg->count; ++l)
     width = mg->level[l].stride > width ? mg->level[l].stride : width;
   const size_t threads = (size_t) omp_get_max_threads ();
-  mg->rows = NULL;
-  if (threads <= SIZE_MAX / sizeof (double) / 3 / width)
-    mg->rows = malloc (3 * width * threads * sizeof (double));
+  const size_t bytes = rows_bytes (width, threads);
+  mg->rows = bytes < SIZE_MAX ? malloc (bytes) : NULL;
   mg->row_threads = mg->rows != NULL ? threads : 0;
   mg->row_width = width;
 }
