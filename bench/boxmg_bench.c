@@ -40,6 +40,7 @@
 #include "host_isa.h"
 #include "material.h"
 #include "multigrid.h"
+#include "offload_images.h"
 #include "operator.h"
 
 enum kind { LAYERED, CHECKERBOARD, DISKS, RANDOM, KINDS };
@@ -344,6 +345,8 @@ bench (size_t n, enum kind kind, double contrast, struct cost constant,
 int
 main (int argc, char **argv)
 {
+  /* The host plugin's device images, left in /tmp otherwise.  */
+  atexit (offload_images_remove);
   /* The host paths as heatsim takes them (HEATSIM_HOST_ISA): the
      constant-coefficient solver's smoothers in AVX2 where the
      processor has it.  */

@@ -24,6 +24,7 @@
 #include "host_isa.h"
 #include "kernels.h"
 #include "multigrid.h"
+#include "offload_images.h"
 
 #define HOT 100.0
 
@@ -213,6 +214,8 @@ bench (size_t n, const struct variant *v, struct field *u, struct timing step)
 int
 main (int argc, char **argv)
 {
+  /* The host plugin's device images, left in /tmp otherwise.  */
+  atexit (offload_images_remove);
   /* The host paths as heatsim takes them (HEATSIM_HOST_ISA).  */
   char err[256];
   if (!host_isa_init (getenv (HOST_ISA_ENV), err, sizeof err))

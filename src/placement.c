@@ -12,6 +12,7 @@
 #include "domain.h"
 #include "field.h"
 #include "kernels.h"
+#include "offload_images.h"
 #include "report.h"
 #include "run_config.h"
 #include "status.h"
@@ -37,6 +38,7 @@ list_devices (void)
   for (int d = 0; d < n; ++d)
     printf ("  device %d: target regions run %s\n", d,
             target_runs_on_host (d) ? "on the host (fallback)" : "on the device");
+  offload_images_remove ();
   printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
 }
 
@@ -75,6 +77,7 @@ choose_strategy (struct config *cfg, const struct domain *d,
   const bool device = where->num_devices > 0
                       && where->device < where->num_devices
                       && !target_runs_on_host (where->device);
+  offload_images_remove ();
   /* Every rank computes with the same strategy.  */
   const bool everywhere = domain_min (d, device ? 1.0 : 0.0) > 0.0;
   cfg->strategy = strategy_find (everywhere || demanded ? "resident" : "host");
@@ -142,6 +145,7 @@ place_kernels (struct config *cfg, const struct domain *d,
       return HEATSIM_NO_DEVICE;
     }
   where->on_device = !target_runs_on_host (where->device);
+  offload_images_remove ();
   if (!kernel_form_runs (cfg->kernel, where->on_device))
     {
       heatsim_error ("--kernel %s: needs a GPU, and target regions on "

@@ -52,6 +52,7 @@ cli_tests = \
 	tests/strategies-agree.sh \
 	tests/host-isa.sh \
 	tests/device-memory.sh \
+	tests/offload-images.sh \
 	tests/mms-error.sh \
 	tests/mms-convergence.sh \
 	tests/tutorial-case.sh \

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "offload_images.h"
+
 static int unit_failures, unit_checks;
 
 #define CHECK(cond)                                                        \
@@ -23,6 +25,7 @@ static int unit_failures, unit_checks;
 static inline int
 unit_exit (void)
 {
+  offload_images_remove ();
   printf ("%d checks, %d failed\n", unit_checks, unit_failures);
   return unit_failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

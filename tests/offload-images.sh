@@ -1,0 +1,46 @@
+#!/bin/sh
+# LLVM's host plugin (a build with --with-offload-arch=x86_64) loads a
+# device's code by writing it to /tmp/tmpfile_XXXXXX and opening that as
+# a shared library, and never removes the file: half a megabyte in /tmp
+# for every device a run touches, tens of gigabytes after a few test
+# suites.  heatsim removes the files it maps once they are loaded.  The
+# test looks at the maps of a running heatsim: every such file it maps
+# must be removed ("(deleted)"), which no other process's runs disturb.
+# Elsewhere (no device code, or a GPU's) it is skipped.
+. "${srcdir:-.}/tests/testlib.sh"
+
+host_plugin || { echo "SKIP: no host plugin device code"; exit 77; }
+
+# Whether the process PID maps a device image from /tmp: its lines in
+# $workdir/images.
+maps_image () {
+  grep ' /tmp/tmpfile_' "/proc/$1/maps" >"$workdir/images" 2>/dev/null
+}
+
+# Whether every image PID maps is removed.
+images_removed () {
+  maps_image "$1" && ! grep -v ' (deleted)$' "$workdir/images" >/dev/null
+}
+
+for placement in resident map; do
+  "$HEATSIM" -q --offload $placement --grid 64 --steps 100000000 \
+    --output-dir "$workdir/$placement" >"$workdir/out" 2>"$workdir/err" &
+  pid=$!
+  checks=$((checks + 1))
+  if ! WAIT_LIMIT=60 wait_for $pid maps_image $pid; then
+    fail "--offload $placement: no device image mapped from /tmp; stderr: \
+$(cat "$workdir/err")"
+  elif ! WAIT_LIMIT=30 wait_for $pid images_removed $pid; then
+    fail "--offload $placement: a device image is left in /tmp: \
+$(grep -v ' (deleted)$' "$workdir/images" | awk '{ print $NF }' | sort -u)"
+  fi
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+  # The image files heatsim mapped are gone from /tmp, not only unlinked
+  # in name by some other process.
+  for f in $(awk '{ print $6 }' "$workdir/images" | sort -u); do
+    checks=$((checks + 1))
+    [ ! -e "$f" ] || fail "--offload $placement: $f is still in /tmp"
+  done
+done
+finish
