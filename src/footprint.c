@@ -122,12 +122,14 @@ copies_in_host_memory (const struct config *cfg)
 #endif
 }
 
-/* The footprint of a part of nx x ny of ranks, variable and boxmg
-   saying whether the material varies and whether the multigrid is the
-   black box one (which the maps decide).  */
+/* The footprint of a part of nx x ny of ranks, variable, step and
+   boxmg saying whether the material varies, whether its explicit steps
+   are the variable step (not the constant stencil and a uniform
+   source's rise) and whether the multigrid is the black box one (which
+   the maps decide).  */
 static struct footprint
 footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
-              bool variable, bool boxmg)
+              bool variable, bool step, bool boxmg)
 {
   const bool multigrid = config_uses_multigrid (cfg);
   const bool copies = copies_in_host_memory (cfg);
@@ -147,7 +149,10 @@ footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
                  nx, ny);
       counted (&f, "material");
     }
-  if (variable && !multigrid && !cfg->steady)
+  /* The variable step's arrays: wx, wy, gain, rise and the two volume
+     fractions' (counted as whole grids).  */
+  const bool step_arrays = step && !multigrid && !cfg->steady;
+  if (step_arrays)
     {
       add_grids (&f.bytes, 6, nx, ny);
       counted (&f, "material step");
@@ -159,8 +164,9 @@ footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
          on each side, and a varying material's step on them: wx, wy,
          gain and rise.  */
       const size_t reach = 2 * ((size_t) cfg->tile_steps + 1);
-      add_grids (&f.bytes, 2 + (variable ? 4 : 0), nx + reach, ny + reach);
-      counted (&f, variable ? "widened parts and material step"
+      add_grids (&f.bytes, 2 + (step_arrays ? 4 : 0), nx + reach,
+                 ny + reach);
+      counted (&f, step_arrays ? "widened parts and material step"
                    : "widened parts");
     }
   if (multigrid && !cfg->steady)
@@ -189,7 +195,7 @@ footprint_of (const struct config *cfg, size_t nx, size_t ny, int ranks,
     }
   if (copies)
     {
-      add_grids (&f.bytes, 2 + (variable && !multigrid ? 4 : 0), nx, ny);
+      add_grids (&f.bytes, 2 + (step_arrays ? 4 : 0), nx, ny);
       if (boxmg && ranks == 1 && cfg->strategy->multigrid == MG_RESIDENT)
         add_boxmg (&f.bytes, cfg, false);
       else if (multigrid && ranks == 1
@@ -205,6 +211,8 @@ run_footprint (const struct config *cfg, const struct domain *d)
 {
   return footprint_of (cfg, d->local_nx, d->local_ny, d->ranks,
                        cfg->material.variable,
+                       cfg->material.variable
+                       && !config_uniform_source (cfg),
                        config_uses_multigrid (cfg)
                        && edge_terms_operator (cfg));
 }
@@ -212,8 +220,11 @@ run_footprint (const struct config *cfg, const struct domain *d)
 struct footprint
 least_footprint (const struct config *cfg)
 {
+  /* As if every map were uniform, the source's too: the variable step
+     only for its terms.  */
   struct footprint f = footprint_of (cfg, cfg->nx, cfg->ny, 1,
                                      config_varies_before_maps (cfg),
+                                     config_step_terms (cfg),
                                      config_uses_multigrid (cfg)
                                      && edge_terms_operator_least (cfg));
   f.least = true;

@@ -24,7 +24,9 @@ struct footprint run_footprint (const struct config *cfg,
                                 const struct domain *d);
 
 /* The least a run of cfg on one rank can take, counted before its maps
-   are read (derive.c): as if every map were uniform, a source lay in
+   are read (derive.c): as if every map were uniform (a source too, so
+   that explicit steps need the variable step's arrays only for face
+   cooling or a source schedule), a source lay in
    the geometric multigrid's range and implicit steps did not stall that
    multigrid (alpha and dt are derived later).  Where that cannot fit,
    neither can the run: it is refused before a map is opened or a

@@ -52,27 +52,29 @@ struct boxmg_pipeline;
    return the largest |unew - u|.  */
 typedef void heat_update_fn (size_t i0, size_t i1, size_t j0, size_t j1,
                              size_t stride, double rx, double ry, double rc,
-                             const double *restrict u, double *restrict unew);
+                             double rise, const double *restrict u,
+                             double *restrict unew);
 typedef double heat_update_residual_fn (size_t i0, size_t i1, size_t j0,
                                         size_t j1, size_t stride, double rx,
-                                        double ry, double rc,
+                                        double ry, double rc, double rise,
                                         const double *restrict u,
                                         double *restrict unew);
 /* n cells of a row, out[0..n-1], from the rows below, mid and above,
    each pointing at its first cell's column (mid[-1] and mid[n] are the
    neighbours left and right).  */
 typedef void heat_row_fn (size_t n, double rx, double ry, double rc,
-                          const double *restrict below,
+                          double rise, const double *restrict below,
                           const double *restrict mid,
                           const double *restrict above,
                           double *restrict out);
 /* The same on the frame of nx x ny interior cells.  */
 typedef void heat_frame_fn (size_t nx, size_t ny, size_t stride, double rx,
-                            double ry, double rc, const double *restrict u,
+                            double ry, double rc, double rise,
+                            const double *restrict u,
                             double *restrict unew);
 typedef double heat_frame_residual_fn (size_t nx, size_t ny, size_t stride,
                                        double rx, double ry, double rc,
-                                       const double *restrict u,
+                                       double rise, const double *restrict u,
                                        double *restrict unew);
 /* The variable-coefficient step (kernels_material.h) on a rectangle and
    on the frame.  */

@@ -42,9 +42,9 @@ heat_update_host (const struct stencil *s, double *restrict u,
   const struct host_kernels *k = host_kernels (HOST_KERNEL_EXPLICIT);
   if (residual)
     return k->update_residual (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx,
-                               s->ry, s->rc, u, unew);
-  k->update (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx, s->ry, s->rc, u,
-             unew);
+                               s->ry, s->rc, s->rise, u, unew);
+  k->update (r.i0, r.i1, r.j0, r.j1, s->stride, s->rx, s->ry, s->rc, s->rise,
+             u, unew);
   return 0.0;
 }
 
@@ -60,7 +60,7 @@ heat_update_host (const struct stencil *s, double *restrict u,
 
 static void
 update_collapse (int i0, int i1, int j0, int j1, int stride, double rx,
-                 double ry, double rc, const double *restrict u,
+                 double ry, double rc, double rise, const double *restrict u,
                  double *restrict unew, int device)
 {
 #pragma omp target teams distribute parallel for collapse(2) \
@@ -68,12 +68,12 @@ update_collapse (int i0, int i1, int j0, int j1, int stride, double rx,
   for (int j = j0; j <= j1; ++j)
     for (int i = i0; i <= i1; ++i)
       unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
-                                        rx, ry, rc);
+                                        rx, ry, rc, rise);
 }
 
 static double
 update_residual_collapse (int i0, int i1, int j0, int j1, int stride,
-                          double rx, double ry, double rc,
+                          double rx, double ry, double rc, double rise,
                           const double *restrict u, double *restrict unew,
                           int device)
 {
@@ -84,7 +84,7 @@ update_residual_collapse (int i0, int i1, int j0, int j1, int stride,
     for (int i = i0; i <= i1; ++i)
       {
         const int c = j * stride + i;
-        unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+        unew[c] = heat_cell (u + c, stride, rx, ry, rc, rise);
         change = fmax (change, fabs (unew[c] - u[c]));
       }
   return change;
@@ -93,7 +93,7 @@ update_residual_collapse (int i0, int i1, int j0, int j1, int stride,
 /* Rows to teams, the cells of a row to the threads of a team.  */
 static void
 update_split (int i0, int i1, int j0, int j1, int stride, double rx,
-              double ry, double rc, const double *restrict u,
+              double ry, double rc, double rise, const double *restrict u,
               double *restrict unew, int device)
 {
 #pragma omp target teams distribute dist_schedule(static) device(device)
@@ -102,13 +102,13 @@ update_split (int i0, int i1, int j0, int j1, int stride, double rx,
 #pragma omp parallel for
       for (int i = i0; i <= i1; ++i)
         unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
-                                          rx, ry, rc);
+                                          rx, ry, rc, rise);
     }
 }
 
 static double
 update_residual_split (int i0, int i1, int j0, int j1, int stride,
-                       double rx, double ry, double rc,
+                       double rx, double ry, double rc, double rise,
                        const double *restrict u, double *restrict unew,
                        int device)
 {
@@ -121,7 +121,7 @@ update_residual_split (int i0, int i1, int j0, int j1, int stride,
       for (int i = i0; i <= i1; ++i)
         {
           const int c = j * stride + i;
-          unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+          unew[c] = heat_cell (u + c, stride, rx, ry, rc, rise);
           change = fmax (change, fabs (unew[c] - u[c]));
         }
     }
@@ -136,7 +136,7 @@ enum { BARE_THREADS = 256 };
    of a hand-written CUDA kernel, with no OpenMP runtime in the kernel.  */
 static void
 update_bare (int i0, int i1, int j0, int j1, int stride, double rx,
-             double ry, double rc, const double *restrict u,
+             double ry, double rc, double rise, const double *restrict u,
              double *restrict unew, int device)
 {
   const int teams = j1 - j0 + 1;
@@ -146,7 +146,7 @@ update_bare (int i0, int i1, int j0, int j1, int stride, double rx,
     const int j = j0 + ompx_block_id_x ();
     for (int i = i0 + ompx_thread_id_x (); i <= i1; i += BARE_THREADS)
       unew[j * stride + i] = heat_cell (u + j * stride + i, stride,
-                                        rx, ry, rc);
+                                        rx, ry, rc, rise);
   }
 }
 #endif
@@ -155,28 +155,29 @@ update_bare (int i0, int i1, int j0, int j1, int stride, double rx,
    unew), in the given form.  */
 static double
 update_band (enum kernel_form form, bool residual, int i0, int i1, int rows,
-             int stride, double rx, double ry, double rc, const double *u,
-             double *unew, int device)
+             int stride, double rx, double ry, double rc, double rise,
+             const double *u, double *unew, int device)
 {
   if (residual)
     return form == KERNEL_SPLIT
-           ? update_residual_split (i0, i1, 1, rows, stride, rx, ry, rc, u,
-                                    unew, device)
+           ? update_residual_split (i0, i1, 1, rows, stride, rx, ry, rc, rise,
+                                    u, unew, device)
            : update_residual_collapse (i0, i1, 1, rows, stride, rx, ry, rc,
-                                       u, unew, device);
+                                       rise, u, unew, device);
 #ifdef HEATSIM_OFFLOAD_GPU
   if (form == KERNEL_BARE)
     {
-      update_bare (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+      update_bare (i0, i1, 1, rows, stride, rx, ry, rc, rise, u, unew, device);
       return 0.0;
     }
 #endif
   /* Without GPU device code a bare run is refused before it starts
      (kernel_form_runs); collapse stands in for it here.  */
   if (form == KERNEL_SPLIT)
-    update_split (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+    update_split (i0, i1, 1, rows, stride, rx, ry, rc, rise, u, unew, device);
   else
-    update_collapse (i0, i1, 1, rows, stride, rx, ry, rc, u, unew, device);
+    update_collapse (i0, i1, 1, rows, stride, rx, ry, rc, rise, u, unew,
+                     device);
   return 0.0;
 }
 
@@ -193,7 +194,7 @@ heat_update_target (const struct stencil *s, double *u, double *unew,
       change = fmax (change,
                      update_band (s->form, residual, (int) r.i0, (int) r.i1,
                                   (int) (last - j + 1), (int) stride, s->rx,
-                                  s->ry, s->rc, u + base, unew + base,
+                                  s->ry, s->rc, s->rise, u + base, unew + base,
                                   device));
     }
   return change;
@@ -208,15 +209,16 @@ heat_update_frame_host (const struct stencil *s, const double *restrict u,
   const struct host_kernels *k = host_kernels (HOST_KERNEL_EXPLICIT);
   if (residual)
     return k->frame_residual (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc,
-                              u, unew);
-  k->frame (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew);
+                              s->rise, u, unew);
+  k->frame (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, s->rise, u, unew);
   return 0.0;
 }
 
 static void
 update_frame_target (size_t nx, size_t ny, size_t stride, double rx,
-                     double ry, double rc, const double *restrict u,
-                     double *restrict unew, int device)
+                     double ry, double rc, double rise,
+                     const double *restrict u, double *restrict unew,
+                     int device)
 {
   const int n = (int) frame_length (nx, ny);
 #pragma omp target teams distribute parallel for dist_schedule(static) \
@@ -224,13 +226,13 @@ update_frame_target (size_t nx, size_t ny, size_t stride, double rx,
   for (int k = 0; k < n; ++k)
     {
       const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc, rise);
     }
 }
 
 static double
 update_residual_frame_target (size_t nx, size_t ny, size_t stride,
-                              double rx, double ry, double rc,
+                              double rx, double ry, double rc, double rise,
                               const double *restrict u,
                               double *restrict unew, int device)
 {
@@ -241,7 +243,7 @@ update_residual_frame_target (size_t nx, size_t ny, size_t stride,
   for (int k = 0; k < n; ++k)
     {
       const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, stride, rx, ry, rc);
+      unew[c] = heat_cell (u + c, stride, rx, ry, rc, rise);
       change = fmax (change, fabs (unew[c] - u[c]));
     }
   return change;
@@ -253,9 +255,10 @@ heat_update_frame_target (const struct stencil *s, const double *u,
 {
   if (residual)
     return update_residual_frame_target (s->nx, s->ny, s->stride, s->rx,
-                                         s->ry, s->rc, u, unew, device);
-  update_frame_target (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, u, unew,
-                       device);
+                                         s->ry, s->rc, s->rise, u, unew,
+                                         device);
+  update_frame_target (s->nx, s->ny, s->stride, s->rx, s->ry, s->rc, s->rise,
+                       u, unew, device);
   return 0.0;
 }
 

@@ -1,6 +1,8 @@
 /* The explicit 5-point update of the heat equation,
      u'(i,j) = rc u(i,j) + rx (u(i+1,j) + u(i-1,j)) + ry (u(i,j+1) + u(i,j-1))
+               + rise
    with rx = alpha dt / dx^2, ry = alpha dt / dy^2, rc = 1 - 2 (rx + ry),
+   rise = dt q / (rho c_p) for a uniform source (else 0),
    on the host and in a target region.  With rc = 0 the same update is a
    Jacobi sweep for the steady state (Laplace's equation).
 
@@ -101,6 +103,9 @@ frame_cell (size_t k, size_t nx, size_t ny, size_t stride)
 struct stencil {
   size_t nx, ny, stride;     /* interior size and row length of the fields */
   double rx, ry, rc;         /* weights of x neighbours, y neighbours, centre */
+  double rise;               /* added to every cell: dt q / (rho c_p) of a
+                                uniform source in a uniform material, else
+                                0 */
   struct halo halo;
   enum kernel_form form;     /* of the target kernels */
 };

@@ -17,13 +17,14 @@
 void
 HOST_ISA_NAME (heat_update) (size_t i0, size_t i1, size_t j0, size_t j1,
                              size_t stride, double rx, double ry, double rc,
-                             const double *restrict u, double *restrict unew)
+                             double rise, const double *restrict u,
+                             double *restrict unew)
 {
 #pragma omp parallel for schedule(static)
   for (size_t j = j0; j <= j1; ++j)
     for (size_t i = i0; i <= i1; ++i)
       unew[j * stride + i] = heat_cell (u + j * stride + i,
-                                        (ptrdiff_t) stride, rx, ry, rc);
+                                        (ptrdiff_t) stride, rx, ry, rc, rise);
 }
 
 /* n cells of a row, out[0..n-1], from the rows below, mid and above,
@@ -32,12 +33,12 @@ HOST_ISA_NAME (heat_update) (size_t i0, size_t i1, size_t j0, size_t j1,
    it.  */
 void
 HOST_ISA_NAME (heat_row) (size_t n, double rx, double ry, double rc,
-                          const double *restrict below,
+                          double rise, const double *restrict below,
                           const double *restrict mid,
                           const double *restrict above, double *restrict out)
 {
   for (size_t i = 0; i < n; ++i)
-    out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc);
+    out[i] = heat_cell_rows (below + i, mid + i, above + i, rx, ry, rc, rise);
 }
 
 /* The update and, fused into the same pass over memory, the largest
@@ -46,7 +47,7 @@ HOST_ISA_NAME (heat_row) (size_t n, double rx, double ry, double rc,
 double
 HOST_ISA_NAME (heat_update_residual) (size_t i0, size_t i1, size_t j0,
                                       size_t j1, size_t stride, double rx,
-                                      double ry, double rc,
+                                      double ry, double rc, double rise,
                                       const double *restrict u,
                                       double *restrict unew)
 {
@@ -56,7 +57,7 @@ HOST_ISA_NAME (heat_update_residual) (size_t i0, size_t i1, size_t j0,
     for (size_t i = i0; i <= i1; ++i)
       {
         const size_t c = j * stride + i;
-        unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+        unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc, rise);
         change = fmax (change, fabs (unew[c] - u[c]));
       }
   return change;
@@ -64,22 +65,22 @@ HOST_ISA_NAME (heat_update_residual) (size_t i0, size_t i1, size_t j0,
 
 void
 HOST_ISA_NAME (heat_frame) (size_t nx, size_t ny, size_t stride, double rx,
-                            double ry, double rc, const double *restrict u,
-                            double *restrict unew)
+                            double ry, double rc, double rise,
+                            const double *restrict u, double *restrict unew)
 {
   const size_t n = frame_length (nx, ny);
 #pragma omp parallel for schedule(static)
   for (size_t k = 0; k < n; ++k)
     {
       const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc, rise);
     }
 }
 
 double
 HOST_ISA_NAME (heat_frame_residual) (size_t nx, size_t ny, size_t stride,
                                      double rx, double ry, double rc,
-                                     const double *restrict u,
+                                     double rise, const double *restrict u,
                                      double *restrict unew)
 {
   const size_t n = frame_length (nx, ny);
@@ -88,7 +89,7 @@ HOST_ISA_NAME (heat_frame_residual) (size_t nx, size_t ny, size_t stride,
   for (size_t k = 0; k < n; ++k)
     {
       const size_t c = frame_cell (k, nx, ny, stride);
-      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc);
+      unew[c] = heat_cell (u + c, (ptrdiff_t) stride, rx, ry, rc, rise);
       change = fmax (change, fabs (unew[c] - u[c]));
     }
   return change;

@@ -352,8 +352,8 @@ compute_row (const struct pass *p, unsigned level, size_t j)
   if (p->ms != NULL)
     material_cells (p, j, k0, k1, below, mid, above, out);
   else
-    p->row (k1 - k0 + 1, p->s->rx, p->s->ry, p->s->rc, below, mid, above,
-            out);
+    p->row (k1 - k0 + 1, p->s->rx, p->s->ry, p->s->rc, p->s->rise, below,
+            mid, above, out);
   if (level < p->steps && k0 == 1)
     side_halo (p, level, j, EDGE_LEFT);
   if (level < p->steps && k1 == p->s->nx)

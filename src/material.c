@@ -997,6 +997,7 @@ material_derive (struct config *c, char *err, size_t errlen)
   const bool terms = config_step_terms (c);
   m->variable = terms;
   m->source_only = false;
+  m->source_uniform = false;
   m->capacity_min = 1.0;
   if (!m->given)
     return true;
@@ -1016,6 +1017,9 @@ material_derive (struct config *c, char *err, size_t errlen)
                    && w.source.data != NULL && !terms;
   if (m->source_only)
     {
+      double lo, hi;
+      field_range (&w.source, &lo, &hi);
+      m->source_uniform = lo == hi;
       const double q = field_largest (&w.source);
       m->source_per_k = q / w.conductivity_uniform;
       m->source_per_capacity = q / w.capacity_uniform;

@@ -103,8 +103,10 @@ struct material_options {
   bool variable;
   /* Variable for its source alone: k and rho c_p uniform, no face
      cooling or source schedule (edge_terms_geometric_source); then the
-     largest |q| / k and |q| / (rho c_p) of the grid.  */
+     largest |q| / k and |q| / (rho c_p) of the grid, and whether q is
+     the same at every node (config_uniform_source).  */
   bool source_only;
+  bool source_uniform;
   double source_per_k, source_per_capacity;
   double diffusivity_max;
   /* The explicit limit's: diffusivity_max, or more where the faces'
@@ -519,6 +521,17 @@ static inline bool
 config_varies_before_maps (const struct config *c)
 {
   return material_options_source (&c->material) || config_step_terms (c);
+}
+
+/* Whether the material is uniform and its source the same at every
+   node, with no face cooling or source schedule (known once the maps
+   are read, a restart's from its checkpoint): explicit steps then run
+   the constant stencil plus the source's rise, without the variable
+   step's arrays.  */
+static inline bool
+config_uniform_source (const struct config *c)
+{
+  return c->material.source_only && c->material.source_uniform;
 }
 
 /* Whether an edge is held at a fixed temperature: it ties the level.  */

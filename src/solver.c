@@ -233,6 +233,22 @@ jacobi_misfits (const struct solver *s, const struct config *cfg,
     }
 }
 
+/* Whether the explicit step of cfg's material is the constant stencil
+   plus a rise (config_uniform_source).  Then it sets the stencil's rise
+   to dt q / (rho c_p): 16 bytes a cell rather than the variable step's
+   48, and the edges keep form (a).  */
+static bool
+uniform_source_step (struct solver *s, const struct config *cfg)
+{
+  if (!config_uniform_source (cfg) || cfg->steady
+      || cfg->scheme != SCHEME_EXPLICIT)
+    return false;
+  const struct field *q = &s->material.source;
+  s->work.stencil.rise = cfg->dt * q->data[field_index (q, 1, 1)]
+                         / s->material.capacity_uniform;
+  return true;
+}
+
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
    implicit schemes and the steady state solve their own way.  In every
@@ -254,7 +270,7 @@ prepare_material_step (struct solver *s, const struct config *cfg)
                      "--solver multigrid", misfits);
       return HEATSIM_USAGE;
     }
-  if (!s->material.variable)
+  if (!s->material.variable || uniform_source_step (s, cfg))
     return HEATSIM_OK;
   /* The edges' heat goes to their nodes (form (b)), not into the halo.  */
   bool heated[EDGE_COUNT];

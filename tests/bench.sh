@@ -89,7 +89,7 @@ awk -F ' [|] ' '/^\| [a-z]* \| [a-z-]* \| [0-9]*\^2 \|/ {
 plate=$(grep -c '^| [a-z]* | [a-z-]* | [0-9]* | [0-9.]* |' "$workdir/out")
 [ "$plate" = 3 ] || fail "bench/run: $plate plate rows, not 3 (map skipped)"
 
-# The host kernels' table: three kinds of steps on every path the
+# The host kernels' table: four kinds of steps on every path the
 # processor has, each ratio the GB/s over the copy of its run; the
 # multigrid plate and Crank-Nicolson steps on each path.
 paths=0
@@ -98,8 +98,8 @@ for p in baseline avx2 avx512; do
     && paths=$((paths + 1))
 done
 rows=$(grep -c '^| \(explicit, \|varying material\)' "$workdir/out")
-[ "$rows" = $((3 * paths)) ] \
-  || fail "bench/run: $rows host kernel rows, not 3 x $paths paths"
+[ "$rows" = $((4 * paths)) ] \
+  || fail "bench/run: $rows host kernel rows, not 4 x $paths paths"
 grep -q '^| explicit, 16 steps a pass | baseline | 40^2 |' "$workdir/out" \
   || fail "bench/run: no fused row on the baseline path"
 awk -F ' [|] ' '/^\| (explicit, |varying material)/ { n++

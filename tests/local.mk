@@ -53,6 +53,7 @@ cli_tests = \
 	tests/host-isa.sh \
 	tests/device-memory.sh \
 	tests/offload-images.sh \
+	tests/uniform-source.sh \
 	tests/mms-error.sh \
 	tests/mms-convergence.sh \
 	tests/tutorial-case.sh \

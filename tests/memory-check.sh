@@ -35,7 +35,15 @@ refused_early () {
   [ -z "$(ls -A)" ] || fail "'$*' left files: $(ls -A)"
 }
 refused_early "needs at least" \
-  "an explicit run (fields, material, material step)" --source 1 -n 1 --force
+  "an explicit run (fields, material, material step)" --source 1 \
+  --thickness 1 --surface-convection 1,0 -n 1 --force
+# A uniform source in a uniform material steps by the constant stencil,
+# without the variable step's arrays: counted as fields and material
+# (two grids take 60 % here).
+n3=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(0.6 * k * 1024 / 16) - 2 }')
+refused "^heatsim: --grid: ${n3}x${n3} needs at least [0-9.]* GiB for an explicit run (fields, material); only [0-9.]* GiB are available$" \
+  -g "$n3" --png-every 1 --source 1 -n 1 --force
+[ -z "$(ls -A)" ] || fail "the uniform source's refusal left files: $(ls -A)"
 refused_early needs "an implicit multigrid run (fields, levels)" \
   --scheme backward-euler -n 1
 refused_early "needs at least" \

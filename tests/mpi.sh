@@ -49,6 +49,13 @@ same_field -p disk -b neumann -g 6x3 -L 1 -a 1 -T 0.01 -n 20 -o host
 same_field -p plate -g 30x41 -n 60 --edges 1,2,3,4
 same_field -p plate -s --solver jacobi -g 47x33 --tol 0.05 -o host
 same_field -g 4x3 -n 7 -o host
+# A uniform source in a uniform material: the constant stencil plus the
+# source's rise, which every rank must choose alike.
+heated='-g 60x41 -L 0.1 --conductivity 10 --density 1000 --heat-capacity 500
+  --source 1e5 --initial-temperature 300 --dt 0.02 -n 40
+  --bc left=convection:50,290 --bc right=flux:2000'
+same_field $heated -o host
+same_field $heated -o resident --tile-steps 1
 # Multigrid, its levels split over the ranks: with Dirichlet edges the
 # 1-rank field bitwise (same colours, transfers and coarse solves), so
 # the same V-cycles; steady and implicit, odd and non-square grids,
