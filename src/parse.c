@@ -34,6 +34,23 @@ parse_fail_file (struct parser *p, const char *fmt, ...)
   return false;
 }
 
+/* Whether text up to stop is a minus sign and digits, not all zeros: a
+   negative whole number, below every range.  */
+static bool
+negative_whole (const char *text, const char *stop)
+{
+  if (stop - text < 2 || text[0] != '-')
+    return false;
+  bool nonzero = false;
+  for (const char *c = text + 1; c < stop; ++c)
+    {
+      if (!isdigit ((unsigned char) *c))
+        return false;
+      nonzero |= *c != '0';
+    }
+  return nonzero;
+}
+
 /* A whole number in [min, max], read from text up to end (NULL: the whole
    string).  Signs, spaces and trailing text are errors: strtoull alone
    would take " -1" for a huge number.  */
@@ -44,6 +61,9 @@ parse_whole (struct parser *p, const char *opt, const char *text,
 {
   const char *stop = end ? end : text + strlen (text);
   int len = (int) (stop - text);
+  if (negative_whole (text, stop))
+    return parse_fail (p, "%s: '%.*s' must be at least %llu", opt, len, text,
+                       min);
   if (stop == text || !isdigit ((unsigned char) text[0]))
     return parse_fail (p, "%s: '%.*s' is not a whole number", opt, len, text);
   errno = 0;
@@ -82,7 +102,9 @@ is_hexadecimal (const char *text, const char *stop)
 }
 
 /* A finite real number in decimal, read from text up to end (NULL: the
-   whole string).  Subnormal underflow is out of range too.  */
+   whole string).  Subnormal underflow is out of range too (heatsim's
+   sums and ratios of such numbers lose their digits, and subnormal
+   arithmetic is slow), each case said so.  */
 bool
 parse_real (struct parser *p, const char *opt, const char *text,
             const char *end, double *value)
@@ -98,7 +120,12 @@ parse_real (struct parser *p, const char *opt, const char *text,
   if (tail != stop)
     return parse_fail (p, "%s: '%.*s' is not a number", opt, len, text);
   if (errno == ERANGE || !isfinite (v))
-    return parse_fail (p, "%s: '%.*s' is out of range", opt, len, text);
+    return parse_fail (p, "%s: '%.*s' is out of range (%s)", opt, len, text,
+                       errno != ERANGE ? "not a finite number"
+                       : isinf (v) ? "beyond double's largest magnitude, "
+                                     "about 1.8e308"
+                       : "below double's smallest normal magnitude, about "
+                         "2.2e-308: give 0 or a larger one");
   *value = v;
   return true;
 }

@@ -244,17 +244,20 @@ uniform_source_step (struct solver *s, const struct config *cfg)
       || cfg->scheme != SCHEME_EXPLICIT)
     return false;
   const struct field *q = &s->material.source;
-  s->work.stencil.rise = cfg->dt * q->data[field_index (q, 1, 1)]
-                         / s->material.capacity_uniform;
+  /* dt / (rho c_p) first, as the variable step's gain: dt q alone may
+     overflow where the rise does not.  */
+  s->work.stencil.rise = cfg->dt / s->material.capacity_uniform
+                         * q->data[field_index (q, 1, 1)];
   return true;
 }
 
 /* The explicit step of a variable material, whose arrays the strategy
    places beside the fields, for an explicit time-dependent run; the
    implicit schemes and the steady state solve their own way.  In every
-   scheme a varying material's halo is the plain mirror (form (a), the
-   mirror plus 2 h / k times the edge's heat, has no k there).  Returns
-   0 or a heatsim_status.  */
+   scheme a variable material's halo is the plain mirror (form (a), the
+   mirror plus 2 h / k times the edge's heat, has no k where k varies),
+   but for the explicit steps of a uniform source, which are the
+   constant stencil's.  Returns 0 or a heatsim_status.  */
 static int
 prepare_material_step (struct solver *s, const struct config *cfg)
 {

@@ -5,7 +5,7 @@
 
 refused "--steps: '10x' is not a whole number" --steps 10x
 refused "--steps: 'abc'" --steps abc
-refused "--steps: '-3'" --steps -3
+refused "--steps: '-3' must be at least 1" --steps -3
 refused "--steps: '0' must be at least 1" --steps 0
 refused "--steps: '.*' is too large" --steps 123456789012345678901234567890
 refused "--grid: '0'" --grid 0
@@ -24,7 +24,14 @@ refused "--grid: 1000000x1000000 needs" --grid 1000000x1000000 --force
 refused "--alpha: 'nan'" --alpha nan
 refused "--alpha: '-0.1'" --alpha -0.1
 refused "--alpha: '0'" --alpha 0
-refused "--alpha: '1e400' is out of range" --alpha 1e400
+refused "--alpha: '1e400' is out of range (beyond double's largest magnitude, about 1.8e308)$" \
+  --alpha 1e400
+refused "--alpha: 'inf' is out of range (not a finite number)$" --alpha inf
+# A subnormal number (double holds it, imprecisely) and one below it.
+refused "--range: '1e-310' is out of range (below double's smallest normal magnitude, about 2.2e-308: give 0 or a larger one)$" \
+  --range 1e-310,1
+refused "--alpha: '-1e-400' is out of range (below double's smallest normal magnitude" \
+  --alpha -1e-400
 refused "--length: '1x0'" --length 1x0
 refused "--dt: 'fast'" --dt fast
 refused "--end-time: '-1'" --end-time -1
@@ -36,6 +43,8 @@ refused "--steps auto sizes explicit steps; give -n or --dt with an implicit sch
 refused "--steps auto: .* too many steps" -g 64 -T 1e300 --steps auto
 refused "--offload: unknown strategy 'cuda'" --offload cuda
 refused "--device: 'gpu0'" --device gpu0
+# A negative number is a whole number, out of the range.
+refused "^heatsim: --device: '-1' must be at least 0$" --device=-1
 refused "--dt: time step .* is unstable" --grid 64 --length 65 --alpha 1 --dt 0.3
 refused "unrecognized option '--colour'" --colour
 refused "--steps: missing argument" --steps

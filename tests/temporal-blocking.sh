@@ -150,7 +150,7 @@ expect_status 0 run -g 300 -n 40 $src
 # Option errors.
 refused "tile-steps.*whole number" --tile-steps x
 refused "tile-steps.*at least 1" --tile-steps 0
-refused "tile-steps.*whole number" --tile-steps -3
+refused "tile-steps: '-3' must be at least 1" --tile-steps -3
 refused "tile-steps.*at most" --tile-steps 100000
 
 # Outputs at steps inside a pass: the same files, rows and fields.

@@ -3,7 +3,8 @@
 # the constant-coefficient stencil plus the source's rise dt q / (rho
 # c_p) per step: 16 bytes a cell, not the variable step's 48.  Checked:
 # the bytes a cell the report counts; insulated edges keep the field
-# uniform, rising by exactly what the source gives; mixed edges agree to
+# uniform, rising by exactly what the source gives (where dt q alone
+# would overflow, too); mixed edges agree to
 # round-off with the variable step (forced by a source schedule of
 # constant 1); host, map, resident and fused steps agree bitwise (to
 # 1e-12 on a GPU), and a restart is bitwise the uninterrupted run (its
@@ -50,6 +51,19 @@ if expect_status 0 "$HEATSIM" -q --json $si --grid 48x32 --length 0.1 \
     close_to "$(json_field $k "$workdir/out")" "$want" 1e-13 \
       || fail "insulated plate: $k $(json_field $k "$workdir/out"), not \
 $want"
+  done
+fi
+
+# The rise is (dt / (rho c_p)) q, as the variable step's gain times q:
+# dt q alone overflows here (1e310), the rise (1e290) does not.
+if expect_status 0 "$HEATSIM" -q --json --conductivity 1e-20 \
+     --density 1e10 --heat-capacity 1e10 --source 1e290 --length 1e-3 \
+     --grid 10 --dt 1e20 --steps 3 --bc all=insulated --temperature-unit K \
+     --initial-temperature 0; then
+  for k in min max; do
+    close_to "$(json_field $k "$workdir/out")" 3e290 1e-15 \
+      || fail "dt q beyond double: $k $(json_field $k "$workdir/out"), not \
+3e290"
   done
 fi
 
