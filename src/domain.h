@@ -140,6 +140,11 @@ size_t domain_count (const struct domain *d, size_t v);
 uint64_t domain_hash (const struct domain *d, uint64_t v);
 int domain_signal (const struct domain *d, int sig);
 
+/* v summed over the ranks of this rank's node (those that share its
+   memory), saturating at SIZE_MAX, and in *ranks how many they are.
+   Every rank must call it.  */
+size_t domain_node_total (const struct domain *d, size_t v, int *ranks);
+
 /* This rank's subdomain, halo included, out of the whole padded field,
    which is freed (on one rank, taken over).  False when memory for the
    part is short.  */

@@ -227,6 +227,27 @@ domain_split (struct domain *d, size_t nx, size_t ny,
   return true;
 }
 
+size_t
+domain_node_total (const struct domain *d, size_t v, int *ranks)
+{
+  /* One rank (perhaps without MPI_Init: not launched) has the node's
+     memory to itself as far as heatsim knows.  */
+  *ranks = 1;
+  if (d->ranks == 1)
+    return v;
+  MPI_Comm node;
+  MPI_Comm_split_type (MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, d->rank,
+                       MPI_INFO_NULL, &node);
+  MPI_Comm_size (node, ranks);
+  /* Added as doubles, so that a count saturated at SIZE_MAX stays out
+     of reach rather than wrapping; a few bytes' rounding is nothing
+     here.  */
+  double mine = (double) v, total;
+  MPI_Allreduce (&mine, &total, 1, MPI_DOUBLE, MPI_SUM, node);
+  MPI_Comm_free (&node);
+  return total >= (double) SIZE_MAX ? SIZE_MAX : (size_t) total;
+}
+
 void
 domain_exchange_begin (struct domain *d, double *send, double *recv)
 {

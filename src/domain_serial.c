@@ -138,6 +138,14 @@ size_t domain_count (const struct domain *d, size_t v) { (void) d; return v; }
 uint64_t domain_hash (const struct domain *d, uint64_t v) { (void) d; return v; }
 int domain_signal (const struct domain *d, int sig) { (void) d; return sig; }
 
+size_t
+domain_node_total (const struct domain *d, size_t v, int *ranks)
+{
+  (void) d;
+  *ranks = 1;
+  return v;
+}
+
 bool
 domain_gather (const struct domain *d, const struct field *part,
                struct field *whole)

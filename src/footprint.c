@@ -242,6 +242,12 @@ footprint_fits (const struct footprint *need, size_t nx, size_t ny,
   if (need->bytes == SIZE_MAX)
     snprintf (err, errlen, "--grid: %zux%zu needs more bytes than memory "
               "can hold for %s (%s)", nx, ny, need->kind, need->counted);
+  else if (need->node_ranks > 1)
+    snprintf (err, errlen, "--grid: %zux%zu: the parts of the %d ranks on "
+              "this node need %.2f GiB together for %s (%s); only %.2f GiB "
+              "are available", nx, ny, need->node_ranks,
+              (double) need->bytes / gib, need->kind, need->counted,
+              (double) available / gib);
   else
     snprintf (err, errlen, "--grid: %zux%zu needs %s%.2f GiB for %s (%s); "
               "only %.2f GiB are available", nx, ny,

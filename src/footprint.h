@@ -16,6 +16,9 @@ struct footprint {
   const char *kind;       /* "a steady black box multigrid run", ... */
   char counted[96];       /* "fields, material, levels", ... */
   bool least;             /* a lower bound (least_footprint) */
+  int node_ranks;         /* bytes counts the parts of this many ranks,
+                             which share a node's memory (0 or 1: one
+                             rank's) */
 };
 
 /* The bytes of this rank's full-size arrays for the run cfg asks for on

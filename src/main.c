@@ -79,13 +79,17 @@ exit_code (int status)
 
 /* Refuse a run whose full-size arrays (footprint.c counts them) cannot
    fit, before touching any memory: past the check, Linux's overcommit
-   would let the OOM killer end it instead.  */
+   would let the OOM killer end it instead.  The ranks on one node share
+   its memory: their parts count together.  */
 static int
 check_memory (const struct config *cfg, const struct domain *d)
 {
-  const struct footprint need = run_footprint (cfg, d);
+  struct footprint need = run_footprint (cfg, d);
+  need.bytes = domain_node_total (d, need.bytes, &need.node_ranks);
   char err[HEATSIM_MESSAGE_MAX];
-  if (footprint_fits (&need, d->local_nx, d->local_ny, err, sizeof err))
+  const bool shared = need.node_ranks > 1;
+  if (footprint_fits (&need, shared ? cfg->nx : d->local_nx,
+                      shared ? cfg->ny : d->local_ny, err, sizeof err))
     return HEATSIM_OK;
   heatsim_error ("%s", err);
   return HEATSIM_TOO_LARGE;

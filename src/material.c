@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -330,7 +331,8 @@ header_fits_grid (struct parser *p, struct config *c, struct grid_rule *g,
 }
 
 /* The first node of the map f (read from path by opt) whose value is not
-   positive or not finite.  Nodes are named as the file's (i, j).  */
+   positive and finite, or is subnormal (which the options' numbers may
+   not be either, parse_real).  Nodes are named as the file's (i, j).  */
 static bool
 check_positive (struct parser *p, const char *opt, const char *path,
                 const char *what, const struct field *f)
@@ -343,6 +345,10 @@ check_positive (struct parser *p, const char *opt, const char *path,
           return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
                              "must be positive and finite", opt, path, what,
                              i - 1, j - 1, v);
+        if (v < DBL_MIN)
+          return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
+                             "must be positive and finite, at least "
+                             "2.2e-308", opt, path, what, i - 1, j - 1, v);
       }
   return true;
 }
@@ -359,6 +365,11 @@ check_finite (struct parser *p, const char *opt, const char *path,
           return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
                              "must be finite", opt, path, what, i - 1, j - 1,
                              v);
+        if (v != 0.0 && fabs (v) < DBL_MIN)
+          return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
+                             "must be finite, and 0 or of magnitude at "
+                             "least 2.2e-308", opt, path, what, i - 1,
+                             j - 1, v);
       }
   return true;
 }
@@ -928,18 +939,15 @@ largest_face_diffusivity (const struct field *k, const struct field *cap,
   return largest / (2.0 * (ax + ay));
 }
 
-/* The smallest value of the nodes of a whole-grid map, or the uniform
-   one.  */
-static double
-smallest_value (const struct field *f, double uniform, size_t nx, size_t ny)
+/* The smallest and largest value of the nodes of a whole-grid map, or
+   the uniform one.  */
+static void
+value_range (const struct field *f, double uniform, double *lo, double *hi)
 {
   if (f->data == NULL)
-    return uniform;
-  double smallest = HUGE_VAL;
-  for (size_t j = 1; j <= ny; ++j)
-    for (size_t i = 1; i <= nx; ++i)
-      smallest = fmin (smallest, f->data[field_index (f, i, j)]);
-  return smallest;
+    *lo = *hi = uniform;
+  else
+    field_range (f, lo, hi);
 }
 
 /* The value of node (i, j) of a whole-grid map, or the uniform one.  */
@@ -998,7 +1006,7 @@ material_derive (struct config *c, char *err, size_t errlen)
   m->variable = terms;
   m->source_only = false;
   m->source_uniform = false;
-  m->capacity_min = 1.0;
+  m->capacity_min = m->capacity_max = 1.0;
   if (!m->given)
     return true;
   struct whole w;
@@ -1028,8 +1036,8 @@ material_derive (struct config *c, char *err, size_t errlen)
                                             w.conductivity_uniform,
                                             w.capacity_uniform, c->nx,
                                             c->ny);
-  m->capacity_min = smallest_value (&w.capacity, w.capacity_uniform, c->nx,
-                                    c->ny);
+  value_range (&w.capacity, w.capacity_uniform, &m->capacity_min,
+               &m->capacity_max);
   /* Uniform k: every face conducts k, and the limit is k / (rho c_p).  */
   m->diffusivity_stable
     = w.conductivity.data != NULL

@@ -115,6 +115,7 @@ struct material_options {
   double diffusivity_stable;
   double capacity_min;    /* the smallest rho c_p of the grid (1 without
                              SI material) */
+  double capacity_max;    /* the largest */
 };
 
 /* Whether the options give a uniform SI material: --conductivity,

@@ -52,6 +52,9 @@ write("both.h5", material=keys, conductivity=k)
 write("floatkeys.h5", material=keys.astype(float))
 write("source.h5", source=np.arange(24.0).reshape(4, 6))
 bad = np.zeros((4, 6)); bad[0, 5] = np.inf; write("source-inf.h5", source=bad)
+bad = np.ones((4, 6)); bad[2, 3] = 5e-324; write("source-sub.h5", source=bad)
+bad = k.copy(); bad[1, 2] = 1e-310
+write("ksmall.h5", conductivity=bad, volumetric_heat_capacity=cap)
 write("source8.h5", source=np.zeros((8, 8)))
 # One row, one column: too few nodes for edge nodes on both edges.
 write("row.h5", conductivity=np.full((1, 16), 2.0),
@@ -233,6 +236,13 @@ check_json source_power "$(awk 'BEGIN { printf "%.17g", 1.75 * (0.9 / 7) ^ 2 }')
 refused "--source-map: wall.h5 has no dataset 'source'" --source-map wall.h5
 refused "--source-map: source-inf.h5: source at cell (5, 0) is inf" \
   --source-map source-inf.h5
+# Subnormal values, which --source and --conductivity refuse, are
+# refused in maps too (a source of 5e-324 was reported as power that
+# never reached the field; a hostile pass).
+refused "^heatsim: --source-map: source-sub.h5: source at cell (3, 2) is 4.94066e-324; it must be finite, and 0 or of magnitude at least 2.2e-308$" \
+  --source-map source-sub.h5
+refused "^heatsim: --material-map: ksmall.h5: conductivity at cell (2, 1) is 1e-310; it must be positive and finite, at least 2.2e-308$" \
+  --material-map ksmall.h5
 refused "--source-map: source.h5 is 6x4 but the grid is 8x8 (--grid)" -g 8 \
   --source-map source.h5
 refused "--source-range: only with a PNG --source-map" -g 8 --source-range 0,1
@@ -515,8 +525,8 @@ pass
 "$PY" - <<'EOF' || exit 99
 import h5py, numpy as np
 with h5py.File("ksub.h5", "w") as f:
-    f["conductivity"] = np.full((6, 5), 5e-324)
-    f["volumetric_heat_capacity"] = np.full((6, 5), 1e6)
+    f["conductivity"] = np.full((6, 5), 1e-300)
+    f["volumetric_heat_capacity"] = np.full((6, 5), 1e300)
 with h5py.File("kbig.h5", "w") as f:
     k = np.ones((6, 5)); k[2, 3] = 1e308
     c = np.ones((6, 5)); c[2, 3] = 1e-300
@@ -529,7 +539,7 @@ refused "^heatsim: --density, --heat-capacity: rho c_p = 1e-200 x 1e-200 = 0 is 
   --material-map konly.h5 --density 1e-200 --heat-capacity 1e-200 -n 1
 refused "^heatsim: --conductivity: k / (rho c_p) = 1e-300 / 1e+300 is 0, beyond the range of double" \
   --conductivity 1e-300 --density 1e200 --heat-capacity 1e100 -n 1
-refused "^heatsim: --material-map: ksub.h5: k / (rho c_p) = 4.94066e-324 / 1e+06 (every cell) is 0, beyond the range of double" \
+refused "^heatsim: --material-map: ksub.h5: k / (rho c_p) = 1e-300 / 1e+300 (every cell) is 0, beyond the range of double" \
   --material-map ksub.h5 -n 1
 refused "^heatsim: --material-map: kbig.h5: k / (rho c_p) at cell (3, 2) is inf (k 1e+308, rho c_p 1e-300), beyond the range of double" \
   --material-map kbig.h5 -n 1

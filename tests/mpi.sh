@@ -237,6 +237,23 @@ one_message "3 MPI ranks cannot share a 2x2 grid"
 mpi 4 -q -g 10 -n 1 --steps 0x
 [ $? -eq 2 ] || fail "bad option on 4 ranks: not status 2"
 one_message "steps"
+# The ranks on one node share its memory: parts that each fit but
+# together do not are refused before any is allocated (each rank
+# checked its own part alone, and the OOM killer could end the run).
+# The whole grid's two fields take 120 % of MemAvailable, a part of 4
+# about 30 %; ulimit -v holds each rank to 25 %, so that a run past the
+# check fails to allocate (exit 1) rather than taking the machine's
+# memory.
+kib=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB$/\1/p' /proc/meminfo)
+if [ -n "$kib" ] && [ -z "${HEATSIM_SANITIZED:-}" ]; then
+  n=$(awk -v k="$kib" 'BEGIN { printf "%d", sqrt(1.2 * k * 1024 / 16) - 2 }')
+  (ulimit -v $((kib / 4)) && mpi 4 -q -g "$n" -n 1 --force --png-every 1 \
+     --output-dir big)
+  [ $? -eq 2 ] || fail "4 parts that do not fit together: not status 2: \
+$(cat "$workdir/err")"
+  one_message "^heatsim: --grid: ${n}x${n}: the parts of the 4 ranks on this node need [0-9.]* GiB together for an explicit run (fields); only [0-9.]* GiB are available$"
+  [ ! -e big ] || fail "the refusal of 4 parts made big/"
+fi
 # Only rank 1 lacks its device (OMP_TARGET_OFFLOAD=MANDATORY there, where
 # there is none; offload disabled there and --require-device, where the
 # host plugin gives every rank devices): all ranks stop, and rank 1 says
