@@ -529,11 +529,10 @@ run (int argc, char **argv)
       provenance_free (&provenance);
       return flush_stdout ();
     case OPTIONS_LIST_DEVICES:
-      if (speaks)
-        list_devices ();
+      status = speaks ? list_devices () : HEATSIM_OK;
       options_free (&cfg);
       provenance_free (&provenance);
-      return flush_stdout ();
+      return status != HEATSIM_OK ? status : flush_stdout ();
     case OPTIONS_PRINT_CASE:
       /* The case file is the output, --json one of its settings.  */
       json = cfg.json;

@@ -27,10 +27,25 @@ offload_mandatory (void)
   return v != NULL && strcasecmp (v, "MANDATORY") == 0;
 }
 
-void
+/* Whether the runtime can load the device code of the n devices, which
+   it does in each one's first target region; else a message.  */
+static int
+check_images (int n)
+{
+  char err[512];
+  if (n == 0 || offload_images_writable (err, sizeof err))
+    return HEATSIM_OK;
+  heatsim_error ("%s", err);
+  return HEATSIM_WRITE_FAILED;
+}
+
+int
 list_devices (void)
 {
   int n = omp_get_num_devices ();
+  const int status = check_images (n);
+  if (status != HEATSIM_OK)
+    return status;
   printf ("OpenMP offload devices: %d", n);
   if (n > 0)
     printf (" (default device %d)", omp_get_default_device ());
@@ -40,6 +55,7 @@ list_devices (void)
             target_runs_on_host (d) ? "on the host (fallback)" : "on the device");
   offload_images_remove ();
   printf ("host: %d OpenMP threads\n", omp_get_max_threads ());
+  return HEATSIM_OK;
 }
 
 /* A part of the grid (this rank's, in an MPI run) that does not fit on the
@@ -124,6 +140,12 @@ place_kernels (struct config *cfg, const struct domain *d,
                      where->num_devices, where->num_devices == 1 ? "" : "s",
                      where->num_devices);
       return HEATSIM_USAGE;
+    }
+  if (cfg->strategy_auto || cfg->strategy->offload)
+    {
+      const int status = check_images (where->num_devices);
+      if (status != HEATSIM_OK)
+        return status;
     }
   if (cfg->strategy_auto)
     {

@@ -10,8 +10,10 @@ struct domain;
 struct placement;
 
 /* --list-devices: the offload devices and where their target regions
-   run, on stdout.  */
-void list_devices (void);
+   run, on stdout.  Returns 0 or a heatsim_status, after a message where
+   the offload runtime could not load their code
+   (offload_images_writable).  */
+int list_devices (void);
 
 /* Choose the device the target regions name, the strategy if it is
    automatic (set in cfg), and find out from inside a target region where

@@ -107,6 +107,10 @@ expect_status 0 "$HEATSIM" -q --json -s --tol 1e-6 \
 [ "$(json_field converged "$workdir/out")" = true ] || fail "steady restart"
 expect_status 2 "$HEATSIM" -q --restart "$out/steady/heatsim-000500.h5"
 grep -q "add --steady" "$workdir/err" || fail "steady mismatch message"
+# ... and with a steady option but not --steady (a hostile pass found
+# "--max-steps: only with --steady" alone).
+refused "^heatsim: --max-steps: only with --steady (a restart of a steady run takes --steady too)$" \
+  --restart "$out/steady/heatsim-000500.h5" --max-steps 5
 # A steady run has no time: its checkpoints and their index record the
 # step (the sweep) as theirs, not step times a dt the run does not use,
 # and a restart's index goes on from them.

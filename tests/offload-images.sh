@@ -43,4 +43,25 @@ $(grep -v ' (deleted)$' "$workdir/images" | awk '{ print $NF }' | sort -u)"
     [ ! -e "$f" ] || fail "--offload $placement: $f is still in /tmp"
   done
 done
+# Under a file size limit too small for an image, or a /tmp too full,
+# libomptarget aborted (SIGABRT, exit 134) in the first target region,
+# leaving the truncated file: heatsim refuses first (status 1, as for a
+# write its own outputs cannot make), naming the limit.  ulimit -f
+# counts blocks of 512 or 1024 bytes: 100 of them hold no image.
+for run in "-g 10 -n 3" "-g 10 -n 3 --offload resident" --list-devices; do
+  (ulimit -f 100 && exec "$HEATSIM" $run) >"$workdir/out" 2>"$workdir/err"
+  got=$?
+  checks=$((checks + 1))
+  [ $got -eq 1 ] || fail "ulimit -f 100, $run: exit $got, not 1: \
+$(cat "$workdir/err")"
+  grep -q "^heatsim: the offload runtime (LLVM's host plugin) writes each device's code to /tmp, up to [0-9]* bytes, beyond the file size limit (ulimit -f) of [0-9]* bytes: raise it, or use --offload host$" \
+    "$workdir/err" || fail "ulimit -f 100, $run: $(cat "$workdir/err")"
+done
+# --offload host runs no target region: the limit is no obstacle.
+(ulimit -f 100 && exec "$HEATSIM" -q -g 10 -n 3 --offload host) \
+  >"$workdir/out" 2>"$workdir/err"
+got=$?
+checks=$((checks + 1))
+[ $got -eq 0 ] || fail "ulimit -f 100, --offload host: exit $got: \
+$(cat "$workdir/err")"
 finish
