@@ -149,20 +149,22 @@ check_stability (struct parser *p, const struct config *c)
       describe_overflow (c, why, sizeof why);
       return parse_fail (p, "%s", why);
     }
-  /* The explicit step's gain dt / (rho c_p), by which the flow and the
-     source reach a node, must be a normal double: a subnormal one keeps
-     a few digits of them (a hostile pass found a uniform source 1.2 %
-     short).  */
-  const double capacity = c->material.given ? c->material.capacity_max
-                          : 1.0;
-  if (!c->steady && c->dt / capacity < DBL_MIN)
+  /* The gain dt / (rho c_p) by which the variable step (or a uniform
+     source's rise) brings the flow and the source to a node must be a
+     normal double: a subnormal one keeps a few digits of them (a
+     hostile pass found a uniform source 1.2 % short).  The constant
+     stencil takes alpha alone.  */
+  if (!c->steady && c->material.variable
+      && c->dt / c->material.capacity_max < DBL_MIN)
     {
       describe_dt (c, source, sizeof source);
       return parse_fail (p, "%s: dt / (rho c_p) = %g / %g is below double's "
                          "smallest normal magnitude, so the explicit step "
-                         "would lose the digits of the heat it adds; use a "
-                         "larger dt or an implicit --scheme", source, c->dt,
-                         capacity);
+                         "would lose the digits of the heat it adds; %s",
+                         source, c->dt, c->material.capacity_max,
+                         c->restart != NULL ? "the checkpoint fixes dt and "
+                         "its scheme" : "use a larger dt or an implicit "
+                         "--scheme");
     }
   if (r <= STABILITY_LIMIT || c->force)
     return true;

@@ -347,8 +347,8 @@ check_positive (struct parser *p, const char *opt, const char *path,
                              i - 1, j - 1, v);
         if (v < DBL_MIN)
           return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
-                             "must be positive and finite, at least "
-                             "2.2e-308", opt, path, what, i - 1, j - 1, v);
+                             "must be positive and finite, at least %g",
+                             opt, path, what, i - 1, j - 1, v, DBL_MIN);
       }
   return true;
 }
@@ -368,8 +368,8 @@ check_finite (struct parser *p, const char *opt, const char *path,
         if (v != 0.0 && fabs (v) < DBL_MIN)
           return parse_fail (p, "%s: %s: %s at cell (%zu, %zu) is %g; it "
                              "must be finite, and 0 or of magnitude at "
-                             "least 2.2e-308", opt, path, what, i - 1,
-                             j - 1, v);
+                             "least %g", opt, path, what, i - 1, j - 1, v,
+                             DBL_MIN);
       }
   return true;
 }

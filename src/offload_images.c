@@ -3,6 +3,7 @@
 #include "offload_images.h"
 
 #if defined HEATSIM_OFFLOAD && !defined HEATSIM_OFFLOAD_GPU
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +31,64 @@ mapped_image (char *line)
          : NULL;
 }
 
+/* Whether the section sh of the ELF file f is named want, names being
+   the section of the sections' names.  */
+static bool
+section_named (FILE *f, const Elf64_Shdr *names, const Elf64_Shdr *sh,
+               const char *want)
+{
+  const size_t length = strlen (want) + 1;
+  char name[32];
+  if (sh->sh_name >= names->sh_size || length > sizeof name
+      || fseek (f, (long) (names->sh_offset + sh->sh_name), SEEK_SET) != 0
+      || fread (name, 1, length, f) != length)
+    return false;
+  return memcmp (name, want, length) == 0;
+}
+
+/* The size of this executable's section .llvm.offloading, which holds
+   the device images the runtime writes out (one a device), or its whole
+   size where that cannot be read; 1 MiB where neither can.  */
+static unsigned long long
+image_bound (void)
+{
+  struct stat st;
+  unsigned long long bound = stat ("/proc/self/exe", &st) == 0
+                             ? (unsigned long long) st.st_size : 1ull << 20;
+  FILE *f = fopen ("/proc/self/exe", "rb");
+  if (f == NULL)
+    return bound;
+  Elf64_Ehdr eh;
+  if (fread (&eh, sizeof eh, 1, f) == 1
+      && memcmp (eh.e_ident, ELFMAG, SELFMAG) == 0
+      && eh.e_ident[EI_CLASS] == ELFCLASS64
+      && eh.e_shentsize == sizeof (Elf64_Shdr)
+      && eh.e_shstrndx < eh.e_shnum)
+    {
+      Elf64_Shdr names;
+      bool ok = fseek (f, (long) (eh.e_shoff + eh.e_shstrndx
+                                  * sizeof names), SEEK_SET) == 0
+                && fread (&names, sizeof names, 1, f) == 1;
+      for (Elf64_Half k = 0; ok && k < eh.e_shnum; ++k)
+        {
+          Elf64_Shdr sh;
+          ok = fseek (f, (long) (eh.e_shoff + k * sizeof sh), SEEK_SET) == 0
+               && fread (&sh, sizeof sh, 1, f) == 1;
+          if (ok && section_named (f, &names, &sh, ".llvm.offloading"))
+            {
+              bound = sh.sh_size;
+              break;
+            }
+        }
+    }
+  fclose (f);
+  return bound;
+}
+
 bool
 offload_images_writable (char *err, size_t errlen)
 {
-  struct stat exe;
-  const unsigned long long image
-    = stat ("/proc/self/exe", &exe) == 0 ? (unsigned long long) exe.st_size
-      : 1ull << 20;
+  const unsigned long long image = image_bound ();
   struct rlimit limit;
   if (getrlimit (RLIMIT_FSIZE, &limit) == 0
       && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < image)

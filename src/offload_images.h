@@ -12,8 +12,8 @@
 /* Whether the plugin can write a device's image: where a file size
    limit (ulimit -f) or a full /tmp stops the write, libomptarget aborts
    the process (SIGABRT) in its first target region, leaving the
-   truncated file.  The image is counted as this executable's size,
-   which holds it.  False with a message in err; true in a build
+   truncated file.  The image is counted as the size of the executable's
+   section that holds the images (.llvm.offloading).  False with a message in err; true in a build
    without the host plugin's device code.  */
 bool offload_images_writable (char *err, size_t errlen);
 

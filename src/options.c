@@ -1250,8 +1250,9 @@ check_combinations (struct parser *p, struct config *c)
   else if (g.tol || g.max_steps || g.residual_every)
     return parse_fail (p, "--%s: only with --steady%s", g.tol ? "tol"
                        : g.max_steps ? "max-steps" : "residual-every",
-                       c->restart != NULL ? " (a restart of a steady run "
-                       "takes --steady too)" : "");
+                       c->restart != NULL ? " (and a restart takes "
+                       "--steady where its checkpoint is a steady run's)"
+                       : "");
   if (g.kernel && c->strategy != NULL && !c->strategy->offload)
     return parse_fail (p, "--kernel: only with the map and resident strategies "
                        "(--offload %s has no target kernels)", c->strategy->name);

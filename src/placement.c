@@ -141,7 +141,10 @@ place_kernels (struct config *cfg, const struct domain *d,
                      where->num_devices);
       return HEATSIM_USAGE;
     }
-  if (cfg->strategy_auto || cfg->strategy->offload)
+  /* Target regions on the initial device (num_devices) load no
+     image.  */
+  if ((cfg->strategy_auto || cfg->strategy->offload)
+      && where->device < where->num_devices)
     {
       const int status = check_images (where->num_devices);
       if (status != HEATSIM_OK)

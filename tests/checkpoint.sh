@@ -109,7 +109,7 @@ expect_status 2 "$HEATSIM" -q --restart "$out/steady/heatsim-000500.h5"
 grep -q "add --steady" "$workdir/err" || fail "steady mismatch message"
 # ... and with a steady option but not --steady (a hostile pass found
 # "--max-steps: only with --steady" alone).
-refused "^heatsim: --max-steps: only with --steady (a restart of a steady run takes --steady too)$" \
+refused "^heatsim: --max-steps: only with --steady (and a restart takes --steady where its checkpoint is a steady run's)$" \
   --restart "$out/steady/heatsim-000500.h5" --max-steps 5
 # A steady run has no time: its checkpoints and their index record the
 # step (the sweep) as theirs, not step times a dt the run does not use,

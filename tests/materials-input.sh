@@ -239,9 +239,9 @@ refused "--source-map: source-inf.h5: source at cell (5, 0) is inf" \
 # Subnormal values, which --source and --conductivity refuse, are
 # refused in maps too (a source of 5e-324 was reported as power that
 # never reached the field; a hostile pass).
-refused "^heatsim: --source-map: source-sub.h5: source at cell (3, 2) is 4.94066e-324; it must be finite, and 0 or of magnitude at least 2.2e-308$" \
+refused "^heatsim: --source-map: source-sub.h5: source at cell (3, 2) is 4.94066e-324; it must be finite, and 0 or of magnitude at least 2.22507e-308$" \
   --source-map source-sub.h5
-refused "^heatsim: --material-map: ksmall.h5: conductivity at cell (2, 1) is 1e-310; it must be positive and finite, at least 2.2e-308$" \
+refused "^heatsim: --material-map: ksmall.h5: conductivity at cell (2, 1) is 1e-310; it must be positive and finite, at least 2.22507e-308$" \
   --material-map ksmall.h5
 refused "--source-map: source.h5 is 6x4 but the grid is 8x8 (--grid)" -g 8 \
   --source-map source.h5

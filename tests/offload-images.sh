@@ -57,7 +57,24 @@ $(cat "$workdir/err")"
   grep -q "^heatsim: the offload runtime (LLVM's host plugin) writes each device's code to /tmp, up to [0-9]* bytes, beyond the file size limit (ulimit -f) of [0-9]* bytes: raise it, or use --offload host$" \
     "$workdir/err" || fail "ulimit -f 100, $run: $(cat "$workdir/err")"
 done
-# --offload host runs no target region: the limit is no obstacle.
+# A limit that an image fits (1000 blocks, 512 KB or more, against the
+# section of about 450 KB that holds it) is no obstacle (a review found
+# the whole executable's 3.5 MB counted).
+(ulimit -f 1000 && exec "$HEATSIM" -q -g 10 -n 3 --offload resident) \
+  >"$workdir/out" 2>"$workdir/err"
+got=$?
+checks=$((checks + 1))
+[ $got -eq 0 ] || fail "ulimit -f 1000: exit $got: $(cat "$workdir/err")"
+# --offload host runs no target region, nor does auto where the default
+# device is the host (OMP_DEFAULT_DEVICE past the plugin's devices):
+# the limit is no obstacle.
+devices=$("$HEATSIM" --list-devices | sed -n 's/^OpenMP offload devices: \([0-9]*\).*/\1/p')
+(ulimit -f 100 && OMP_DEFAULT_DEVICE=$devices exec "$HEATSIM" -q -g 10 -n 3) \
+  >"$workdir/out" 2>"$workdir/err"
+got=$?
+checks=$((checks + 1))
+[ $got -eq 0 ] || fail "ulimit -f 100, OMP_DEFAULT_DEVICE=$devices: exit \
+$got: $(cat "$workdir/err")"
 (ulimit -f 100 && exec "$HEATSIM" -q -g 10 -n 3 --offload host) \
   >"$workdir/out" 2>"$workdir/err"
 got=$?

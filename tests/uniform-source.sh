@@ -72,6 +72,13 @@ fi
 refused "^heatsim: --dt: dt / (rho c_p) = 1e-14 / 1e+308 is below double's smallest normal magnitude" \
   -g 20x10 -L 1x1 --conductivity 1 --density 1e154 --heat-capacity 1e154 \
   --source 1e300 --bc all=insulated -n 10 --dt 1e-14
+# ... but the constant stencil of a uniform material without a source
+# takes alpha alone, whatever dt / (rho c_p) is (a review found it
+# refused).
+expect_status 0 "$HEATSIM" -q -g 20x10 -L 1x1 --conductivity 1e306 \
+  --density 1e153 --heat-capacity 1e153 --bc left=temperature:100 \
+  --bc right=temperature:0 --bc bottom=insulated --bc top=insulated \
+  -n 1000 --dt 1e-4
 
 # Mixed edges, against the variable step of the same equation.
 mixed="$si --grid 60x40 --length 0.1 --steps 300 --dt 0.02
