@@ -233,6 +233,25 @@ report_imbalance_relative (const struct config *cfg,
                                                    : cfg->dt));
 }
 
+/* A sum of the text report in %E with digits after the point, or
+   "overflow" where it went beyond double's range (the JSON's null): a
+   field near the top of the range has a finite mean but an infinite
+   total, and INF - INF printed as -NAN.  */
+struct text_number {
+  char text[48];
+};
+
+static struct text_number
+text_number (int digits, double v)
+{
+  struct text_number n;
+  if (isfinite (v))
+    snprintf (n.text, sizeof n.text, "%.*E", digits, v);
+  else
+    snprintf (n.text, sizeof n.text, "overflow");
+  return n;
+}
+
 /* The heat balance of the final field: what flows in through each
    edge, the sources' power, the face cooling's loss, and the stored
    heat's rate of change that they must add up to, to rounding.  */
@@ -240,15 +259,20 @@ static void
 print_budget (FILE *out, const struct heat_budget *b, double relative)
 {
   fprintf (out,
-           "  heat rates    left %E  right %E  bottom %E  top %E\n"
-           "  net rate      %E (through the edges, into the domain)\n"
-           "  source power  %E\n"
-           "  face cooling  %E (lost through the plate's faces)\n"
-           "  heat balance  %E (net rate + source power - face cooling; 0 "
+           "  heat rates    left %s  right %s  bottom %s  top %s\n"
+           "  net rate      %s (through the edges, into the domain)\n"
+           "  source power  %s\n"
+           "  face cooling  %s (lost through the plate's faces)\n"
+           "  heat balance  %s (net rate + source power - face cooling; 0 "
            "at a steady state)\n",
-           b->rate[EDGE_LEFT], b->rate[EDGE_RIGHT], b->rate[EDGE_BOTTOM],
-           b->rate[EDGE_TOP], heat_budget_net (b), b->source, b->face_cooling,
-           heat_budget_balance (b));
+           text_number (6, b->rate[EDGE_LEFT]).text,
+           text_number (6, b->rate[EDGE_RIGHT]).text,
+           text_number (6, b->rate[EDGE_BOTTOM]).text,
+           text_number (6, b->rate[EDGE_TOP]).text,
+           text_number (6, heat_budget_net (b)).text,
+           text_number (6, b->source).text,
+           text_number (6, b->face_cooling).text,
+           text_number (6, heat_budget_balance (b)).text);
   /* A run stopped before its last step has no stored rate to close
      the balance with.  */
   if (isnan (b->stored))
@@ -355,12 +379,13 @@ report_print (FILE *out, const struct config *cfg, const struct run_report *r)
   else
     fprintf (out, "  error         no exact solution for this problem\n");
   fprintf (out,
-           "  total heat    %.15E (initially %.15E)\n"
+           "  total heat    %s (initially %s)\n"
            "  range         %E to %E\n"
            "  peak          %E at (%g, %g)\n"
            "  mean          %E\n",
-           r->heat, r->heat_initial, r->min, r->max, r->peak.value,
-           r->peak.x, r->peak.y, r->peak.mean);
+           text_number (15, r->heat).text,
+           text_number (15, r->heat_initial).text, r->min, r->max,
+           r->peak.value, r->peak.x, r->peak.y, r->peak.mean);
   print_budget (out, &r->budget, report_imbalance_relative (cfg, r));
   fprintf (out,
            "  checksum      %016" PRIx64 "\n"

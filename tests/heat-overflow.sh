@@ -85,7 +85,7 @@ for _edges in dirichlet neumann; do
 done
 
 # A total that exceeds DBL_MAX is infinite: null in the report, an
-# empty field in the monitor, INF in the text report.
+# empty field in the monitor, "overflow" in the text report.
 rm -f over.csv
 if expect_status 0 "$HEATSIM" -q --json -p uniform \
      --initial-temperature 1e307 -g 100 -L 10 -n 1 --dt 1e-3 \
@@ -97,7 +97,21 @@ if expect_status 0 "$HEATSIM" -q --json -p uniform \
 fi
 if expect_status 0 "$HEATSIM" -q -p uniform --initial-temperature 1e307 \
      -g 100 -L 10 -n 1 --dt 1e-3; then
-  grep -q '^  total heat    INF (initially INF)$' "$workdir/out" \
+  grep -q '^  total heat    overflow (initially overflow)$' "$workdir/out" \
     || fail "total beyond DBL_MAX: $(grep 'total heat' "$workdir/out")"
+fi
+# A source near DBL_MAX: the field stays finite (5e307), its total, the
+# heat rates, the power and their balance do not.  The text says
+# "overflow" for each (the JSON's null); INF - INF printed "-NAN".
+if expect_status 0 "$HEATSIM" --source 1e308 -g 8 -n 2; then
+  ! grep -q 'INF\|NAN' "$workdir/out" \
+    || fail "source 1e308: $(grep 'INF\|NAN' "$workdir/out")"
+  for line in '  total heat    overflow (initially 0.000000000000000E+00)' \
+      '  heat balance  overflow (net rate + source power - face cooling; 0 at a steady state)' \
+      '  source power  overflow'; do
+    checks=$((checks + 1))
+    grep -qxF "$line" "$workdir/out" \
+      || fail "source 1e308: no line '$line': $(cat "$workdir/out")"
+  done
 fi
 finish
