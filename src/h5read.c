@@ -358,8 +358,9 @@ open_typed (struct reader *r, hid_t loc, const char *name, H5T_class_t want,
       H5Sget_simple_extent_dims (space, dims, NULL);
       for (int k = 0; k < rank && ok; ++k)
         if (shape[k] != 0 && dims[k] != shape[k])
-          ok = bad (r, "dataset '%s' has %llu x %llu values, expected "
-                    "%llu x %llu", name, (unsigned long long) dims[0],
+          ok = bad (r, "dataset '%s' has shape (%llu, %llu) (rows, "
+                    "columns), expected (%llu, %llu)", name,
+                    (unsigned long long) dims[0],
                     (unsigned long long) (rank == 2 ? dims[1] : 1),
                     (unsigned long long) shape[0],
                     (unsigned long long) (rank == 2 ? shape[1] : 1));
@@ -636,9 +637,10 @@ h5read_dataset (const char *path, const char *dataset, struct field *u)
   hid_t set = file >= 0 ? open_array (&r, file, dataset, 2, shape) : -1;
   bool ok = set >= 0;
   if (ok && (shape[0] < 3 || shape[1] < 3))
-    ok = bad (&r, "dataset '%s' is %llux%llu; an initial field needs at "
-              "least 3x3 values (one interior cell inside the boundary "
-              "ring)", dataset, (unsigned long long) shape[0],
+    ok = bad (&r, "dataset '%s' has shape (%llu, %llu) (rows, columns); an "
+              "initial field needs at least 3x3 values (one interior cell "
+              "inside the boundary ring)", dataset,
+              (unsigned long long) shape[0],
               (unsigned long long) shape[1]);
   else if (ok)
     ok = alloc_field (&r, u, shape[1] - 2, shape[0] - 2);
@@ -704,8 +706,9 @@ open_map (struct reader *r, hid_t file, const char *dataset,
      option rather than the file.  */
   if (set >= 0 && !(shape[0] > 0 && shape[1] > 0))
     {
-      bad (r, "dataset '%s' is %llux%llu: empty; a map needs a value for "
-           "every node", dataset, (unsigned long long) shape[0],
+      bad (r, "dataset '%s' has shape (%llu, %llu) (rows, columns): empty; "
+           "a map needs a value for every node", dataset,
+           (unsigned long long) shape[0],
            (unsigned long long) shape[1]);
       H5Dclose (set);
       return -1;

@@ -152,15 +152,15 @@ for name, shape, kind in (("conductivity", (0, 0), "f8"),
                           ("source", (0, 16), "f8")):
     with h5py.File("empty-" + name + ".h5", "w") as f:
         f.create_dataset(name, shape, dtype=kind)' || exit 99
-refused "^heatsim: --material-map: empty-conductivity.h5: dataset 'conductivity' is 0x0: empty" \
+refused "^heatsim: --material-map: empty-conductivity.h5: dataset 'conductivity' has shape (0, 0) (rows, columns): empty" \
   --material-map empty-conductivity.h5 --density 1 --heat-capacity 1
-refused "^heatsim: --material-map: empty-volumetric_heat_capacity.h5: dataset 'volumetric_heat_capacity' is 0x0: empty" \
+refused "^heatsim: --material-map: empty-volumetric_heat_capacity.h5: dataset 'volumetric_heat_capacity' has shape (0, 0) (rows, columns): empty" \
   --material-map empty-volumetric_heat_capacity.h5 --conductivity 1
-refused "^heatsim: --material-map: empty-material.h5: dataset 'material' is 0x0: empty" \
+refused "^heatsim: --material-map: empty-material.h5: dataset 'material' has shape (0, 0) (rows, columns): empty" \
   --material-map empty-material.h5 --material 1=copper
-refused "^heatsim: --source-map: empty-source.h5: dataset 'source' is 0x16: empty" \
+refused "^heatsim: --source-map: empty-source.h5: dataset 'source' has shape (0, 16) (rows, columns): empty" \
   --source-map empty-source.h5
-refused "^heatsim: --source-map: empty-source.h5: dataset 'source' is 0x16: empty" \
+refused "^heatsim: --source-map: empty-source.h5: dataset 'source' has shape (0, 16) (rows, columns): empty" \
   -g 16 --source-map empty-source.h5
 refused "--material-map: intk.h5: dataset 'conductivity' is not floating point" \
   --material-map intk.h5 --density 1 --heat-capacity 1
