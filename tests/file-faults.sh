@@ -32,7 +32,7 @@ refused "elink-group.h5: .*external link" --init "$fx/elink-group.h5" \
   --init-dataset g/field
 refused "soft-elink.h5: .*external link" --init "$fx/soft-elink.h5"
 expect_status 0 "$HEATSIM" -q --init "$fx/soft.h5" -n 1
-refused "small.h5: dataset 'field' is 2x2" --init "$fx/small.h5"
+refused "small.h5: dataset 'field' has shape (2, 2) (rows, columns); an initial field needs at least 3x3" --init "$fx/small.h5"
 refused "nan.h5: value nan at cell" --init "$fx/nan.h5"
 refused "inf.h5: value inf at cell" --init "$fx/inf.h5"
 refused "good.h5: dataset 'nope' is missing" --init "$fx/good.h5" \
