@@ -211,8 +211,7 @@ run_footprint (const struct config *cfg, const struct domain *d)
 {
   return footprint_of (cfg, d->local_nx, d->local_ny, d->ranks,
                        cfg->material.variable,
-                       cfg->material.variable
-                       && !config_uniform_source (cfg),
+                       config_variable_step (cfg),
                        config_uses_multigrid (cfg)
                        && edge_terms_operator (cfg));
 }

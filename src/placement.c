@@ -67,9 +67,8 @@ check_device_memory (const struct config *cfg, const struct domain *d,
 {
   /* Both fields, and the four arrays of a varying material's explicit
      step (kernels_material.h) beside them.  */
-  const size_t grids = cfg->material.variable && !cfg->steady
-                       && cfg->scheme == SCHEME_EXPLICIT
-                       && !config_uniform_source (cfg) ? 6 : 2;
+  const size_t grids = config_variable_step (cfg) && !cfg->steady
+                       && cfg->scheme == SCHEME_EXPLICIT ? 6 : 2;
   size_t bytes;
   if (!field_bytes (d->local_nx, d->local_ny, &bytes)
       || bytes > SIZE_MAX / grids

@@ -535,6 +535,15 @@ config_uniform_source (const struct config *c)
   return c->material.source_only && c->material.source_uniform;
 }
 
+/* Whether explicit steps of c's material are the variable step, with its
+   arrays beside the fields (not the constant stencil, with or without a
+   uniform source's rise).  */
+static inline bool
+config_variable_step (const struct config *c)
+{
+  return c->material.variable && !config_uniform_source (c);
+}
+
 /* Whether an edge is held at a fixed temperature: it ties the level.  */
 static inline bool
 config_fixed_edge (const struct config *c)
